@@ -1,0 +1,76 @@
+// Linux addition: the engine behind AccessoryControlDevice is pluggable, in
+// the way swift-crypto keeps its backend behind an internal protocol.
+
+import Synchronization
+
+/// A system that holds accessory registrations and acts on them.
+///
+/// ``AccessoryControlDevice`` forwards every call to the engine selected
+/// with ``AccessoryControlEngines``. The package ships
+/// ``InProcessAccessoryEngine``, which keeps registrations in this process
+/// and persists them to a state file.
+public protocol AccessoryControlEngine: Sendable {
+  /// Registers an accessory, replacing any earlier registration.
+  ///
+  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  func register(
+    _ accessory: ASAccessory,
+    _ configuration: AccessoryControlDevice.Configuration
+  ) async throws(AccessoryControlDevice.Error)
+
+  /// Returns the configuration of a registered accessory.
+  ///
+  /// - Throws: ``AccessoryControlDevice/Error`` if it is not registered or
+  ///   its registration was invalidated.
+  func configuration(
+    for accessory: ASAccessory
+  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
+
+  /// Applies a new configuration to a registered accessory.
+  ///
+  /// - Returns: The configuration the engine now holds.
+  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  func update(
+    _ accessory: ASAccessory,
+    _ configuration: AccessoryControlDevice.Configuration
+  ) async throws(AccessoryControlDevice.Error)
+    -> AccessoryControlDevice.Configuration
+}
+
+/// The selection of the engine that ``AccessoryControlDevice`` talks to.
+///
+/// A task can use its own engine with ``withEngine(_:operation:)``; every
+/// other task uses the process-wide ``default``, an in-memory
+/// ``InProcessAccessoryEngine`` until the program sets another.
+public enum AccessoryControlEngines {
+  @TaskLocal private static var taskEngine: (any AccessoryControlEngine)?
+
+  private static let processEngine = Mutex<any AccessoryControlEngine>(
+    InProcessAccessoryEngine())
+
+  /// The process-wide engine.
+  public static var `default`: any AccessoryControlEngine {
+    get { processEngine.withLock { $0 } }
+    set { processEngine.withLock { $0 = newValue } }
+  }
+
+  /// The engine for the current task: its own, or the process-wide one.
+  public static var current: any AccessoryControlEngine {
+    taskEngine ?? self.default
+  }
+
+  /// Runs an operation with an engine selected for the current task and
+  /// the tasks it creates.
+  ///
+  /// - Parameters:
+  ///   - engine: The engine to use.
+  ///   - operation: The work that uses ``AccessoryControlDevice``.
+  /// - Returns: What the operation returns.
+  @discardableResult
+  public static func withEngine<Result>(
+    _ engine: any AccessoryControlEngine,
+    operation: () async throws -> Result
+  ) async rethrows -> Result {
+    try await $taskEngine.withValue(engine, operation: operation)
+  }
+}

@@ -1,0 +1,322 @@
+// Linux addition: the paired accessories and their registrations, with the
+// rules that make a request valid. A value type with no I/O, shared by the
+// in-process engine and the routing service.
+
+import Foundation
+
+/// The paired accessories and their audio registrations.
+///
+/// Every mutation checks the request against AudioAccessoryKit's rules and
+/// throws ``AccessoryControlDevice/Error`` with a reason that names the
+/// refused value. The registry does no I/O; ``StateFile`` persists it.
+public struct AccessoryRegistry: Sendable, Hashable {
+  /// An accessory the person has authorized.
+  public struct PairedAccessory: Sendable, Hashable, Codable {
+    /// The device address, the accessory's identity.
+    public var address: BluetoothAddress
+    /// The name the person sees.
+    public var displayName: String
+    /// The form factor of its audio output, if known.
+    public var formFactor: AudioFormFactor?
+    /// The descriptor that discovered it.
+    public var descriptor: ASDiscoveryDescriptor
+    /// When it was paired.
+    public var pairedAt: Date
+
+    /// Creates a record of a paired accessory.
+    public init(
+      address: BluetoothAddress,
+      displayName: String,
+      formFactor: AudioFormFactor? = nil,
+      descriptor: ASDiscoveryDescriptor = ASDiscoveryDescriptor(),
+      pairedAt: Date
+    ) {
+      self.address = address
+      self.displayName = displayName
+      self.formFactor = formFactor
+      self.descriptor = descriptor
+      self.pairedAt = pairedAt
+    }
+
+    /// The accessory as AccessorySetupKit presents it.
+    public var accessory: ASAccessory {
+      ASAccessory(
+        displayName: displayName,
+        bluetoothAddress: address,
+        formFactor: formFactor,
+        descriptor: descriptor,
+        state: .authorized
+      )
+    }
+  }
+
+  /// An accessory's registration for audio features.
+  public struct Registration: Sendable, Hashable, Codable {
+    /// The address of the registered accessory.
+    public var address: BluetoothAddress
+    /// The configuration the accessory last reported.
+    public var configuration: AccessoryControlDevice.Configuration
+    /// Whether unpairing invalidated the registration.
+    public var isInvalidated: Bool
+    /// When the accessory was last registered.
+    public var registeredAt: Date
+    /// When the placement last changed, or the registration time.
+    public var placementChangedAt: Date
+    /// When the audio sources last changed, or the registration time.
+    public var sourcesChangedAt: Date
+
+    /// Creates a registration.
+    public init(
+      address: BluetoothAddress,
+      configuration: AccessoryControlDevice.Configuration,
+      isInvalidated: Bool = false,
+      registeredAt: Date,
+      placementChangedAt: Date? = nil,
+      sourcesChangedAt: Date? = nil
+    ) {
+      self.address = address
+      self.configuration = configuration
+      self.isInvalidated = isInvalidated
+      self.registeredAt = registeredAt
+      self.placementChangedAt = placementChangedAt ?? registeredAt
+      self.sourcesChangedAt = sourcesChangedAt ?? registeredAt
+    }
+  }
+
+  /// The paired accessories, by address.
+  public private(set) var accessories: [BluetoothAddress: PairedAccessory]
+
+  /// The registrations, by address, including invalidated ones.
+  public private(set) var registrations: [BluetoothAddress: Registration]
+
+  /// Creates a registry holding the given records.
+  public init(
+    accessories: [PairedAccessory] = [],
+    registrations: [Registration] = []
+  ) {
+    self.accessories = Dictionary(
+      accessories.map { ($0.address, $0) }, uniquingKeysWith: { $1 })
+    self.registrations = Dictionary(
+      registrations.map { ($0.address, $0) }, uniquingKeysWith: { $1 })
+  }
+
+  // MARK: - Pairing
+
+  /// Authorizes an accessory, or renames one already paired.
+  ///
+  /// Pairing does not restore an invalidated registration: register the
+  /// accessory again for that.
+  ///
+  /// - Returns: The paired accessory.
+  @discardableResult
+  public mutating func pair(
+    _ address: BluetoothAddress,
+    displayName: String,
+    formFactor: AudioFormFactor? = nil,
+    descriptor: ASDiscoveryDescriptor = ASDiscoveryDescriptor(),
+    at now: Date
+  ) throws(AccessoryControlDevice.Error) -> PairedAccessory {
+    guard !address.isZero else {
+      throw .invalidRequest(
+        reason: "'\(address)' is not a device address; "
+          + "a Bluetooth address is never all zeros")
+    }
+    let name = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !name.isEmpty else {
+      throw .invalidRequest(
+        reason: "the display name of \(address) is empty; give it a name")
+    }
+    let record = PairedAccessory(
+      address: address,
+      displayName: name,
+      formFactor: formFactor,
+      descriptor: descriptor,
+      pairedAt: accessories[address]?.pairedAt ?? now
+    )
+    accessories[address] = record
+    return record
+  }
+
+  /// Removes an accessory's authorization and invalidates its registration.
+  ///
+  /// - Throws: ``AccessoryControlDevice/Error/invalidRequest(reason:)`` if
+  ///   the accessory is not paired.
+  public mutating func unpair(
+    _ address: BluetoothAddress
+  ) throws(AccessoryControlDevice.Error) {
+    guard accessories.removeValue(forKey: address) != nil else {
+      throw .invalidRequest(reason: "\(address) is not paired")
+    }
+    registrations[address]?.isInvalidated = true
+  }
+
+  // MARK: - Registration
+
+  /// Registers an accessory, replacing any earlier registration.
+  ///
+  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  public mutating func register(
+    _ accessory: ASAccessory,
+    _ configuration: AccessoryControlDevice.Configuration,
+    at now: Date
+  ) throws(AccessoryControlDevice.Error) {
+    let paired = try pairedAccessory(for: accessory, doing: "registering")
+    guard !configuration.deviceCapabilities.isEmpty else {
+      throw .invalidRequest(
+        reason: "no capabilities for \(describe(paired)); register with "
+          + "audioSwitching, placement or both")
+    }
+    if configuration.deviceCapabilities.contains(.placement),
+      let formFactor = paired.formFactor, !formFactor.canBeWorn
+    {
+      throw .accessoryNotCapable(
+        reason: "\(describe(paired)) is a '\(formFactor)', which cannot be "
+          + "worn, so it cannot have the placement capability")
+    }
+    try checkState(configuration, of: paired)
+    registrations[paired.address] = Registration(
+      address: paired.address, configuration: configuration, registeredAt: now
+    )
+  }
+
+  /// Returns the configuration of a registered accessory.
+  ///
+  /// - Throws: ``AccessoryControlDevice/Error`` if it is not registered or
+  ///   its registration was invalidated.
+  public func configuration(
+    for accessory: ASAccessory
+  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
+  {
+    try validRegistration(for: accessory).configuration
+  }
+
+  /// Applies a new configuration to a registered accessory.
+  ///
+  /// - Returns: The configuration now held.
+  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  @discardableResult
+  public mutating func update(
+    _ accessory: ASAccessory,
+    _ configuration: AccessoryControlDevice.Configuration,
+    at now: Date
+  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
+  {
+    var registration = try validRegistration(for: accessory)
+    let paired = try pairedAccessory(for: accessory, doing: "updating")
+    let registered = registration.configuration.deviceCapabilities
+    let added = configuration.deviceCapabilities.subtracting(registered)
+    guard added.isEmpty else {
+      throw .accessoryNotCapable(
+        reason: "'\(added)' was not registered for \(describe(paired)); "
+          + "register a capability before updating it")
+    }
+    try checkState(configuration, of: paired)
+    let old = registration.configuration
+    if old.devicePlacement != configuration.devicePlacement {
+      registration.placementChangedAt = now
+    }
+    if old.primaryAudioSourceDeviceIdentifier
+      != configuration.primaryAudioSourceDeviceIdentifier
+      || old.secondaryAudioSourceDeviceIdentifier
+        != configuration.secondaryAudioSourceDeviceIdentifier
+    {
+      registration.sourcesChangedAt = now
+    }
+    registration.configuration = configuration
+    registrations[registration.address] = registration
+    return configuration
+  }
+
+  // MARK: - Rules
+
+  private func pairedAccessory(
+    for accessory: ASAccessory, doing action: String
+  ) throws(AccessoryControlDevice.Error) -> PairedAccessory {
+    guard let address = accessory.bluetoothAddress else {
+      throw .invalidRequest(
+        reason: "accessory '\(accessory.displayName)' has no Bluetooth "
+          + "identity; pair it with AccessorySetupKit before \(action) it")
+    }
+    guard let paired = accessories[address] else {
+      throw .invalidRequest(
+        reason: "accessory '\(accessory.displayName)' (\(address)) is not "
+          + "paired; pair it with AccessorySetupKit before \(action) it")
+    }
+    return paired
+  }
+
+  private func validRegistration(
+    for accessory: ASAccessory
+  ) throws(AccessoryControlDevice.Error) -> Registration {
+    let name = accessory.displayName
+    guard let address = accessory.bluetoothAddress,
+      let registration = registrations[address]
+    else {
+      let identity = accessory.bluetoothAddress?.description ?? "no address"
+      throw .invalidRequest(
+        reason: "accessory '\(name)' (\(identity)) is not registered; "
+          + "register it first")
+    }
+    guard !registration.isInvalidated else {
+      throw .invalidated(
+        reason: "the registration of '\(name)' (\(address)) was invalidated "
+          + "because the accessory was unpaired; pair and register it again")
+    }
+    return registration
+  }
+
+  /// Checks that the reported state has its capabilities and that the
+  /// audio source identifiers are well formed.
+  private func checkState(
+    _ configuration: AccessoryControlDevice.Configuration,
+    of paired: PairedAccessory
+  ) throws(AccessoryControlDevice.Error) {
+    let capabilities = configuration.deviceCapabilities
+    if let placement = configuration.devicePlacement,
+      !capabilities.contains(.placement)
+    {
+      throw .accessoryNotCapable(
+        reason: "placement '\(placement)' reported for \(describe(paired)) "
+          + "without the placement capability")
+    }
+    let primary = configuration.primaryAudioSourceDeviceIdentifier
+    let secondary = configuration.secondaryAudioSourceDeviceIdentifier
+    if primary != nil || secondary != nil,
+      !capabilities.contains(.audioSwitching)
+    {
+      throw .accessoryNotCapable(
+        reason: "audio source identifiers reported for \(describe(paired)) "
+          + "without the audioSwitching capability")
+    }
+    for (role, identifier) in [("primary", primary), ("secondary", secondary)] {
+      guard let identifier else { continue }
+      guard identifier.count == 6 else {
+        throw .invalidRequest(
+          reason:
+            "the \(role) audio source identifier '\(hexBytes(identifier))' "
+            + "has \(identifier.count) bytes; expected a 6-byte Bluetooth "
+            + "address")
+      }
+      guard identifier.contains(where: { $0 != 0 }) else {
+        throw .invalidRequest(
+          reason:
+            "the \(role) audio source identifier '\(hexBytes(identifier))' "
+            + "is all zeros; expected a device's Bluetooth address")
+      }
+    }
+    if let primary, primary == secondary {
+      throw .invalidRequest(
+        reason: "the primary and secondary audio sources are both "
+          + "'\(hexBytes(primary))'; expected two different hosts")
+    }
+    if primary == nil, let secondary {
+      throw .invalidRequest(
+        reason: "a secondary audio source '\(hexBytes(secondary))' without a "
+          + "primary; set a single connected host as the primary")
+    }
+  }
+
+  private func describe(_ paired: PairedAccessory) -> String {
+    "'\(paired.displayName)' (\(paired.address))"
+  }
+}

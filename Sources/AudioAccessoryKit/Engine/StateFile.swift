@@ -1,0 +1,349 @@
+// Linux addition: durable state. The registry is written to a temporary
+// file in the same directory, flushed with fsync and renamed over the old
+// file, so a crash at any instant leaves either the old or the new state.
+
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The versioned JSON file that keeps paired accessories and registrations
+/// across restarts.
+///
+/// Writes are atomic: write a temporary file, `fsync` it, rename it over the
+/// state file, `fsync` the directory. A file that cannot be read is kept
+/// aside under a new name, never overwritten, and loading starts empty.
+public struct StateFile: Sendable {
+  /// The version of the format this code writes and reads.
+  public static let currentVersion = 1
+
+  /// The location of the state file.
+  public let url: URL
+
+  /// Creates a state file at a location.
+  ///
+  /// - Parameter url: The file's location; see ``defaultURL(environment:)``.
+  public init(url: URL) {
+    self.url = url
+  }
+
+  /// Returns the default location, `$XDG_STATE_HOME/accessoryd/state.json`.
+  ///
+  /// Without `XDG_STATE_HOME` the location is
+  /// `$HOME/.local/state/accessoryd/state.json`.
+  ///
+  /// - Parameter environment: The environment to read the variables from.
+  public static func defaultURL(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    let base: String
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      base = state
+    } else {
+      let home = environment["HOME"] ?? NSHomeDirectory()
+      base = home + "/.local/state"
+    }
+    return URL(fileURLWithPath: base + "/accessoryd/state.json")
+  }
+
+  // MARK: - Reading
+
+  /// What reading the state file found.
+  public struct LoadResult: Sendable {
+    /// The stored registry, or an empty one.
+    public var registry: AccessoryRegistry
+    /// Where an unreadable file was kept aside, if it was.
+    public var keptAsideAt: URL?
+    /// Why the file must not be written, if an unreadable file could not be
+    /// kept aside: writing would overwrite the only copy.
+    public var writeBlockedReason: String?
+  }
+
+  /// Reads the registry, keeping an unreadable file aside.
+  ///
+  /// A missing file yields an empty registry. A file that cannot be read,
+  /// does not parse, or has an unknown version is renamed to
+  /// `state.json.corrupt-<time>` with an error logged, and the result is
+  /// an empty registry. If it cannot be renamed, the result says that
+  /// writing is blocked. Temporary files left by a writer that died are
+  /// removed.
+  ///
+  /// - Parameter logger: Where to report a file kept aside.
+  /// - Returns: The registry and what happened to an unreadable file.
+  public func load(logger: Logger) -> LoadResult {
+    removeAbandonedTemporaryFiles()
+    let reason: String
+    do {
+      let data = try Data(contentsOf: url)
+      return LoadResult(registry: try Self.decode(data))
+    } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+      return LoadResult(registry: AccessoryRegistry())
+    } catch let error as FormatError {
+      reason = error.reason
+    } catch {
+      reason = "it cannot be read (\(error))"
+    }
+    return keepAside(reason: reason, logger: logger)
+  }
+
+  /// Decodes a registry from the file's contents.
+  ///
+  /// - Throws: ``FormatError`` for contents that are not a state file of a
+  ///   known version.
+  public static func decode(_ data: Data) throws -> AccessoryRegistry {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let container = try decoder.singleValueContainer()
+      let text = try container.decode(String.self)
+      guard let date = parseTimestamp(text) else {
+        throw DecodingError.dataCorruptedError(
+          in: container,
+          debugDescription:
+            "'\(text)' is not a timestamp; expected the form "
+            + "'2026-01-31T12:00:00.000Z'")
+      }
+      return date
+    }
+    let header: Header
+    do {
+      header = try decoder.decode(Header.self, from: data)
+    } catch {
+      throw FormatError(reason: "it is not a state file: \(error)")
+    }
+    guard header.version == currentVersion else {
+      throw FormatError(
+        reason: "its version \(header.version) is not the supported "
+          + "version \(currentVersion)")
+    }
+    do {
+      let document = try decoder.decode(Document.self, from: data)
+      return AccessoryRegistry(
+        accessories: document.accessories,
+        registrations: document.registrations)
+    } catch {
+      throw FormatError(reason: "it does not parse: \(error)")
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Writes the registry atomically.
+  ///
+  /// The directory is created with mode 0700 if missing; the file has mode
+  /// 0600.
+  ///
+  /// - Throws: ``WriteError`` naming the path and the system error; the old
+  ///   state file is then unchanged.
+  public func save(_ registry: AccessoryRegistry) throws(WriteError) {
+    let data = Self.encode(registry)
+    let directory = url.deletingLastPathComponent().path
+    if mkdir(directory, 0o700) != 0, errno != EEXIST {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw WriteError(path: directory, reason: "\(error)")
+      }
+    }
+    let temporary =
+      url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = open(
+      temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw WriteError(path: temporary, reason: Self.systemError())
+    }
+    var failure: String?
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = Self.systemError()
+          return
+        }
+        offset += written
+      }
+    }
+    if failure == nil, fsync(descriptor) != 0 {
+      failure = Self.systemError()
+    }
+    close(descriptor)
+    if failure == nil, rename(temporary, url.path) != 0 {
+      failure = Self.systemError()
+    }
+    if let failure {
+      unlink(temporary)
+      throw WriteError(path: url.path, reason: failure)
+    }
+    let directoryDescriptor = open(
+      directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directoryDescriptor >= 0 {
+      fsync(directoryDescriptor)
+      close(directoryDescriptor)
+    }
+  }
+
+  /// Returns the file's contents for a registry: sorted, pretty JSON.
+  public static func encode(_ registry: AccessoryRegistry) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(formatTimestamp(date))
+    }
+    let document = Document(
+      version: currentVersion,
+      accessories: registry.accessories.values.sorted {
+        $0.address < $1.address
+      },
+      registrations: registry.registrations.values.sorted {
+        $0.address < $1.address
+      }
+    )
+    // Encoding plain values into JSON cannot fail.
+    return try! encoder.encode(document)
+  }
+
+  /// Returns a date at the precision the file keeps, milliseconds, so that
+  /// a registry reads back equal to the one written.
+  public static func storableDate(_ date: Date) -> Date {
+    Self.date(milliseconds: milliseconds(date))
+  }
+
+  private static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  private static func date(milliseconds: Int64) -> Date {
+    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+  }
+
+  /// Formats a date as UTC ISO 8601 with milliseconds, computed from whole
+  /// milliseconds so that no rounding of the fraction can differ.
+  private static func formatTimestamp(_ date: Date) -> String {
+    let total = milliseconds(date)
+    let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
+    let fraction = Int(total - seconds * 1000)
+    let whole = Date(timeIntervalSince1970: Double(seconds))
+      .formatted(Date.ISO8601FormatStyle())
+    let digits = String(fraction)
+    let padded = String(repeating: "0", count: 3 - digits.count) + digits
+    return whole.dropLast() + "." + padded + "Z"
+  }
+
+  private static func parseTimestamp(_ text: String) -> Date? {
+    guard text.hasSuffix("Z") else { return nil }
+    let parts = text.dropLast().split(
+      separator: ".", omittingEmptySubsequences: false)
+    guard parts.count <= 2,
+      let whole = try? Date(parts[0] + "Z", strategy: Date.ISO8601FormatStyle())
+    else { return nil }
+    var fraction: Int64 = 0
+    if parts.count == 2 {
+      guard parts[1].count == 3, let value = Int64(parts[1]) else {
+        return nil
+      }
+      fraction = value
+    }
+    let seconds = Int64(whole.timeIntervalSince1970.rounded())
+    return date(milliseconds: seconds * 1000 + fraction)
+  }
+
+  // MARK: - Errors
+
+  /// The error for contents that are not a readable state file.
+  public struct FormatError: Error, CustomStringConvertible {
+    /// Why the contents were refused.
+    public let reason: String
+    /// The reason, as text.
+    public var description: String { reason }
+  }
+
+  /// The error for a state file that could not be written.
+  public struct WriteError: Error, CustomStringConvertible {
+    /// The path that could not be written.
+    public let path: String
+    /// The system's reason.
+    public let reason: String
+    /// A message naming the path and the reason.
+    public var description: String {
+      "cannot write the state file '\(path)': \(reason)"
+    }
+  }
+
+  // MARK: - Private
+
+  private struct Header: Decodable {
+    var version: Int
+  }
+
+  private struct Document: Codable {
+    var version: Int
+    var accessories: [AccessoryRegistry.PairedAccessory]
+    var registrations: [AccessoryRegistry.Registration]
+  }
+
+  private static func systemError() -> String {
+    String(cString: strerror(errno))
+  }
+
+  private func keepAside(reason: String, logger: Logger) -> LoadResult {
+    let stamp = Date().formatted(
+      Date.ISO8601FormatStyle().year().month().day()
+        .time(includingFractionalSeconds: false)
+        .dateSeparator(.omitted).timeSeparator(.omitted))
+    var aside = url.path + ".corrupt-\(stamp)"
+    var attempt = 1
+    while FileManager.default.fileExists(atPath: aside) {
+      attempt += 1
+      aside = url.path + ".corrupt-\(stamp)-\(attempt)"
+    }
+    guard rename(url.path, aside) == 0 else {
+      let renameError = Self.systemError()
+      logger.error(
+        "The state file is unreadable and could not be kept aside; starting "
+          + "with no accessories and not writing over it",
+        metadata: [
+          "state.path": url.path, "state.reason": reason,
+          "state.rename-error": renameError,
+        ])
+      return LoadResult(
+        registry: AccessoryRegistry(),
+        writeBlockedReason:
+          "the state file '\(url.path)' is unreadable (\(reason)) and could "
+          + "not be kept aside (\(renameError)); move it away and restart")
+    }
+    logger.error(
+      "The state file is unreadable and was kept aside; starting with no "
+        + "accessories",
+      metadata: [
+        "state.path": url.path, "state.kept-as": aside, "state.reason": reason,
+      ])
+    return LoadResult(
+      registry: AccessoryRegistry(),
+      keptAsideAt: URL(fileURLWithPath: aside))
+  }
+
+  private func removeAbandonedTemporaryFiles() {
+    let directory = url.deletingLastPathComponent()
+    let prefix = url.lastPathComponent + ".tmp-"
+    guard
+      let names = try? FileManager.default.contentsOfDirectory(
+        atPath: directory.path)
+    else { return }
+    for name in names where name.hasPrefix(prefix) {
+      let rest = name.dropFirst(prefix.count)
+      guard let pidText = rest.split(separator: "-").first,
+        let pid = pid_t(pidText)
+      else { continue }
+      // A temporary file of a live writer is still being written.
+      if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { continue }
+      unlink(directory.appendingPathComponent(name).path)
+    }
+  }
+}

@@ -1,0 +1,240 @@
+import Glibc
+import Synchronization
+
+/// A process that this test process spawned, and alone waits for.
+///
+/// Because only this class reaps the process, its identifier cannot be reused
+/// while the class still sees it running, so signalling it is always safe.
+final class ChildProcess: Sendable {
+  /// Where a child's standard input comes from.
+  enum Input {
+    /// `/dev/null`.
+    case null
+    /// A descriptor of this process, duplicated onto the child's input.
+    case descriptor(Int32)
+  }
+
+  /// The process identifier.
+  let processIdentifier: pid_t
+
+  /// A short name for messages, such as "pipewire".
+  let name: String
+
+  /// The raw wait status, once the process has been reaped.
+  private let waitStatus = Mutex<Int32?>(nil)
+
+  private init(processIdentifier: pid_t, name: String) {
+    self.processIdentifier = processIdentifier
+    self.name = name
+  }
+
+  /// Starts a program with exactly the given environment.
+  ///
+  /// The child gets its own standard streams (input from `/dev/null` or a
+  /// descriptor, output appended to files), no other inherited descriptors,
+  /// an empty signal mask and default signal handlers.
+  ///
+  /// - Parameters:
+  ///   - executable: An absolute path to the program.
+  ///   - arguments: The arguments, without the program name.
+  ///   - environment: The complete environment of the child.
+  ///   - input: Where standard input comes from.
+  ///   - output: The file that receives standard output.
+  ///   - errorOutput: The file that receives standard error; `nil` means the
+  ///     same file as standard output.
+  ///   - processGroup: The process group to join; 0 makes the child the
+  ///     leader of a new group.
+  static func spawn(
+    executable: String,
+    arguments: [String],
+    environment: [String: String],
+    input: Input = .null,
+    output: String,
+    errorOutput: String? = nil,
+    processGroup: pid_t
+  ) throws -> ChildProcess {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let outputFlags = O_WRONLY | O_CREAT | O_APPEND
+    switch input {
+    case .null:
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    case .descriptor(let descriptor):
+      posix_spawn_file_actions_adddup2(&actions, descriptor, 0)
+    }
+    posix_spawn_file_actions_addopen(&actions, 1, output, outputFlags, 0o600)
+    if let errorOutput {
+      posix_spawn_file_actions_addopen(
+        &actions, 2, errorOutput, outputFlags, 0o600)
+    } else {
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }
+    if let closeFrom = lookUpCloseFrom() {
+      _ = closeFrom(&actions, 3)
+    }
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    var defaultSignals = sigset_t()
+    sigemptyset(&defaultSignals)
+    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD] {
+      sigaddset(&defaultSignals, signal)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+    posix_spawnattr_setpgroup(&attributes, processGroup)
+    let flags =
+      POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK
+      | POSIX_SPAWN_SETSIGDEF
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+
+    let argumentStrings = [executable] + arguments
+    let environmentStrings = environment.sorted { $0.key < $1.key }
+      .map { "\($0.key)=\($0.value)" }
+    let argumentVector = argumentStrings.map { strdup($0) } + [nil]
+    let environmentVector = environmentStrings.map { strdup($0) } + [nil]
+    defer {
+      argumentVector.forEach { free($0) }
+      environmentVector.forEach { free($0) }
+    }
+    var processIdentifier: pid_t = 0
+    let result = posix_spawn(
+      &processIdentifier, executable, &actions, &attributes, argumentVector,
+      environmentVector)
+    guard result == 0 else {
+      throw SoundServerError(
+        "cannot start \(executable): \(String(cString: strerror(result)))")
+    }
+    let name = executable.split(separator: "/").last.map(String.init) ?? ""
+    return ChildProcess(processIdentifier: processIdentifier, name: name)
+  }
+
+  /// Finds a program in a `PATH`-style list of directories.
+  ///
+  /// - Throws: ``SoundServerError`` naming the program if it is missing.
+  static func executablePath(
+    of program: String, searchPath: String
+  ) throws -> String {
+    for directory in searchPath.split(separator: ":") {
+      let candidate = "\(directory)/\(program)"
+      if access(candidate, X_OK) == 0 {
+        return candidate
+      }
+    }
+    throw SoundServerError(
+      "\(program) is not installed (not found in \(searchPath))")
+  }
+
+  /// Whether the process has not exited yet; reaps it if it has.
+  var isRunning: Bool {
+    waitStatus.withLock { status in
+      guard status == nil else { return false }
+      var rawStatus: Int32 = 0
+      let result = waitpid(processIdentifier, &rawStatus, WNOHANG)
+      if result == processIdentifier {
+        status = rawStatus
+        return false
+      }
+      if result == -1 {
+        // Someone else reaped it (ECHILD): it is gone all the same.
+        status = -1
+        return false
+      }
+      return true
+    }
+  }
+
+  /// How the process ended, such as "exit status 1", or `nil` if running.
+  var exitDescription: String? {
+    guard !isRunning, let status = waitStatus.withLock({ $0 }) else {
+      return nil
+    }
+    if status == -1 { return "unknown exit status" }
+    let signal = status & 0x7f
+    return signal == 0
+      ? "exit status \((status >> 8) & 0xff)" : "signal \(signal)"
+  }
+
+  /// The exit status if the process exited normally, else `nil`.
+  var exitStatus: Int32? {
+    guard !isRunning, let status = waitStatus.withLock({ $0 }),
+      status != -1, status & 0x7f == 0
+    else { return nil }
+    return (status >> 8) & 0xff
+  }
+
+  /// Sends a signal if the process has not been reaped yet.
+  func send(_ signal: Int32) {
+    waitStatus.withLock { status in
+      if status == nil {
+        _ = kill(processIdentifier, signal)
+      }
+    }
+  }
+
+  /// Waits for the process to exit, polling until the deadline.
+  ///
+  /// - Returns: Whether the process exited.
+  @discardableResult
+  func waitForExit(until deadline: ContinuousClock.Instant) -> Bool {
+    var interval = Duration.milliseconds(1)
+    while isRunning {
+      if ContinuousClock.now >= deadline { return false }
+      blockingSleep(interval)
+      interval = min(interval * 2, .milliseconds(20))
+    }
+    return true
+  }
+
+  /// Stops processes: SIGTERM to all, SIGKILL to those still running after
+  /// the grace period, then waits for them.
+  static func terminate(
+    _ processes: [ChildProcess], gracePeriod: Duration = .seconds(5)
+  ) {
+    processes.forEach { $0.send(SIGTERM) }
+    let deadline = ContinuousClock.now + gracePeriod
+    for process in processes where !process.waitForExit(until: deadline) {
+      process.send(SIGKILL)
+    }
+    killAndWait(processes)
+  }
+
+  /// Sends SIGKILL to processes and waits (at most five seconds) for them.
+  static func killAndWait(_ processes: [ChildProcess]) {
+    processes.forEach { $0.send(SIGKILL) }
+    let deadline = ContinuousClock.now + .seconds(5)
+    for process in processes {
+      process.waitForExit(until: deadline)
+    }
+  }
+}
+
+/// The signature of glibc's `posix_spawn_file_actions_addclosefrom_np`.
+private typealias CloseFromFunction =
+  @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) ->
+  Int32
+
+/// Finds `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 or later).
+///
+/// Swift imports glibc without `_GNU_SOURCE`, which hides the declaration,
+/// so the function is looked up at run time.
+private func lookUpCloseFrom() -> CloseFromFunction? {
+  dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+    unsafeBitCast($0, to: CloseFromFunction.self)
+  }
+}
+
+/// Blocks the calling thread for a short time.
+func blockingSleep(_ duration: Duration) {
+  let (seconds, attoseconds) = duration.components
+  var request = timespec(
+    tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+  var remaining = timespec()
+  while nanosleep(&request, &remaining) == -1 && errno == EINTR {
+    request = remaining
+  }
+}

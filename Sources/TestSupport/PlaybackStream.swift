@@ -1,0 +1,52 @@
+import Glibc
+import Synchronization
+
+/// A silent playback stream: a `pacat` process playing `/dev/zero`.
+///
+/// The server that started a stream also stops it when the server stops.
+public final class PlaybackStream: Sendable {
+  /// The client name (`application.name`), unique within its server.
+  public let clientName: String
+
+  /// The sink the stream was started on, or `nil` for the default sink.
+  public let requestedSinkName: String?
+
+  /// The `pacat` process, replaced if it had to be started again.
+  private let process: Mutex<ChildProcess>
+
+  init(clientName: String, requestedSinkName: String?, process: ChildProcess) {
+    self.clientName = clientName
+    self.requestedSinkName = requestedSinkName
+    self.process = Mutex(process)
+  }
+
+  /// The process identifier of the `pacat` process.
+  public var processIdentifier: pid_t {
+    process.withLock { $0.processIdentifier }
+  }
+
+  /// Whether the `pacat` process is still running.
+  public var isRunning: Bool {
+    process.withLock { $0 }.isRunning
+  }
+
+  /// Stops the stream (SIGTERM, then SIGKILL after five seconds) and waits
+  /// for its process to exit; does nothing if it already has.
+  public func stop() {
+    ChildProcess.terminate([process.withLock { $0 }])
+  }
+
+  /// Replaces a process that died, such as one refused by a busy server.
+  func replaceProcess(with newProcess: ChildProcess) {
+    process.withLock { $0 = newProcess }
+  }
+
+  /// The current process.
+  var childProcess: ChildProcess {
+    process.withLock { $0 }
+  }
+
+  deinit {
+    stop()
+  }
+}

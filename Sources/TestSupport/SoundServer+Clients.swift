@@ -1,0 +1,237 @@
+import Foundation
+import Glibc
+
+extension SoundServer {
+  // MARK: - pactl
+
+  /// Runs `pactl` against this server and returns what it printed.
+  ///
+  /// `pactl` runs in the C locale, so its output can be parsed. Tests may use
+  /// it as an observer that is independent of the code under test.
+  ///
+  /// - Parameter arguments: The `pactl` arguments, such as `["info"]`.
+  /// - Returns: The standard output.
+  /// - Throws: ``SoundServerError`` with the exit status and standard error
+  ///   if `pactl` fails, or if it runs longer than ten seconds.
+  public func pactl(_ arguments: [String]) throws -> String {
+    try runClient("pactl", arguments: arguments)
+  }
+
+  /// Creates a null sink on the running server.
+  ///
+  /// Returns once `pactl list sinks` shows the sink.
+  ///
+  /// - Parameter spec: The sink to create.
+  /// - Returns: The index of the module that owns the sink.
+  /// - Throws: ``SoundServerError`` if the server refuses the module.
+  @discardableResult
+  public func loadNullSink(_ spec: NullSinkSpec) throws -> Int {
+    let output = try pactl(
+      ["load-module", "module-null-sink", try spec.moduleArguments()])
+    let trimmed = output.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let index = Int(trimmed) else {
+      throw SoundServerError("load-module printed '\(trimmed)', not an index")
+    }
+    try poll("sink \(spec.name) to appear") {
+      try sinks().contains { $0.name == spec.name }
+    }
+    return index
+  }
+
+  /// Unloads a module, such as a null sink from ``loadNullSink(_:)``.
+  ///
+  /// Returns once no sink owned by the module is left.
+  ///
+  /// - Parameter index: The module index.
+  /// - Throws: ``SoundServerError`` if the server refuses.
+  public func unloadModule(_ index: Int) throws {
+    _ = try pactl(["unload-module", String(index)])
+    try poll("the sinks of module \(index) to go") {
+      try !sinks().contains { $0.ownerModule == index }
+    }
+  }
+
+  /// The sinks of the server, as `pactl list sinks` reports them.
+  public func sinks() throws -> [ObservedSink] {
+    let output = try pactl(["list", "sinks"])
+    return PactlOutput.entries(in: output, heading: "Sink").map { entry in
+      ObservedSink(
+        index: entry.index,
+        name: entry.fields["Name"] ?? "",
+        description: entry.fields["Description"] ?? "",
+        ownerModule: entry.fields["Owner Module"].flatMap { Int($0) },
+        properties: entry.properties)
+    }
+  }
+
+  /// The name of the default sink, or `nil` if the server has none.
+  ///
+  /// Read from `pactl info`; PipeWire's placeholder `@DEFAULT_SINK@` counts
+  /// as none.
+  public func defaultSinkName() throws -> String? {
+    let output = try pactl(["info"])
+    guard let name = PactlOutput.infoField("Default Sink", in: output),
+      !name.isEmpty, name != "@DEFAULT_SINK@"
+    else { return nil }
+    return name
+  }
+
+  /// Makes a sink the default and waits until the server reports it.
+  ///
+  /// PipeWire acknowledges the request before WirePlumber applies it, so
+  /// this waits for `pactl info` to show the new default.
+  ///
+  /// - Parameter name: The sink name.
+  /// - Throws: ``SoundServerError`` if the default does not change within ten
+  ///   seconds.
+  public func setDefaultSink(_ name: String) throws {
+    _ = try pactl(["set-default-sink", name])
+    try poll("default sink \(name)") { try defaultSinkName() == name }
+  }
+
+  /// The playing streams, as `pactl list sink-inputs` reports them.
+  public func sinkInputs() throws -> [ObservedSinkInput] {
+    let output = try pactl(["list", "sink-inputs"])
+    let entries = PactlOutput.entries(in: output, heading: "Sink Input")
+    guard !entries.isEmpty else { return [] }
+    let sinkNames = Dictionary(
+      try sinks().map { ($0.index, $0.name) }
+    ) { first, _ in first }
+    return entries.map { entry in
+      // An unlinked stream reports PA_INVALID_INDEX (4294967295).
+      let sinkIndex = entry.fields["Sink"].flatMap { Int($0) }
+        .flatMap { $0 == Int(UInt32.max) ? nil : $0 }
+      return ObservedSinkInput(
+        index: entry.index,
+        sinkIndex: sinkIndex,
+        sinkName: sinkIndex.flatMap { sinkNames[$0] },
+        clientName: entry.properties["application.name"],
+        properties: entry.properties)
+    }
+  }
+
+  // MARK: - Streams
+
+  /// Starts silent playback streams and waits until each one plays on a
+  /// sink.
+  ///
+  /// Each stream is a `pacat` process playing `/dev/zero` with its own
+  /// client name. Starts are paced 20 ms apart (PulseAudio listens with a
+  /// backlog of 5), and streams whose `pacat` died are started again.
+  ///
+  /// - Parameters:
+  ///   - count: How many streams to start.
+  ///   - sink: The sink to play on; `nil` means the default sink.
+  /// - Returns: The streams, in start order.
+  /// - Throws: ``SoundServerError`` if they do not all play within ten
+  ///   seconds; the streams started so far are stopped.
+  public func startStreams(
+    _ count: Int, on sink: String? = nil
+  ) throws -> [PlaybackStream] {
+    precondition(count >= 0, "negative stream count")
+    var streams: [PlaybackStream] = []
+    do {
+      for _ in 0..<count {
+        if !streams.isEmpty { blockingSleep(.milliseconds(20)) }
+        let (number, group) = try reserveStream()
+        let name = "accessoryd-test-stream-\(number)"
+        let stream = PlaybackStream(
+          clientName: name, requestedSinkName: sink,
+          process: try spawnPlayer(name, on: sink, processGroup: group))
+        streams.append(stream)
+        register(stream)
+      }
+      try poll("\(count) streams to play") {
+        let inputs = try sinkInputs()
+        var isComplete = true
+        for stream in streams {
+          if !stream.isRunning {
+            blockingSleep(.milliseconds(20))
+            stream.replaceProcess(
+              with: try spawnPlayer(
+                stream.clientName, on: sink, processGroup: try processGroup()))
+            isComplete = false
+            continue
+          }
+          let input = inputs.first { $0.clientName == stream.clientName }
+          guard let input, input.sinkIndex != nil,
+            sink == nil || input.sinkName == sink
+          else {
+            isComplete = false
+            continue
+          }
+        }
+        return isComplete
+      }
+    } catch {
+      ChildProcess.terminate(streams.map(\.childProcess))
+      throw error
+    }
+    return streams
+  }
+
+  /// Starts one `pacat` process.
+  private func spawnPlayer(
+    _ clientName: String, on sink: String?, processGroup: pid_t
+  ) throws -> ChildProcess {
+    var arguments = [
+      "--playback", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
+      "--latency-msec=50", "--client-name=\(clientName)",
+      "--stream-name=\(clientName)",
+    ]
+    if let sink {
+      arguments.append("--device=\(sink)")
+    }
+    arguments.append("/dev/zero")
+    return try ChildProcess.spawn(
+      executable: try path(of: "pacat"), arguments: arguments,
+      environment: clientEnvironment,
+      output: "\(layout.streams)/\(clientName).log", processGroup: processGroup)
+  }
+
+  // MARK: - Running clients
+
+  /// Runs a client program to completion and returns its standard output.
+  private func runClient(
+    _ program: String, arguments: [String]
+  ) throws -> String {
+    let group = try processGroup()
+    let number = reserveCommandNumber()
+    let output = "\(layout.commands)/\(program)-\(number).out"
+    let errorOutput = "\(layout.commands)/\(program)-\(number).err"
+    defer {
+      unlink(output)
+      unlink(errorOutput)
+    }
+    let process = try ChildProcess.spawn(
+      executable: try path(of: program), arguments: arguments,
+      environment: clientEnvironment, output: output, errorOutput: errorOutput,
+      processGroup: group)
+    let command = ([program] + arguments).joined(separator: " ")
+    guard process.waitForExit(until: .now + Self.commandTimeout) else {
+      ChildProcess.killAndWait([process])
+      throw SoundServerError("\(command) did not finish in time")
+    }
+    guard process.exitStatus == 0 else {
+      let how = process.exitDescription ?? "failed"
+      let message = Self.readFile(errorOutput)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      throw SoundServerError("\(command) failed (\(how)): \(message)")
+    }
+    return Self.readFile(output)
+  }
+
+  /// Polls a condition for up to ten seconds, blocking the thread.
+  private func poll(_ what: String, _ condition: () throws -> Bool) throws {
+    let deadline = ContinuousClock.now + Self.commandTimeout
+    var interval = Duration.milliseconds(2)
+    while try !condition() {
+      guard ContinuousClock.now < deadline else {
+        throw SoundServerError(
+          "timed out waiting for \(what)", logTail: logTail())
+      }
+      blockingSleep(interval)
+      interval = min(interval * 2, .milliseconds(50))
+    }
+  }
+}

@@ -1,0 +1,641 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A private, headless sound server for one test.
+///
+/// Each server lives in a fresh private directory, runs with a clean
+/// environment (so the host's sound configuration never leaks in), and has
+/// only null sinks. Everything it starts belongs to one process group, led by
+/// a watchdog that cleans up even if the test process crashes.
+///
+/// ```swift
+/// let server = try await SoundServer.start(
+///   .pipeWire, sinks: [.speaker(name: "a", description: "Speakers")])
+/// defer { server.stop() }
+/// let sinks = try server.sinks()
+/// ```
+///
+/// - Important: Call ``stop()`` when done; `deinit` stops the server too.
+public final class SoundServer: Sendable {
+  /// Which server this is.
+  public let kind: SoundServerKind
+
+  /// The address clients connect to, as for `PULSE_SERVER`, such as
+  /// "unix:/tmp/accessoryd-pulse.Ab12Cd/native".
+  public let serverAddress: String
+
+  /// The server's private directory, removed by ``stop()``.
+  public let directory: URL
+
+  /// The variables a client process needs to reach this server.
+  ///
+  /// `PULSE_SERVER`, plus `PIPEWIRE_RUNTIME_DIR` for PipeWire (for tools such
+  /// as `pw-cli` and `wpctl`). Merge them into the client's environment.
+  public let environment: [String: String]
+
+  /// The null sinks the server starts with.
+  let initialSinks: [NullSinkSpec]
+
+  /// The sink that is the default after every start.
+  let initialDefaultSink: String?
+
+  /// Whether `module-switch-on-connect` is loaded at start.
+  let loadsSwitchOnConnect: Bool
+
+  /// The directory names and paths of this server.
+  let layout: Layout
+
+  /// Absolute paths of the programs this server runs, by name.
+  let programs: [String: String]
+
+  /// The state that changes while the server runs.
+  private let state: Mutex<State>
+
+  /// How long a start may take before it fails.
+  static let startTimeout = Duration.seconds(10)
+
+  /// How long a `pactl` or a wait for the server may take.
+  static let commandTimeout = Duration.seconds(10)
+
+  struct State {
+    var daemons: [ChildProcess] = []
+    var streams: [PlaybackStream] = []
+    var watchdog: ProcessGroupWatchdog?
+    var isStopped = false
+    var nextStreamNumber = 1
+    var nextCommandNumber = 1
+    var startupDuration = Duration.zero
+  }
+
+  /// The paths inside a server directory.
+  struct Layout {
+    let directory: String
+    let kind: SoundServerKind
+
+    var home: String { "\(directory)/home" }
+    var runtime: String { "\(directory)/runtime" }
+    var state: String { "\(directory)/state" }
+    var commands: String { "\(directory)/commands" }
+    var streams: String { "\(directory)/streams" }
+    var startupScript: String { "\(directory)/default.pa" }
+    var busSocket: String { "\(runtime)/bus" }
+    var busAddressFile: String { "\(directory)/dbus-daemon.address" }
+    var pipeWireSocket: String { "\(runtime)/pipewire-0" }
+
+    /// The PulseAudio-protocol socket.
+    var pulseSocket: String {
+      switch kind {
+      case .pulseAudio: "\(directory)/native"
+      case .pipeWire: "\(runtime)/pulse/native"
+      }
+    }
+
+    /// The private directories to create, in order.
+    var subdirectories: [String] {
+      [
+        home, "\(home)/.config", "\(home)/.local/state",
+        "\(home)/.local/share", "\(home)/.cache", runtime, state, commands,
+        streams,
+      ]
+    }
+  }
+
+  private init(
+    kind: SoundServerKind,
+    layout: Layout,
+    sinks: [NullSinkSpec],
+    defaultSink: String?,
+    loadSwitchOnConnect: Bool,
+    programs: [String: String],
+    watchdog: ProcessGroupWatchdog
+  ) {
+    self.kind = kind
+    self.layout = layout
+    self.serverAddress = "unix:\(layout.pulseSocket)"
+    self.directory = URL(fileURLWithPath: layout.directory, isDirectory: true)
+    var environment = ["PULSE_SERVER": "unix:\(layout.pulseSocket)"]
+    if kind == .pipeWire {
+      environment["PIPEWIRE_RUNTIME_DIR"] = layout.runtime
+    }
+    self.environment = environment
+    self.initialSinks = sinks
+    self.initialDefaultSink = defaultSink
+    self.loadsSwitchOnConnect = loadSwitchOnConnect
+    self.programs = programs
+    self.state = Mutex(State(watchdog: watchdog))
+  }
+
+  deinit {
+    stop()
+  }
+
+  // MARK: - Starting and stopping
+
+  /// Starts a private server with the given null sinks.
+  ///
+  /// Returns once the server answers, has all the sinks and reports the
+  /// default sink. For PipeWire that includes WirePlumber having seen the
+  /// sinks.
+  ///
+  /// - Parameters:
+  ///   - kind: Which server to run.
+  ///   - sinks: The null sinks to create, in order.
+  ///   - defaultSink: The name of the sink to make the default; `nil` means
+  ///     the first of `sinks`, if any.
+  ///   - loadSwitchOnConnect: Whether to load `module-switch-on-connect`
+  ///     with `ignore_virtual=no`. (pipewire-pulse loads it, but it never
+  ///     switches to null sinks.)
+  /// - Returns: The running server.
+  /// - Throws: ``SoundServerError`` with the end of the server logs if the
+  ///   server does not answer within ten seconds; nothing is left running.
+  public static func start(
+    _ kind: SoundServerKind,
+    sinks: [NullSinkSpec],
+    defaultSink: String? = nil,
+    loadSwitchOnConnect: Bool = false
+  ) async throws -> SoundServer {
+    for spec in sinks {
+      _ = try spec.moduleArguments()
+    }
+    let names = sinks.map(\.name)
+    guard Set(names).count == names.count else {
+      throw SoundServerError("duplicate sink names in \(names)")
+    }
+    if let defaultSink, !names.contains(defaultSink) {
+      throw SoundServerError(
+        "default sink '\(defaultSink)' is not one of \(names)")
+    }
+    let programs = try resolvePrograms(for: kind)
+    let path = try makePrivateDirectory(
+      prefix: kind == .pulseAudio ? "accessoryd-pulse" : "accessoryd-pipewire")
+    let layout = Layout(directory: path, kind: kind)
+    let watchdog: ProcessGroupWatchdog
+    do {
+      for subdirectory in layout.subdirectories {
+        try FileManager.default.createDirectory(
+          atPath: subdirectory, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      }
+      watchdog = try ProcessGroupWatchdog.start(
+        directory: path, shell: programs["sh"] ?? "/bin/sh",
+        environment: ["PATH": searchPath])
+    } catch {
+      try? FileManager.default.removeItem(atPath: path)
+      throw error
+    }
+    let server = SoundServer(
+      kind: kind, layout: layout, sinks: sinks,
+      defaultSink: defaultSink ?? names.first,
+      loadSwitchOnConnect: loadSwitchOnConnect, programs: programs,
+      watchdog: watchdog)
+    do {
+      try await server.launch()
+    } catch {
+      let failure = server.startFailure(error)
+      server.stop()
+      throw failure
+    }
+    return server
+  }
+
+  /// Stops the server: SIGTERM to every process, SIGKILL to those left
+  /// after five seconds, then removes ``directory``.
+  ///
+  /// Safe to call more than once; later calls do nothing.
+  public func stop() {
+    let taken = state.withLock { state in
+      if state.isStopped { return nil as (State)? }
+      state.isStopped = true
+      let taken = state
+      state.daemons = []
+      state.streams = []
+      state.watchdog = nil
+      return taken
+    }
+    guard let taken else { return }
+    ChildProcess.terminate(taken.streams.map(\.childProcess) + taken.daemons)
+    taken.watchdog?.release()
+    try? FileManager.default.removeItem(atPath: layout.directory)
+  }
+
+  /// Kills the server processes at once with SIGKILL, as in a crash.
+  ///
+  /// The directory stays, so ``restart()`` can start the server again and
+  /// ``logTail(lines:)`` still works.
+  public func kill() {
+    let daemons = state.withLock { state in
+      defer { state.daemons = [] }
+      return state.daemons
+    }
+    ChildProcess.killAndWait(daemons)
+  }
+
+  /// Starts the server again on the same socket with the initial sinks.
+  ///
+  /// Stops processes that still run first. Sinks loaded with
+  /// ``loadNullSink(_:)`` are not restored; streams are not restarted.
+  ///
+  /// - Throws: ``SoundServerError`` with the end of the logs if the server
+  ///   does not answer within ten seconds.
+  public func restart() async throws {
+    let daemons = try state.withLock { state in
+      guard !state.isStopped else {
+        throw SoundServerError("\(kind) server was stopped")
+      }
+      defer { state.daemons = [] }
+      return state.daemons
+    }
+    ChildProcess.terminate(daemons)
+    do {
+      try await launch()
+    } catch {
+      throw startFailure(error)
+    }
+  }
+
+  /// The process identifiers of the server daemons, in start order.
+  ///
+  /// One process for PulseAudio; dbus-daemon, pipewire, wireplumber and
+  /// pipewire-pulse for PipeWire. Empty after ``stop()`` or ``kill()``.
+  public var pids: [pid_t] {
+    state.withLock { $0.daemons.map(\.processIdentifier) }
+  }
+
+  /// Whether all server daemons are running.
+  public var isRunning: Bool {
+    let daemons = state.withLock { $0.daemons }
+    return !daemons.isEmpty && daemons.allSatisfy(\.isRunning)
+  }
+
+  /// How long the latest start or restart took until the server was ready.
+  public var startupDuration: Duration {
+    state.withLock { $0.startupDuration }
+  }
+
+  /// The last lines of each server log, for diagnostics.
+  ///
+  /// - Parameter lines: How many lines to show per log file.
+  /// - Returns: One `==> file <==` section per log, or an empty string if
+  ///   there are none.
+  public func logTail(lines: Int = 20) -> String {
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: layout.directory))
+      ?? []
+    return names.filter { $0.hasSuffix(".log") }.sorted().map { name in
+      let text = Self.readFile("\(layout.directory)/\(name)")
+      let tail = text.split(separator: "\n", omittingEmptySubsequences: false)
+        .suffix(lines + 1).joined(separator: "\n")
+      return "==> \(name) <==\n\(tail)"
+    }.joined(separator: "\n")
+  }
+
+  // MARK: - Launching
+
+  /// Starts the daemons and waits until the server is ready.
+  private func launch() async throws {
+    let started = ContinuousClock.now
+    let deadline = started + Self.startTimeout
+    for socket in [layout.pulseSocket, layout.pipeWireSocket, layout.busSocket]
+    {
+      unlink(socket)
+    }
+    switch kind {
+    case .pulseAudio: try await launchPulseAudio(deadline: deadline)
+    case .pipeWire: try await launchPipeWire(deadline: deadline)
+    }
+    state.withLock { $0.startupDuration = ContinuousClock.now - started }
+  }
+
+  private func launchPulseAudio(deadline: ContinuousClock.Instant) async throws
+  {
+    try pulseAudioStartupScript().write(
+      toFile: layout.startupScript, atomically: true, encoding: .utf8)
+    try spawnDaemon(
+      "pulseaudio",
+      arguments: [
+        "-n", "-F", layout.startupScript, "--daemonize=no",
+        "--exit-idle-time=-1", "--disallow-exit=yes",
+        "--disallow-module-loading=no", "--use-pid-file=no", "--system=no",
+        "--realtime=no", "--high-priority=no", "--log-target=stderr",
+        "--log-level=notice",
+      ])
+    try await waitUntil("the PulseAudio socket", deadline: deadline) {
+      FileManager.default.fileExists(atPath: layout.pulseSocket)
+    }
+    try await waitUntil("PulseAudio to answer", deadline: deadline) {
+      (try? pactl(["info"])) != nil
+    }
+    // PulseAudio answers only after running default.pa, but a failing line
+    // does not stop it, so check the outcome once.
+    let names = Set(try sinks().map(\.name))
+    let missing = initialSinks.map(\.name).filter { !names.contains($0) }
+    guard missing.isEmpty else {
+      throw SoundServerError("PulseAudio refused the sinks \(missing)")
+    }
+    let defaultSink = try defaultSinkName()
+    guard defaultSink == initialDefaultSink else {
+      throw SoundServerError(
+        "the default sink is \(defaultSink ?? "none"), not "
+          + "\(initialDefaultSink ?? "none")")
+    }
+  }
+
+  /// The generated `default.pa`.
+  func pulseAudioStartupScript() throws -> String {
+    var lines = [
+      ".fail",
+      "load-module module-native-protocol-unix socket=\(layout.pulseSocket)"
+        + " auth-anonymous=1 auth-cookie-enabled=0",
+    ]
+    for spec in initialSinks {
+      lines.append("load-module module-null-sink \(try spec.moduleArguments())")
+    }
+    if loadsSwitchOnConnect {
+      // Null sinks count as virtual; the default would skip them.
+      lines.append("load-module module-switch-on-connect ignore_virtual=no")
+    }
+    lines.append("load-module module-stream-restore restore_device=false")
+    lines.append("load-module module-always-sink")
+    if let initialDefaultSink {
+      lines.append("set-default-sink \(initialDefaultSink)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func launchPipeWire(deadline: ContinuousClock.Instant) async throws {
+    // WirePlumber 0.4 needs a session bus: without one it links nothing and
+    // never sets a default sink.
+    try? FileManager.default.removeItem(atPath: layout.busAddressFile)
+    try spawnDaemon(
+      "dbus-daemon",
+      arguments: [
+        "--session", "--nofork", "--nosyslog",
+        "--address=unix:path=\(layout.busSocket)", "--print-address=1",
+      ],
+      output: layout.busAddressFile)
+    try await waitUntil("the D-Bus session bus", deadline: deadline) {
+      !Self.readFile(layout.busAddressFile).isEmpty
+    }
+    try spawnDaemon("pipewire")
+    try await waitUntil("the PipeWire socket", deadline: deadline) {
+      FileManager.default.fileExists(atPath: layout.pipeWireSocket)
+    }
+    try writeWirePlumberIsolation()
+    try spawnDaemon("wireplumber")
+    try spawnDaemon("pipewire-pulse")
+    try await waitUntil("pipewire-pulse to answer", deadline: deadline) {
+      (try? pactl(["info"])) != nil
+    }
+    for spec in initialSinks {
+      _ = try pactl(
+        ["load-module", "module-null-sink", try spec.moduleArguments()])
+    }
+    if loadsSwitchOnConnect {
+      _ = try pactl(
+        ["load-module", "module-switch-on-connect", "ignore_virtual=no"])
+    }
+    // WirePlumber only makes a sink the default once it has seen it. It sees
+    // objects in creation order, so accepting the last sink proves it has
+    // seen them all.
+    let sinksToConfirm = [initialSinks.last?.name, initialDefaultSink]
+    for name in sinksToConfirm.compactMap(\.self) {
+      try await waitUntil("WirePlumber to accept \(name)", deadline: deadline) {
+        _ = try? pactl(["set-default-sink", name])
+        return try defaultSinkName() == name
+      }
+    }
+  }
+
+  /// Keeps the private WirePlumber away from real devices.
+  ///
+  /// Without these drop-ins, a test run on a desktop would open the sound
+  /// cards and cameras of the machine and register with its BlueZ daemon.
+  private func writeWirePlumberIsolation() throws {
+    let configuration = "\(layout.home)/.config/wireplumber"
+    let dropIns = [
+      "main.lua.d": """
+      alsa_monitor.enabled = false
+      v4l2_monitor.enabled = false
+      libcamera_monitor.enabled = false
+      """,
+      "bluetooth.lua.d": "bluez_monitor.enabled = false",
+    ]
+    for (directory, text) in dropIns {
+      let path = "\(configuration)/\(directory)"
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true)
+      try "\(text)\n".write(
+        toFile: "\(path)/60-accessoryd-test-isolation.lua", atomically: true,
+        encoding: .utf8)
+    }
+  }
+
+  /// Starts one daemon with the server environment in the server group.
+  private func spawnDaemon(
+    _ program: String, arguments: [String] = [], output: String? = nil
+  ) throws {
+    let log = "\(layout.directory)/\(program).log"
+    let group = try processGroup()
+    let process = try ChildProcess.spawn(
+      executable: try path(of: program), arguments: arguments,
+      environment: daemonEnvironment, output: output ?? log,
+      errorOutput: output == nil ? nil : log, processGroup: group)
+    let isStopped = state.withLock { state in
+      if !state.isStopped { state.daemons.append(process) }
+      return state.isStopped
+    }
+    if isStopped {
+      ChildProcess.killAndWait([process])
+      throw SoundServerError("\(kind) server was stopped")
+    }
+  }
+
+  /// Waits, polling, until a condition holds or a daemon exits.
+  private func waitUntil(
+    _ what: String,
+    deadline: ContinuousClock.Instant,
+    _ condition: () throws -> Bool
+  ) async throws {
+    var interval = Duration.milliseconds(2)
+    while true {
+      if try condition() { return }
+      try checkDaemons(while: what)
+      if ContinuousClock.now >= deadline {
+        throw SoundServerError("timed out waiting for \(what)")
+      }
+      try await Task.sleep(for: interval)
+      interval = min(interval * 2, .milliseconds(50))
+    }
+  }
+
+  /// Throws if a daemon has exited.
+  private func checkDaemons(while what: String) throws {
+    for daemon in state.withLock({ $0.daemons }) where !daemon.isRunning {
+      let how = daemon.exitDescription ?? "exited"
+      throw SoundServerError(
+        "\(daemon.name) exited (\(how)) while waiting for \(what)")
+    }
+  }
+
+  /// The error for a failed start, with the log tail.
+  private func startFailure(_ error: any Error) -> SoundServerError {
+    let reason = (error as? SoundServerError)?.message ?? "\(error)"
+    return SoundServerError(
+      "\(kind) did not start in \(layout.directory): \(reason)",
+      logTail: logTail())
+  }
+
+  // MARK: - Environment and paths
+
+  /// The environment every process of the server shares.
+  private var baseEnvironment: [String: String] {
+    [
+      "PATH": Self.searchPath,
+      "HOME": layout.home,
+      "XDG_RUNTIME_DIR": layout.runtime,
+      "XDG_CONFIG_HOME": "\(layout.home)/.config",
+      "XDG_STATE_HOME": "\(layout.home)/.local/state",
+      "XDG_DATA_HOME": "\(layout.home)/.local/share",
+      "XDG_CACHE_HOME": "\(layout.home)/.cache",
+      "LANG": "C.UTF-8",
+      "LC_ALL": "C.UTF-8",
+    ]
+  }
+
+  /// The environment of the server daemons.
+  private var daemonEnvironment: [String: String] {
+    var environment = baseEnvironment
+    switch kind {
+    case .pulseAudio:
+      environment["PULSE_RUNTIME_PATH"] = layout.runtime
+      environment["PULSE_STATE_PATH"] = layout.state
+      environment["PULSE_CONFIG_PATH"] = layout.state
+    case .pipeWire:
+      environment["PIPEWIRE_RUNTIME_DIR"] = layout.runtime
+      environment["PULSE_RUNTIME_PATH"] = "\(layout.runtime)/pulse"
+      environment["DISABLE_RTKIT"] = "1"
+      // The private bus also stands in for the system bus, so nothing
+      // reaches the machine's BlueZ, logind or RealtimeKit.
+      let bus = "unix:path=\(layout.busSocket)"
+      environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+      environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus
+    }
+    return environment
+  }
+
+  /// The environment of `pactl`, `pacat` and other clients.
+  var clientEnvironment: [String: String] {
+    baseEnvironment.merging(environment) { $1 }
+  }
+
+  /// The process group of the server, or an error once stopped.
+  func processGroup() throws -> pid_t {
+    try state.withLock { state in
+      guard !state.isStopped, let watchdog = state.watchdog else {
+        throw SoundServerError("\(kind) server was stopped")
+      }
+      return watchdog.processGroup
+    }
+  }
+
+  /// The absolute path of a program resolved at start.
+  func path(of program: String) throws -> String {
+    guard let path = programs[program] else {
+      throw SoundServerError("\(program) was not resolved")
+    }
+    return path
+  }
+
+  /// The directories searched for programs, also the `PATH` of children.
+  static let searchPath: String = {
+    let standard =
+      "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    guard let host = ProcessInfo.processInfo.environment["PATH"],
+      !host.isEmpty
+    else { return standard }
+    return "\(host):\(standard)"
+  }()
+
+  /// Finds every program a server of a kind needs, or throws naming the
+  /// missing one.
+  private static func resolvePrograms(
+    for kind: SoundServerKind
+  ) throws -> [String: String] {
+    let daemons =
+      switch kind {
+      case .pulseAudio: ["pulseaudio"]
+      case .pipeWire:
+        ["dbus-daemon", "pipewire", "wireplumber", "pipewire-pulse"]
+      }
+    var programs: [String: String] = [:]
+    for program in daemons + ["pactl", "pacat", "sh"] {
+      programs[program] = try ChildProcess.executablePath(
+        of: program, searchPath: searchPath)
+    }
+    return programs
+  }
+
+  /// Creates a fresh directory only this user can enter, like `mktemp -d`.
+  ///
+  /// Uses `TMPDIR` when it is a plain absolute path short enough for the
+  /// socket paths below it (at most 108 bytes), and `/tmp` otherwise.
+  private static func makePrivateDirectory(prefix: String) throws -> String {
+    var base = "/tmp"
+    if let temporary = ProcessInfo.processInfo.environment["TMPDIR"],
+      temporary.hasPrefix("/"), temporary.utf8.count <= 48,
+      !temporary.contains(where: { $0.isWhitespace || "'\"\\".contains($0) })
+    {
+      base = temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary
+    }
+    var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
+    let created = template.withUnsafeMutableBufferPointer { buffer in
+      mkdtemp(buffer.baseAddress!) != nil
+    }
+    guard created else {
+      throw SoundServerError(
+        "cannot create a directory in \(base): "
+          + String(cString: strerror(errno)))
+    }
+    return String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self
+    )
+  }
+
+  /// The contents of a text file, or an empty string.
+  static func readFile(_ path: String) -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return ""
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  // MARK: - Streams (bookkeeping used by SoundServer+Clients.swift)
+
+  /// Reserves the next stream number and returns the process group.
+  func reserveStream() throws -> (number: Int, processGroup: pid_t) {
+    let group = try processGroup()
+    let number = state.withLock { state in
+      defer { state.nextStreamNumber += 1 }
+      return state.nextStreamNumber
+    }
+    return (number, group)
+  }
+
+  /// Records a stream, so ``stop()`` stops it.
+  func register(_ stream: PlaybackStream) {
+    let isStopped = state.withLock { state in
+      if !state.isStopped { state.streams.append(stream) }
+      return state.isStopped
+    }
+    if isStopped { stream.stop() }
+  }
+
+  /// Reserves the next number for a command's output files.
+  func reserveCommandNumber() -> Int {
+    state.withLock { state in
+      defer { state.nextCommandNumber += 1 }
+      return state.nextCommandNumber
+    }
+  }
+}

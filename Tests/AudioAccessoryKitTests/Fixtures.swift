@@ -1,0 +1,40 @@
+import AudioAccessoryKit
+import Foundation
+
+/// A fixed instant, so that tests do not read the clock.
+let testInstant = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// Returns an in-memory engine with one paired headphone accessory.
+func makeEngineWithHeadphones(
+  address: String = "AA:BB:CC:DD:EE:01",
+  name: String = "Studio Buds",
+  formFactor: AudioFormFactor? = .headphone
+) throws -> (InProcessAccessoryEngine, ASAccessory) {
+  let engine = InProcessAccessoryEngine(clock: { testInstant })
+  let accessory = try engine.pair(
+    BluetoothAddress(address)!, displayName: name, formFactor: formFactor)
+  return (engine, accessory)
+}
+
+/// Returns the error a throwing async operation throws, or nil.
+func accessoryError(
+  _ operation: () async throws -> Void
+) async -> AccessoryControlDevice.Error? {
+  do {
+    try await operation()
+    return nil
+  } catch let error as AccessoryControlDevice.Error {
+    return error
+  } catch {
+    return .unknown(reason: "unexpected error type: \(error)")
+  }
+}
+
+/// A fresh, private temporary directory.
+func makeTemporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("aak-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(
+    at: url, withIntermediateDirectories: true)
+  return url
+}

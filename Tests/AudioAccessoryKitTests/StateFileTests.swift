@@ -1,0 +1,251 @@
+// Durable state: round trips, unreadable files kept aside, failed writes
+// that change nothing, and a writer killed mid-write again and again.
+
+import AudioAccessoryKit
+import Foundation
+import Logging
+import Testing
+
+@Suite("State file")
+struct StateFileTests {
+  typealias Configuration = AccessoryControlDevice.Configuration
+
+  @Test func defaultLocationFollowsXDG() {
+    #expect(
+      StateFile.defaultURL(environment: ["XDG_STATE_HOME": "/x/state"]).path
+        == "/x/state/accessoryd/state.json")
+    #expect(
+      StateFile.defaultURL(environment: ["HOME": "/home/ana"]).path
+        == "/home/ana/.local/state/accessoryd/state.json")
+    // A relative XDG_STATE_HOME is invalid per the XDG spec and ignored.
+    #expect(
+      StateFile.defaultURL(
+        environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]
+      ).path == "/h/.local/state/accessoryd/state.json")
+  }
+
+  @Test func registrationsSurviveARestart() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = StateFile(
+      url: directory.appendingPathComponent("accessoryd/state.json"))
+    let engine = InProcessAccessoryEngine(stateFile: file)
+    let buds = try engine.pair(
+      BluetoothAddress("aa-bb-cc-dd-ee-01")!, displayName: "Buds",
+      formFactor: .headphone)
+    let speaker = try engine.pair(
+      BluetoothAddress("AA:BB:CC:DD:EE:02")!, displayName: "Speaker",
+      formFactor: .speaker)
+    try await engine.register(
+      buds,
+      Configuration(
+        devicePlacement: .inEar,
+        deviceCapabilities: [.audioSwitching, .placement],
+        primaryAudioSourceDeviceIdentifier: Data([1, 2, 3, 4, 5, 6])))
+    try await engine.register(
+      speaker, Configuration(deviceCapabilities: [.audioSwitching]))
+    try engine.unpair(speaker.bluetoothAddress!)
+
+    let restarted = InProcessAccessoryEngine(stateFile: file)
+    #expect(restarted.registry == engine.registry)
+    #expect(restarted.accessories.map(\.displayName) == ["Buds"])
+    #expect(
+      try restarted.configuration(for: buds).devicePlacement == .inEar)
+
+    let attributes = try FileManager.default.attributesOfItem(
+      atPath: file.url.path)
+    #expect(attributes[.posixPermissions] as? Int == 0o600)
+    let directoryAttributes = try FileManager.default.attributesOfItem(
+      atPath: file.url.deletingLastPathComponent().path)
+    #expect(directoryAttributes[.posixPermissions] as? Int == 0o700)
+  }
+
+  @Test(arguments: [
+    ("garbage", "{ this is not json"),
+    ("unknown version", #"{"version": 99, "accessories": []}"#),
+    ("wrong shape", #"{"version": 1, "accessories": 7, "registrations": []}"#),
+    ("bad address", #"{"version": 1, "accessories": [{"address": "nope"}]}"#),
+  ])
+  func anUnreadableFileIsKeptAside(kind: String, contents: String) async throws
+  {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("state.json")
+    try Data(contents.utf8).write(to: url)
+    let logs = InMemoryLogHandler()
+    let logger = Logger(label: "test", handler: logs)
+
+    let engine = InProcessAccessoryEngine(
+      stateFile: StateFile(url: url), logger: logger)
+    #expect(engine.registry == AccessoryRegistry())
+
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: directory.path)
+    let aside = try #require(
+      names.first { $0.hasPrefix("state.json.corrupt-") })
+    #expect(!names.contains("state.json"))
+    #expect(
+      try String(
+        contentsOf: directory.appendingPathComponent(aside), encoding: .utf8)
+        == contents)
+    let record = try #require(logs.records.first)
+    #expect(record.level == .error)
+    #expect(
+      record.message
+        == "The state file is unreadable and was kept aside; starting with "
+        + "no accessories")
+    #expect(record.metadata["state.kept-as"] == directory.path + "/" + aside)
+
+    // New state is written beside the kept copy, never over it.
+    try engine.pair(BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B")
+    let after = try FileManager.default.contentsOfDirectory(
+      atPath: directory.path)
+    #expect(Set(after) == ["state.json", aside])
+  }
+
+  @Test func timestampsReadBackExactly() throws {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+      let instant = StateFile.storableDate(
+        Date(
+          timeIntervalSince1970: Double.random(
+            in: -1e9...4e9, using: &generator)))
+      var registry = AccessoryRegistry()
+      try registry.pair(
+        BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B", at: instant)
+      let reread = try StateFile.decode(StateFile.encode(registry))
+      #expect(reread == registry, "\(instant.timeIntervalSince1970)")
+    }
+    let text = String(
+      decoding: StateFile.encode(
+        AccessoryRegistry(accessories: [
+          .init(
+            address: BluetoothAddress("AA:BB:CC:DD:EE:01")!,
+            displayName: "B", pairedAt: Date(timeIntervalSince1970: 0.25))
+        ])), as: UTF8.self)
+    #expect(text.contains(#""pairedAt" : "1970-01-01T00:00:00.250Z""#))
+  }
+
+  @Test func aVersionMismatchNamesBothVersions() {
+    #expect {
+      try StateFile.decode(Data(#"{"version": 2}"#.utf8))
+    } throws: { error in
+      "\(error)" == "its version 2 is not the supported version 1"
+    }
+  }
+
+  @Test func aFailedWriteChangesNothing() async throws {
+    // Nothing can be created under /proc/self, not even by root.
+    let url = URL(fileURLWithPath: "/proc/self/accessoryd-test/state.json")
+    let engine = InProcessAccessoryEngine(stateFile: StateFile(url: url))
+    let reason = try #require(await pairingFailureReason(engine))
+    #expect(
+      reason.hasPrefix(
+        "cannot write the state file '/proc/self/accessoryd-test"))
+    #expect(engine.registry == AccessoryRegistry())
+  }
+
+  @Test func aFileThatCannotBeKeptAsideIsNeverWrittenOver() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // The state directory's path is taken by a regular file, so the state
+    // file can be neither read nor renamed.
+    let blocker = directory.appendingPathComponent("accessoryd")
+    try Data("precious".utf8).write(to: blocker)
+    let url = blocker.appendingPathComponent("state.json")
+    let logs = InMemoryLogHandler()
+    let engine = InProcessAccessoryEngine(
+      stateFile: StateFile(url: url),
+      logger: Logger(label: "test", handler: logs))
+    #expect(logs.records.first?.level == .error)
+    let reason = try #require(await pairingFailureReason(engine))
+    #expect(reason.hasPrefix("the state file '\(url.path)' is unreadable"))
+    #expect(reason.hasSuffix("move it away and restart"))
+    #expect(try Data(contentsOf: blocker) == Data("precious".utf8))
+    #expect(engine.registry == AccessoryRegistry())
+  }
+
+  @Test func leftoverTemporaryFilesOfDeadWritersAreRemoved() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("state.json")
+    // PID 2^22 + 1 is above Linux's maximum PID, so it is never alive.
+    let stale = directory.appendingPathComponent("state.json.tmp-4194305-7")
+    try Data("partial".utf8).write(to: stale)
+    _ = StateFile(url: url).load(logger: Logger(label: "test"))
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+  }
+
+  /// Kills a process that rewrites the state file in a tight loop, at a
+  /// random instant, many times; the file must always parse to one whole
+  /// generation.
+  @Test func aWriterKilledMidWriteLeavesAWholeState() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("state.json")
+    let writer = try builtProduct("StateFileWriter")
+    var generator = SystemRandomNumberGenerator()
+    var generationsSeen = Set<Int>()
+    for _ in 0..<30 {
+      let process = Process()
+      process.executableURL = writer
+      process.arguments = [url.path, "1000000"]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      // Wait for the first complete write, then let it run a little.
+      _ = output.fileHandleForReading.availableData
+      try await Task.sleep(
+        for: .milliseconds(Int.random(in: 1...40, using: &generator)))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      #expect(process.terminationReason == .uncaughtSignal)
+
+      let registry = try StateFile.decode(Data(contentsOf: url))
+      let names = registry.accessories.values.map(\.displayName)
+      let generations = Set(
+        names.map { Int($0.split(separator: "-")[1])! })
+      #expect(generations.count == 1, "a mix of generations: \(generations)")
+      let generation = try #require(generations.first)
+      #expect(names.count == generation % 40 + 1)
+      #expect(registry.registrations.count == names.count)
+      generationsSeen.insert(generation)
+      let loaded = StateFile(url: url).load(logger: Logger(label: "test"))
+      #expect(loaded.keptAsideAt == nil)
+      #expect(loaded.registry == registry)
+    }
+    // The kills landed at different points of the writer's life.
+    #expect(generationsSeen.count > 1)
+  }
+}
+
+/// Pairs an accessory through an engine whose state file cannot be
+/// written, and returns the reason of the `unknown` error it must throw.
+func pairingFailureReason(_ engine: InProcessAccessoryEngine) async -> String? {
+  let error = await accessoryError {
+    try engine.pair(BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B")
+  }
+  guard case .unknown(let reason) = error else {
+    Issue.record("expected an unknown error, got \(String(describing: error))")
+    return nil
+  }
+  return reason
+}
+
+/// Returns the location of an executable built alongside the tests.
+func builtProduct(_ name: String) throws -> URL {
+  var directory = URL(fileURLWithPath: CommandLine.arguments[0])
+    .deletingLastPathComponent()
+  for _ in 0..<4 {
+    let candidate = directory.appendingPathComponent(name)
+    if FileManager.default.isExecutableFile(atPath: candidate.path) {
+      return candidate
+    }
+    directory.deleteLastPathComponent()
+  }
+  throw CocoaError(
+    .fileNoSuchFile,
+    userInfo: [
+      NSFilePathErrorKey: name + " next to " + CommandLine.arguments[0]
+    ])
+}
