@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "AccessorySetupKit", targets: ["AccessorySetupKit"]),
     .library(name: "CoreBluetooth", targets: ["CoreBluetooth"]),
     .library(name: "Logging", targets: ["Logging"]),
+    .library(name: "PulseAudio", targets: ["PulseAudio"]),
     .executable(name: "accessory-demo", targets: ["AccessoryDemo"]),
   ],
   targets: [
@@ -25,6 +26,25 @@ let package = Package(
     .target(
       name: "AudioAccessoryKit",
       dependencies: ["AccessorySetupKit", "Logging"]
+    ),
+
+    // MARK: - Sound server
+
+    .systemLibrary(
+      name: "CPulse",
+      pkgConfig: "libpulse",
+      providers: [.apt(["libpulse-dev"])]
+    ),
+    .target(
+      name: "PulseAudio",
+      dependencies: ["CPulse"]
+    ),
+
+    // MARK: - Service
+
+    .target(
+      name: "AccessoryService",
+      dependencies: ["AudioAccessoryKit", "PulseAudio", "Logging"]
     ),
 
     // MARK: - Executables
@@ -57,6 +77,14 @@ let package = Package(
         "AudioAccessoryKit", "AccessorySetupKit", "Logging", "TestSupport",
         "StateFileWriter",
       ]
+    ),
+    .testTarget(
+      name: "AccessoryServiceTests",
+      dependencies: ["AccessoryService", "AudioAccessoryKit", "PulseAudio"]
+    ),
+    .testTarget(
+      name: "PulseAudioTests",
+      dependencies: ["PulseAudio", "CPulse", "TestSupport"]
     ),
     .testTarget(
       name: "SoundServerTests",

@@ -639,3 +639,9 @@ public final class SoundServer: Sendable {
     }
   }
 }
+
+extension SoundServer {
+  /// The process that speaks the PulseAudio protocol: the PulseAudio daemon,
+  /// or pipewire-pulse on PipeWire; nil when stopped.
+  public var pulseProtocolServerPID: pid_t? { pids.last }
+}

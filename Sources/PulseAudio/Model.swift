@@ -1,0 +1,282 @@
+// The values the sound server reports, as plain Swift values. Indexes are
+// the server's own: on PipeWire they are object serials, not the ids that
+// pw-cli and wpctl show.
+
+/// The sound server's identity and defaults.
+public struct ServerInfo: Sendable, Hashable {
+  /// The server's name, such as `pulseaudio` or
+  /// `PulseAudio (on PipeWire 0.3.65)`.
+  public var serverName: String
+  /// The server's version, such as `16.1`.
+  public var serverVersion: String
+  /// The name of the default sink, if there is one.
+  public var defaultSinkName: String?
+  /// The name of the default source, if there is one.
+  public var defaultSourceName: String?
+  /// The host the server runs on.
+  public var hostName: String
+  /// The user the server runs as.
+  public var userName: String
+
+  /// Whether the server is PipeWire's PulseAudio compatibility layer.
+  public var isPipeWire: Bool { serverName.contains("PipeWire") }
+}
+
+/// The state of a sink.
+public struct SinkState: RawRepresentable, Sendable, Hashable,
+  CustomStringConvertible
+{
+  /// The libpulse value, a `pa_sink_state_t`.
+  public let rawValue: Int32
+  /// Creates a state from its libpulse value.
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+
+  /// The state is not known.
+
+  ///
+
+  /// The corresponding C constant is
+  /// `PA_SINK_INVALID_STATE`.
+  public static let invalid = SinkState(rawValue: -1)
+  /// Playing.
+  ///
+  /// The corresponding C constant is `PA_SINK_RUNNING`.
+  public static let running = SinkState(rawValue: 0)
+  /// Open but idle.
+  ///
+  /// The corresponding C constant is `PA_SINK_IDLE`.
+  public static let idle = SinkState(rawValue: 1)
+  /// Suspended.
+  ///
+  /// The corresponding C constant is `PA_SINK_SUSPENDED`.
+  public static let suspended = SinkState(rawValue: 2)
+
+  /// The state's name.
+  public var description: String {
+    switch self {
+    case .running: "running"
+    case .idle: "idle"
+    case .suspended: "suspended"
+    default: "invalid"
+    }
+  }
+}
+
+/// Whether a port, or a card profile, is known to be usable.
+public struct PortAvailability: RawRepresentable, Sendable, Hashable,
+  CustomStringConvertible
+{
+  /// The libpulse value, a `pa_port_available_t`.
+  public let rawValue: Int32
+  /// Creates an availability from its libpulse value.
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+
+  /// Not known.
+
+  ///
+
+  /// The corresponding C constant is `PA_PORT_AVAILABLE_UNKNOWN`.
+  public static let unknown = PortAvailability(rawValue: 0)
+  /// Unavailable, for example unplugged.
+  ///
+  /// The corresponding C constant is
+  /// `PA_PORT_AVAILABLE_NO`.
+  public static let unavailable = PortAvailability(rawValue: 1)
+  /// Available.
+  ///
+  /// The corresponding C constant is `PA_PORT_AVAILABLE_YES`.
+  public static let available = PortAvailability(rawValue: 2)
+
+  /// The availability's name.
+  public var description: String {
+    switch self {
+    case .unavailable: "unavailable"
+    case .available: "available"
+    default: "unknown"
+    }
+  }
+}
+
+/// A port of a sink, such as speakers or a headphone jack.
+public struct SinkPort: Sendable, Hashable {
+  /// The port's name.
+  public var name: String
+  /// The port's description, for people.
+  public var description: String
+  /// How useful the port is as a default: higher is better.
+  public var priority: UInt32
+  /// Whether the port is known to be usable.
+  public var availability: PortAvailability
+}
+
+/// An audio output of the sound server.
+public struct Sink: Sendable, Hashable {
+  /// The server's index of the sink.
+  public var index: UInt32
+  /// The sink's name, unique on the server.
+  public var name: String
+  /// The sink's description, for people.
+  public var description: String
+  /// Every property of the sink, such as `device.bus` or
+  /// `api.bluez5.address`.
+  public var properties: [String: String]
+  /// The sink's ports.
+  public var ports: [SinkPort]
+  /// The name of the active port, if the sink has ports.
+  public var activePortName: String?
+  /// The sink's state.
+  public var state: SinkState
+  /// Whether the sink is muted.
+  public var isMuted: Bool
+  /// The index of the card the sink belongs to, if any.
+  public var cardIndex: UInt32?
+  /// The index of the module that owns the sink, if any.
+  public var ownerModuleIndex: UInt32?
+  /// The driver that implements the sink.
+  public var driver: String?
+}
+
+/// A playback stream: an application's audio going to a sink.
+public struct SinkInput: Sendable, Hashable {
+  /// The server's index of the stream.
+  public var index: UInt32
+  /// The stream's name, if it has one.
+  public var name: String?
+  /// The index of the sink the stream plays on.
+  public var sinkIndex: UInt32
+  /// The index of the client that owns the stream, if any.
+  public var clientIndex: UInt32?
+  /// The name of the client that owns the stream, if known.
+  public var clientName: String?
+  /// Every property of the stream.
+  public var properties: [String: String]
+  /// Whether the stream is paused.
+  public var isCorked: Bool
+  /// Whether the stream is muted.
+  public var isMuted: Bool
+  /// The index of the module that owns the stream, if any.
+  public var ownerModuleIndex: UInt32?
+
+  /// The application's name, the `application.name` property.
+  public var applicationName: String? { properties["application.name"] }
+
+  /// The stream's role, the `media.role` property, such as `music` or
+  /// `phone`.
+  public var mediaRole: String? { properties["media.role"] }
+}
+
+/// A profile of a card, such as `a2dp-sink` or `headset-head-unit`.
+public struct CardProfile: Sendable, Hashable {
+  /// The profile's name.
+  public var name: String
+  /// The profile's description, for people.
+  public var description: String
+  /// How many sinks the profile creates.
+  public var sinkCount: UInt32
+  /// How many sources the profile creates.
+  public var sourceCount: UInt32
+  /// How useful the profile is as a default: higher is better.
+  public var priority: UInt32
+  /// Whether the server knows of no reason the profile would not work.
+  public var isAvailable: Bool
+}
+
+/// A sound card, or a Bluetooth device, with its profiles.
+public struct Card: Sendable, Hashable {
+  /// The server's index of the card.
+  public var index: UInt32
+  /// The card's name.
+  public var name: String
+  /// The driver that implements the card.
+  public var driver: String?
+  /// Every property of the card.
+  public var properties: [String: String]
+  /// The card's profiles.
+  public var profiles: [CardProfile]
+  /// The name of the active profile, if any.
+  public var activeProfileName: String?
+  /// The index of the module that owns the card, if any.
+  public var ownerModuleIndex: UInt32?
+}
+
+/// A change on the sound server, from its subscription.
+public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
+  /// The kind of object that changed.
+  public enum Facility: String, Sendable, Hashable {
+    /// A sink.
+    case sink
+    /// A source.
+    case source
+    /// A playback stream.
+    case sinkInput
+    /// A recording stream.
+    case sourceOutput
+    /// A module.
+    case module
+    /// A client.
+    case client
+    /// A sample in the cache.
+    case sampleCache
+    /// The server itself, for example its default sink.
+    case server
+    /// A card.
+    case card
+  }
+
+  /// What happened to the object.
+  public enum Kind: String, Sendable, Hashable {
+    /// The object appeared.
+    case new
+    /// The object changed.
+    case change
+    /// The object disappeared.
+    case remove
+  }
+
+  /// The kind of object that changed.
+  public var facility: Facility
+  /// What happened to it.
+  public var kind: Kind
+  /// The object's index.
+  public var index: UInt32
+
+  /// Creates an event.
+  public init(facility: Facility, kind: Kind, index: UInt32) {
+    self.facility = facility
+    self.kind = kind
+    self.index = index
+  }
+
+  /// For example `sink #3 new`.
+  public var description: String { "\(facility) #\(index) \(kind)" }
+}
+
+/// The state of a connection to the sound server.
+public enum ConnectionState: Sendable, Hashable, CustomStringConvertible {
+  /// Connecting, authorizing or sending the client name.
+  case connecting
+  /// Connected and ready for operations.
+  case ready
+  /// The connection failed or broke; the error says why.
+  case failed(PulseError)
+  /// The connection was closed by this client.
+  case terminated
+
+  /// Whether the connection can no longer be used.
+  public var isFinal: Bool {
+    switch self {
+    case .failed, .terminated: true
+    case .connecting, .ready: false
+    }
+  }
+
+  /// The state's name, with the error for a failure.
+  public var description: String {
+    switch self {
+    case .connecting: "connecting"
+    case .ready: "ready"
+    case .failed(let error): "failed (\(error))"
+    case .terminated: "terminated"
+    }
+  }
+}
