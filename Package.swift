@@ -12,13 +12,17 @@ let package = Package(
     .library(name: "CoreBluetooth", targets: ["CoreBluetooth"]),
     .library(name: "Logging", targets: ["Logging"]),
     .library(name: "PulseAudio", targets: ["PulseAudio"]),
+    .library(name: "RoutingCore", targets: ["RoutingCore"]),
+    .executable(name: "routing-benchmark", targets: ["RoutingBenchmark"]),
     .executable(name: "accessory-demo", targets: ["AccessoryDemo"]),
+    .executable(name: "pulse-benchmark", targets: ["PulseBenchmark"]),
   ],
   targets: [
     // MARK: - Apple-shaped frameworks
 
     .target(name: "CoreBluetooth"),
     .target(name: "Logging"),
+    .target(name: "AccessoryControl"),
     .target(
       name: "AccessorySetupKit",
       dependencies: ["CoreBluetooth"]
@@ -27,6 +31,10 @@ let package = Package(
       name: "AudioAccessoryKit",
       dependencies: ["AccessorySetupKit", "Logging"]
     ),
+
+    // MARK: - Decision core
+
+    .target(name: "RoutingCore"),
 
     // MARK: - Sound server
 
@@ -52,6 +60,12 @@ let package = Package(
     .executableTarget(
       name: "AccessoryDemo",
       dependencies: ["AudioAccessoryKit", "AccessorySetupKit", "Logging"]
+    ),
+    .executableTarget(name: "PulseBenchmark", dependencies: ["PulseAudio", "TestSupport"]),
+
+    .executableTarget(
+      name: "RoutingBenchmark",
+      dependencies: ["RoutingCore"]
     ),
 
     // MARK: - Test support
@@ -85,6 +99,11 @@ let package = Package(
     .testTarget(
       name: "PulseAudioTests",
       dependencies: ["PulseAudio", "CPulse", "TestSupport"]
+    ),
+    .testTarget(
+      name: "RoutingCoreTests",
+      dependencies: ["RoutingCore"],
+      exclude: ["Scenarios"]
     ),
     .testTarget(
       name: "SoundServerTests",

@@ -1,0 +1,256 @@
+// The client side of the control socket: a blocking Unix-socket connection
+// that sends one request line and reads lines until its response.
+
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Why a call to the service failed.
+public enum ControlClientError: Error, Sendable, Hashable,
+  CustomStringConvertible
+{
+  /// No service listens at the path.
+  case unreachable(path: String, reason: String)
+  /// The socket belongs to another user.
+  case permissionDenied(path: String)
+  /// The service answered with an error.
+  case remote(ControlError)
+  /// The connection broke or the answer could not be read.
+  case connectionLost(String)
+  /// No answer came in time.
+  case timedOut(seconds: Double)
+
+  /// A message a person can act on.
+  public var description: String {
+    switch self {
+    case .unreachable(let path, let reason):
+      "accessoryd is not running: cannot connect to '\(path)' (\(reason)); "
+        + "start it with 'accessoryd' or 'systemctl --user start accessoryd'"
+    case .permissionDenied(let path):
+      "permission denied: '\(path)' belongs to another user"
+    case .remote(let error): error.message
+    case .connectionLost(let detail):
+      "the connection to accessoryd broke: \(detail)"
+    case .timedOut(let seconds):
+      "accessoryd did not answer within \(seconds) s"
+    }
+  }
+}
+
+/// A connection to the service's control socket.
+///
+/// Calls are serialized: one request is in flight at a time. Notifications
+/// that arrive while waiting for a response are kept for
+/// ``nextNotification()``.
+public final class ControlClient: Sendable {
+  private struct State {
+    var descriptor: Int32
+    var buffer = Data()
+    var nextID = 1
+    var pending: [ControlResponse] = []
+  }
+
+  private let state: Mutex<State>
+  /// The socket's path.
+  public let path: String
+  /// How long a call waits for its answer.
+  public let timeout: Double
+
+  /// The longest line read from the service.
+  public static let maximumLineLength = 4 << 20
+
+  /// Connects to the service.
+  ///
+  /// - Parameters:
+  ///   - path: The socket's path; see ``ControlSocketPath``.
+  ///   - timeout: How long each call waits for its answer, in seconds.
+  /// - Throws: ``ControlClientError/unreachable(path:reason:)`` or
+  ///   ``ControlClientError/permissionDenied(path:)``.
+  public init(path: String, timeout: Double = 30) throws(ControlClientError) {
+    self.path = path
+    self.timeout = timeout
+    let descriptor = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else {
+      throw .unreachable(path: path, reason: String(cString: strerror(errno)))
+    }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard path.utf8.count < capacity else {
+      Glibc.close(descriptor)
+      throw .unreachable(path: path, reason: "the path is too long")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path.utf8)
+      raw[path.utf8.count] = 0
+    }
+    let status = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    if status != 0 {
+      let code = errno
+      Glibc.close(descriptor)
+      if code == EACCES || code == EPERM { throw .permissionDenied(path: path) }
+      throw .unreachable(path: path, reason: String(cString: strerror(code)))
+    }
+    var interval = timeval(
+      tv_sec: Int(timeout),
+      tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+    setsockopt(
+      descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval,
+      socklen_t(MemoryLayout<timeval>.size))
+    state = Mutex(State(descriptor: descriptor))
+  }
+
+  deinit {
+    state.withLock { state in
+      if state.descriptor >= 0 { Glibc.close(state.descriptor) }
+    }
+  }
+
+  /// Closes the connection.
+  public func close() {
+    state.withLock { state in
+      if state.descriptor >= 0 {
+        Glibc.close(state.descriptor)
+        state.descriptor = -1
+      }
+    }
+  }
+
+  /// Calls a method and returns its result.
+  ///
+  /// - Parameters:
+  ///   - method: The method, such as `accessory.update`.
+  ///   - params: The parameters, an object.
+  /// - Throws: ``ControlClientError``; ``ControlClientError/remote(_:)``
+  ///   carries the service's error.
+  public func call(
+    _ method: String, params: JSONValue? = nil
+  ) throws(ControlClientError) -> JSONValue {
+    try state.withLock { state throws(ControlClientError) in
+      let id = state.nextID
+      state.nextID += 1
+      let request = ControlRequest(
+        id: .number(Double(id)), method: method, params: params)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      var line = (try? encoder.encode(request)) ?? Data()
+      line.append(0x0A)
+      try Self.send(line, on: state.descriptor)
+      while true {
+        let message = try Self.readMessage(&state, timeout: timeout)
+        if message.isNotification {
+          state.pending.append(message)
+          continue
+        }
+        if message.id == .number(Double(id)) || message.id == .null
+          || message.id == nil
+        {
+          if let error = message.error {
+            if error.code == ControlError.permissionDenied.code {
+              throw .permissionDenied(path: path)
+            }
+            throw .remote(error)
+          }
+          return message.result ?? .null
+        }
+      }
+    }
+  }
+
+  /// Waits for the next notification from the service, such as an event
+  /// after `events.subscribe`.
+  ///
+  /// - Throws: ``ControlClientError/connectionLost(_:)`` when the service
+  ///   closes the connection.
+  public func nextNotification() throws(ControlClientError) -> ControlResponse {
+    try state.withLock { state throws(ControlClientError) in
+      if !state.pending.isEmpty { return state.pending.removeFirst() }
+      while true {
+        let message = try Self.readMessage(&state, timeout: nil)
+        if message.isNotification { return message }
+      }
+    }
+  }
+
+  /// Sends raw bytes, for tests of malformed input.
+  ///
+  /// - Returns: The next line the service answers, undecoded.
+  public func sendRaw(_ bytes: Data) throws(ControlClientError) -> String {
+    try state.withLock { state throws(ControlClientError) in
+      try Self.send(bytes, on: state.descriptor)
+      let line = try Self.readLine(&state, timeout: timeout)
+      return String(decoding: line, as: UTF8.self)
+    }
+  }
+
+  private static func send(
+    _ data: Data, on descriptor: Int32
+  ) throws(ControlClientError) {
+    var failure: String?
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.send(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+          Int32(MSG_NOSIGNAL))
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = String(cString: strerror(errno))
+          return
+        }
+        offset += written
+      }
+    }
+    if let failure { throw .connectionLost(failure) }
+  }
+
+  private static func readMessage(
+    _ state: inout State, timeout: Double?
+  ) throws(ControlClientError) -> ControlResponse {
+    let line = try readLine(&state, timeout: timeout)
+    do {
+      return try JSONDecoder().decode(ControlResponse.self, from: line)
+    } catch {
+      throw .connectionLost("an answer that is not JSON-RPC: \(error)")
+    }
+  }
+
+  private static func readLine(
+    _ state: inout State, timeout: Double?
+  ) throws(ControlClientError) -> Data {
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      if let newline = state.buffer.firstIndex(of: 0x0A) {
+        let line = state.buffer[state.buffer.startIndex..<newline]
+        state.buffer.removeSubrange(state.buffer.startIndex...newline)
+        return Data(line)
+      }
+      guard state.buffer.count < maximumLineLength else {
+        throw .connectionLost(
+          "an answer longer than \(maximumLineLength) bytes")
+      }
+      let count = recv(state.descriptor, &chunk, chunk.count, 0)
+      if count > 0 {
+        state.buffer.append(contentsOf: chunk[0..<count])
+      } else if count == 0 {
+        throw .connectionLost("accessoryd closed the connection")
+      } else if errno == EINTR {
+        continue
+      } else if errno == EAGAIN || errno == EWOULDBLOCK {
+        // SO_RCVTIMEO expired; notifications wait without a limit.
+        if timeout == nil { continue }
+        throw .timedOut(seconds: timeout!)
+      } else {
+        throw .connectionLost(String(cString: strerror(errno)))
+      }
+    }
+  }
+}

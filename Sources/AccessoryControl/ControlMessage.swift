@@ -1,0 +1,166 @@
+// JSON-RPC 2.0 messages of the control socket: one JSON object per line.
+
+import Foundation
+
+/// A JSON-RPC 2.0 request or notification.
+public struct ControlRequest: Sendable, Hashable, Codable {
+  /// Always `"2.0"`.
+  public var jsonrpc: String
+  /// The request's id; `nil` for a notification.
+  public var id: JSONValue?
+  /// The method, such as `accessory.update`.
+  public var method: String
+  /// The parameters, an object.
+  public var params: JSONValue?
+
+  /// Creates a request.
+  public init(id: JSONValue?, method: String, params: JSONValue? = nil) {
+    self.jsonrpc = "2.0"
+    self.id = id
+    self.method = method
+    self.params = params
+  }
+}
+
+/// A JSON-RPC 2.0 error object.
+public struct ControlError: Error, Sendable, Hashable, Codable,
+  CustomStringConvertible
+{
+  /// The error code: JSON-RPC's own below -32600, the service's from -32099
+  /// to -32000.
+  public var code: Int
+  /// What went wrong, for people.
+  public var message: String
+  /// Structured detail, such as `{ "case": "invalidRequest" }`.
+  public var data: JSONValue?
+
+  /// Creates an error.
+  public init(code: Int, message: String, data: JSONValue? = nil) {
+    self.code = code
+    self.message = message
+    self.data = data
+  }
+
+  /// The message.
+  public var description: String { message }
+
+  /// The request was not valid JSON.
+  ///
+  /// The JSON-RPC code is -32700.
+  public static func parseError(_ detail: String) -> ControlError {
+    ControlError(code: -32700, message: "parse error: \(detail)")
+  }
+  /// The request was not a valid JSON-RPC request.
+  ///
+  /// The code is -32600.
+  public static func invalidRequest(_ detail: String) -> ControlError {
+    ControlError(code: -32600, message: "invalid request: \(detail)")
+  }
+  /// The method does not exist.
+  ///
+  /// The code is -32601.
+  public static func methodNotFound(_ method: String) -> ControlError {
+    ControlError(code: -32601, message: "method not found: '\(method)'")
+  }
+  /// The parameters do not fit the method.
+  ///
+  /// The code is -32602.
+  public static func invalidParams(_ detail: String) -> ControlError {
+    ControlError(code: -32602, message: "invalid params: \(detail)")
+  }
+  /// An error inside the service.
+  ///
+  /// The code is -32603.
+  public static func internalError(_ detail: String) -> ControlError {
+    ControlError(code: -32603, message: "internal error: \(detail)")
+  }
+  /// The peer is another user.
+  ///
+  /// The code is -32077.
+  public static let permissionDenied = ControlError(
+    code: -32077,
+    message: "permission denied: the control socket belongs to another user")
+  /// A policy or configuration is invalid.
+  ///
+  /// The code is -32078.
+  public static func invalidConfiguration(_ detail: String) -> ControlError {
+    ControlError(code: -32078, message: detail)
+  }
+}
+
+/// A JSON-RPC 2.0 response, or a notification from the service.
+public struct ControlResponse: Sendable, Hashable, Codable {
+  /// Always `"2.0"`.
+  public var jsonrpc: String
+  /// The id of the request answered; `null` when it could not be read.
+  public var id: JSONValue?
+  /// The result, on success.
+  public var result: JSONValue?
+  /// The error, on failure.
+  public var error: ControlError?
+  /// For a notification: its method, such as `event`.
+  public var method: String?
+  /// For a notification: its parameters.
+  public var params: JSONValue?
+
+  /// Creates a success response.
+  public static func success(
+    id: JSONValue?, _ result: JSONValue
+  )
+    -> ControlResponse
+  {
+    ControlResponse(jsonrpc: "2.0", id: id ?? .null, result: result)
+  }
+
+  /// Creates an error response.
+  public static func failure(
+    id: JSONValue?, _ error: ControlError
+  )
+    -> ControlResponse
+  {
+    ControlResponse(jsonrpc: "2.0", id: id ?? .null, error: error)
+  }
+
+  /// Creates a notification.
+  public static func notification(
+    method: String, _ params: JSONValue
+  )
+    -> ControlResponse
+  {
+    ControlResponse(jsonrpc: "2.0", method: method, params: params)
+  }
+
+  /// Whether this is a notification rather than a response.
+  public var isNotification: Bool { method != nil }
+
+  /// Encodes the message as one line of JSON, with its newline.
+  public func line() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var data = (try? encoder.encode(self)) ?? Data()
+    data.append(0x0A)
+    return data
+  }
+}
+
+/// Where the control socket is: `$XDG_RUNTIME_DIR/accessoryd/control.sock`.
+public enum ControlSocketPath {
+  /// The environment variable that overrides the socket path.
+  public static let environmentVariable = "ACCESSORYD_SOCKET"
+
+  /// Returns the socket path for an environment.
+  ///
+  /// `ACCESSORYD_SOCKET` wins; then `$XDG_RUNTIME_DIR/accessoryd/control.sock`;
+  /// without `XDG_RUNTIME_DIR`, `/run/user/<uid>/accessoryd/control.sock`.
+  public static func resolve(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let path = environment[environmentVariable], !path.isEmpty {
+      return path
+    }
+    let runtime =
+      environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? "/run/user/\(getuid())"
+    return runtime + "/accessoryd/control.sock"
+  }
+}

@@ -1,0 +1,179 @@
+// A routing policy: the settings that tune the decision rules. Policies are
+// data, read from JSON5 files in policies/ by PolicyLoader; the schema is in
+// policies/README.md.
+
+/// The settings that tune the decision rules.
+public struct Policy: Sendable, Hashable {
+  /// How the person's own choice of output is respected.
+  public enum ManualChoiceRespect: String, Sendable, Hashable, CaseIterable {
+    /// Until a registered accessory is put on, taken off, connects or
+    /// disconnects.
+    case untilAccessoryChange
+    /// Always: automatic switching waits until the chosen output is gone.
+    case always
+    /// Never: the engine's choice replaces the person's at once.
+    case never
+  }
+
+  /// What happens when the accessory that has the output is taken off.
+  public enum TakenOffAction: String, Sendable, Hashable, CaseIterable {
+    /// Return to the output used before the accessory took it.
+    case previous
+    /// Leave the output where it is.
+    case stay
+  }
+
+  /// A set of conditions on an output; all that are given must hold.
+  ///
+  /// Text is compared case-insensitively, with `*` matching any run of
+  /// characters and `?` any one character.
+  public struct OutputMatch: Sendable, Hashable {
+    /// A pattern for the output's name.
+    public var name: String?
+    /// A pattern for the output's description.
+    public var description: String?
+    /// A pattern for the output's active port.
+    public var activePort: String?
+    /// Patterns for properties, by property name.
+    public var properties: [String: String]
+
+    /// Creates a match.
+    public init(
+      name: String? = nil, description: String? = nil,
+      activePort: String? = nil, properties: [String: String] = [:]
+    ) {
+      self.name = name
+      self.description = description
+      self.activePort = activePort
+      self.properties = properties
+    }
+
+    /// Returns whether an output meets every condition.
+    public func matches(_ output: Output) -> Bool {
+      if let name, !globMatches(name, output.name) { return false }
+      if let description, !globMatches(description, output.description) {
+        return false
+      }
+      if let activePort {
+        guard let port = output.activePort, globMatches(activePort, port)
+        else { return false }
+      }
+      for (key, pattern) in properties {
+        guard let value = output.properties[key], globMatches(pattern, value)
+        else { return false }
+      }
+      return true
+    }
+  }
+
+  /// A priority given to the outputs that match.
+  public struct OutputPriority: Sendable, Hashable {
+    /// Which outputs get the priority.
+    public var match: OutputMatch
+    /// The priority: higher is preferred.
+    public var priority: Int
+  }
+
+  /// A rule that sends streams with a role to a kind of output.
+  public struct RoleRoute: Sendable, Hashable {
+    /// The `media.role` the rule applies to, such as `phone`.
+    public var role: String
+    /// The outputs the streams go to, in order of preference.
+    public var outputs: [OutputMatch]
+  }
+
+  /// The version of the policy format.
+  public var version: Int = 1
+  /// What the policy is for, for people.
+  public var description: String = ""
+
+  /// Whether an accessory with the placement capability that has reported
+  /// no placement yet may take the output.
+  public var eligibleWhenPlacementUnknown = true
+  /// How long an accessory may be off before the output leaves it.
+  public var offHeadGraceSeconds: Double = 3
+  /// How long an accessory's output may be gone (a profile switch) before it
+  /// counts as a disconnect.
+  public var reappearGraceSeconds: Double = 5
+  /// Whether accessories without the placement capability are left alone.
+  public var requirePlacement = false
+  /// What happens when the accessory with the output is taken off.
+  public var whenTakenOff: TakenOffAction = .previous
+  /// Whether to take an accessory when this host is only its secondary
+  /// audio source.
+  public var takeWhenSecondarySource = false
+  /// How the person's own choice is respected.
+  public var manualChoiceRespect: ManualChoiceRespect = .untilAccessoryChange
+  /// How long a respected manual choice holds; 0 means no limit.
+  public var manualChoiceHoldSeconds: Double = 0
+  /// Whether streams follow the chosen output.
+  public var streamsFollow = true
+  /// Streams routed by role, checked in order.
+  public var roleRoutes: [RoleRoute] = []
+  /// Outputs never chosen automatically unless nothing else exists.
+  public var excludedOutputs: [OutputMatch] = []
+  /// Priorities of outputs; the first match counts; unmatched outputs
+  /// have priority 0.
+  public var outputPriorities: [OutputPriority] = []
+  /// Whether to switch an accessory's card to an output profile when the
+  /// accessory should play but its card has no output.
+  public var activateOutputProfile = true
+
+  /// Creates a policy with every setting at its default.
+  public init() {}
+
+  /// Returns whether a policy rule excludes an output.
+  public func excludes(_ output: Output) -> Bool {
+    excludedOutputs.contains { $0.matches(output) }
+  }
+
+  /// Returns an output's priority under the policy.
+  public func priority(of output: Output) -> Int {
+    outputPriorities.first { $0.match.matches(output) }?.priority ?? 0
+  }
+}
+
+/// Returns whether text matches a pattern with `*` and `?`, ignoring the
+/// case of ASCII letters.
+///
+/// It works on the UTF-8 bytes in place: policies match every output on
+/// every decision, so this must not allocate.
+func globMatches(_ pattern: String, _ text: String) -> Bool {
+  var pattern = pattern
+  var text = text
+  return pattern.withUTF8 { p in
+    text.withUTF8 { t in globMatches(p, t) }
+  }
+}
+
+private func globMatches(
+  _ p: UnsafeBufferPointer<UInt8>, _ t: UnsafeBufferPointer<UInt8>
+) -> Bool {
+  @inline(__always) func folded(_ byte: UInt8) -> UInt8 {
+    byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+  }
+  let star = UInt8(ascii: "*")
+  let question = UInt8(ascii: "?")
+  var pi = 0
+  var ti = 0
+  var starPattern = -1
+  var starText = 0
+  while ti < t.count {
+    if pi < p.count, p[pi] == question || folded(p[pi]) == folded(t[ti]) {
+      pi += 1
+      ti += 1
+    } else if pi < p.count, p[pi] == star {
+      starPattern = pi
+      starText = ti
+      pi += 1
+    } else if starPattern >= 0 {
+      pi = starPattern + 1
+      starText += 1
+      ti = starText
+    } else {
+      return false
+    }
+  }
+  while pi < p.count, p[pi] == star { pi += 1 }
+  return pi == p.count
+}

@@ -1,0 +1,405 @@
+// Reading a policy from JSON5, checking every key: an unknown key, a wrong
+// type or a value out of range is an error that names the key path and what
+// is allowed.
+
+import Foundation
+
+/// The error for a policy that cannot be used.
+public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The key path of the bad value, such as `placement.offHeadGraceSeconds`,
+  /// or empty for the whole document.
+  public var keyPath: String
+  /// What is wrong and what is allowed.
+  public var problem: String
+  /// The file the policy came from, if any.
+  public var file: String?
+
+  /// Creates an error.
+  public init(keyPath: String, problem: String, file: String? = nil) {
+    self.keyPath = keyPath
+    self.problem = problem
+    self.file = file
+  }
+
+  /// The file, the key path and the problem, for example
+  /// `strict.json5: placement.offHeadGraceSeconds: is -1; expected a number
+  /// from 0 to 600`.
+  public var description: String {
+    var text = ""
+    if let file { text += "\(file): " }
+    if !keyPath.isEmpty { text += "\(keyPath): " }
+    return text + problem
+  }
+}
+
+/// Reads policies from JSON5.
+public enum PolicyLoader {
+  /// Reads a policy file.
+  ///
+  /// - Parameter url: The file's location.
+  /// - Throws: ``PolicyError`` naming the file, the key path and what is
+  ///   allowed.
+  public static func load(contentsOf url: URL) throws(PolicyError) -> Policy {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw PolicyError(
+        keyPath: "", problem: "cannot be read: \(error.localizedDescription)",
+        file: url.path)
+    }
+    do {
+      return try parse(data)
+    } catch {
+      var located = error
+      located.file = url.path
+      throw located
+    }
+  }
+
+  /// Reads a policy from JSON5 text.
+  ///
+  /// - Throws: ``PolicyError`` naming the key path and what is allowed.
+  public static func parse(_ data: Data) throws(PolicyError) -> Policy {
+    let decoder = JSONDecoder()
+    decoder.allowsJSON5 = true
+    let root: PolicyValue
+    do {
+      root = try decoder.decode(PolicyValue.self, from: data)
+    } catch {
+      throw PolicyError(keyPath: "", problem: "is not valid JSON5: \(error)")
+    }
+    return try read(root)
+  }
+
+  // MARK: - The schema
+
+  private static func read(_ root: PolicyValue) throws(PolicyError) -> Policy {
+    var policy = Policy()
+    let top = try ObjectReader(
+      root, path: "",
+      keys: [
+        "version", "description", "placement", "connection", "multipoint",
+        "manualChoice", "accessories", "streams", "outputs", "profiles",
+      ])
+    policy.version = try top.integer("version", in: 1...1, required: true)!
+    policy.description = try top.string("description") ?? ""
+
+    if let placement = try top.object(
+      "placement", keys: ["eligibleWhenUnknown", "offHeadGraceSeconds"])
+    {
+      policy.eligibleWhenPlacementUnknown =
+        try placement.bool("eligibleWhenUnknown")
+        ?? policy.eligibleWhenPlacementUnknown
+      policy.offHeadGraceSeconds =
+        try placement.seconds("offHeadGraceSeconds")
+        ?? policy.offHeadGraceSeconds
+    }
+    if let connection = try top.object(
+      "connection", keys: ["reappearGraceSeconds"])
+    {
+      policy.reappearGraceSeconds =
+        try connection.seconds("reappearGraceSeconds")
+        ?? policy.reappearGraceSeconds
+    }
+    if let multipoint = try top.object(
+      "multipoint", keys: ["takeWhenSecondary"])
+    {
+      policy.takeWhenSecondarySource =
+        try multipoint.bool("takeWhenSecondary")
+        ?? policy.takeWhenSecondarySource
+    }
+    if let manual = try top.object(
+      "manualChoice", keys: ["respect", "holdSeconds"])
+    {
+      policy.manualChoiceRespect =
+        try manual.choice("respect", of: Policy.ManualChoiceRespect.self)
+        ?? policy.manualChoiceRespect
+      policy.manualChoiceHoldSeconds =
+        try manual.seconds("holdSeconds", upTo: 86_400)
+        ?? policy.manualChoiceHoldSeconds
+    }
+    if let accessories = try top.object(
+      "accessories", keys: ["requirePlacement", "whenTakenOff"])
+    {
+      policy.requirePlacement =
+        try accessories.bool("requirePlacement") ?? policy.requirePlacement
+      policy.whenTakenOff =
+        try accessories.choice("whenTakenOff", of: Policy.TakenOffAction.self)
+        ?? policy.whenTakenOff
+    }
+    if let streams = try top.object("streams", keys: ["follow", "roles"]) {
+      policy.streamsFollow = try streams.bool("follow") ?? policy.streamsFollow
+      for element in try streams.array("roles") {
+        let route = try ObjectReader(
+          element.value, path: element.path, keys: ["role", "outputs"])
+        let role = try route.string("role", required: true)!
+        var matches: [Policy.OutputMatch] = []
+        for match in try route.array("outputs", required: true) {
+          matches.append(try readMatch(match.value, path: match.path))
+        }
+        policy.roleRoutes.append(Policy.RoleRoute(role: role, outputs: matches))
+      }
+    }
+    if let outputs = try top.object("outputs", keys: ["exclude", "priorities"])
+    {
+      for element in try outputs.array("exclude") {
+        policy.excludedOutputs.append(
+          try readMatch(element.value, path: element.path))
+      }
+      for element in try outputs.array("priorities") {
+        let rule = try ObjectReader(
+          element.value, path: element.path, keys: ["match", "priority"])
+        guard let match = rule.fields["match"] else {
+          throw PolicyError(
+            keyPath: rule.path("match"),
+            problem: "is missing; expected an output match")
+        }
+        policy.outputPriorities.append(
+          Policy.OutputPriority(
+            match: try readMatch(match, path: rule.path("match")),
+            priority: try rule.integer(
+              "priority", in: -1000...1000, required: true)!))
+      }
+    }
+    if let profiles = try top.object(
+      "profiles", keys: ["activateOutputProfile"])
+    {
+      policy.activateOutputProfile =
+        try profiles.bool("activateOutputProfile")
+        ?? policy.activateOutputProfile
+    }
+    return policy
+  }
+
+  private static func readMatch(
+    _ value: PolicyValue, path: String
+  ) throws(PolicyError) -> Policy.OutputMatch {
+    let reader = try ObjectReader(
+      value, path: path,
+      keys: ["name", "description", "activePort", "properties"])
+    var match = Policy.OutputMatch(
+      name: try reader.string("name"),
+      description: try reader.string("description"),
+      activePort: try reader.string("activePort"))
+    if let properties = reader.fields["properties"] {
+      let propertiesPath = reader.path("properties")
+      guard case .object(let fields) = properties else {
+        throw PolicyError(
+          keyPath: propertiesPath,
+          problem: "is \(properties.kind); expected an object of property "
+            + "patterns such as { \"device.bus\": \"bluetooth\" }")
+      }
+      for key in fields.keys.sorted() {
+        guard case .string(let pattern) = fields[key]! else {
+          throw PolicyError(
+            keyPath: propertiesPath + "." + key,
+            problem: "is \(fields[key]!.kind); expected a text pattern")
+        }
+        match.properties[key] = pattern
+      }
+    }
+    if match.name == nil, match.description == nil, match.activePort == nil,
+      match.properties.isEmpty
+    {
+      throw PolicyError(
+        keyPath: path,
+        problem: "matches every output; expected at least one of 'name', "
+          + "'description', 'activePort', 'properties'")
+    }
+    return match
+  }
+}
+
+/// A JSON5 value, read before the schema is applied so that every error can
+/// name its key path.
+enum PolicyValue: Decodable, Hashable {
+  case object([String: PolicyValue])
+  case array([PolicyValue])
+  case string(String)
+  case number(Double)
+  case bool(Bool)
+  case null
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([PolicyValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: PolicyValue].self))
+    }
+  }
+
+  /// The kind of value, with the value for scalars, for error messages.
+  var kind: String {
+    switch self {
+    case .object: "an object"
+    case .array: "an array"
+    case .string(let text): "the text '\(text)'"
+    case .number(let number): "the number \(formatNumber(number))"
+    case .bool(let flag): "\(flag)"
+    case .null: "null"
+    }
+  }
+}
+
+func formatNumber(_ number: Double) -> String {
+  number == number.rounded() && abs(number) < 1e15
+    ? String(Int64(number)) : String(number)
+}
+
+/// Reads the fields of one object of a policy, refusing unknown keys.
+struct ObjectReader {
+  let fields: [String: PolicyValue]
+  let prefix: String
+
+  init(
+    _ value: PolicyValue, path: String, keys: [String]
+  ) throws(PolicyError) {
+    guard case .object(let fields) = value else {
+      throw PolicyError(
+        keyPath: path, problem: "is \(value.kind); expected an object")
+    }
+    self.fields = fields
+    self.prefix = path.isEmpty ? "" : path + "."
+    for key in fields.keys.sorted() where !keys.contains(key) {
+      throw PolicyError(
+        keyPath: prefix + key,
+        problem: "is not a known setting; expected one of "
+          + keys.map { "'\($0)'" }.joined(separator: ", "))
+    }
+  }
+
+  func path(_ key: String) -> String { prefix + key }
+
+  private func value(
+    _ key: String, required: Bool, expected: String
+  ) throws(PolicyError) -> PolicyValue? {
+    guard let value = fields[key], value != .null else {
+      if required {
+        throw PolicyError(
+          keyPath: path(key), problem: "is missing; expected \(expected)")
+      }
+      return nil
+    }
+    return value
+  }
+
+  private func wrongType(
+    _ key: String, _ value: PolicyValue, expected: String
+  ) -> PolicyError {
+    PolicyError(
+      keyPath: path(key), problem: "is \(value.kind); expected \(expected)")
+  }
+
+  func object(
+    _ key: String, keys: [String]
+  ) throws(PolicyError)
+    -> ObjectReader?
+  {
+    guard let value = try value(key, required: false, expected: "an object")
+    else { return nil }
+    return try ObjectReader(value, path: path(key), keys: keys)
+  }
+
+  func array(
+    _ key: String, required: Bool = false
+  ) throws(PolicyError) -> [(path: String, value: PolicyValue)] {
+    guard
+      let value = try value(key, required: required, expected: "an array")
+    else { return [] }
+    guard case .array(let elements) = value else {
+      throw wrongType(key, value, expected: "an array")
+    }
+    return elements.enumerated().map {
+      ("\(path(key))[\($0.offset)]", $0.element)
+    }
+  }
+
+  func bool(_ key: String) throws(PolicyError) -> Bool? {
+    let expected = "true or false"
+    guard let value = try value(key, required: false, expected: expected)
+    else { return nil }
+    guard case .bool(let flag) = value else {
+      throw wrongType(key, value, expected: expected)
+    }
+    return flag
+  }
+
+  func string(
+    _ key: String, required: Bool = false
+  ) throws(PolicyError)
+    -> String?
+  {
+    let expected = "text"
+    guard let value = try value(key, required: required, expected: expected)
+    else { return nil }
+    guard case .string(let text) = value else {
+      throw wrongType(key, value, expected: expected)
+    }
+    return text
+  }
+
+  func number(
+    _ key: String, in range: ClosedRange<Double>, unit: String = "",
+    required: Bool = false
+  ) throws(PolicyError) -> Double? {
+    let expected =
+      "a number\(unit) from \(formatNumber(range.lowerBound)) to "
+      + formatNumber(range.upperBound)
+    guard let value = try value(key, required: required, expected: expected)
+    else { return nil }
+    guard case .number(let number) = value else {
+      throw wrongType(key, value, expected: expected)
+    }
+    guard number.isFinite, range.contains(number) else {
+      throw wrongType(key, value, expected: expected)
+    }
+    return number
+  }
+
+  func seconds(
+    _ key: String, upTo limit: Double = 600
+  ) throws(PolicyError) -> Double? {
+    try number(key, in: 0...limit, unit: " of seconds")
+  }
+
+  func integer(
+    _ key: String, in range: ClosedRange<Int>, required: Bool = false
+  ) throws(PolicyError) -> Int? {
+    let expected =
+      "a whole number from \(range.lowerBound) to \(range.upperBound)"
+    guard let value = try value(key, required: required, expected: expected)
+    else { return nil }
+    guard case .number(let number) = value, number == number.rounded(),
+      abs(number) < 1e9, range.contains(Int(number))
+    else {
+      throw wrongType(key, value, expected: expected)
+    }
+    return Int(number)
+  }
+
+  func choice<Choice: RawRepresentable & CaseIterable>(
+    _ key: String, of type: Choice.Type
+  ) throws(PolicyError) -> Choice? where Choice.RawValue == String {
+    let expected =
+      "one of "
+      + Choice.allCases.map { "'\($0.rawValue)'" }.joined(
+        separator: ", ")
+    guard let value = try value(key, required: false, expected: expected)
+    else { return nil }
+    guard case .string(let text) = value, let choice = Choice(rawValue: text)
+    else {
+      throw wrongType(key, value, expected: expected)
+    }
+    return choice
+  }
+}

@@ -1,0 +1,345 @@
+// What the decision core sees: everything it decides from, as plain values.
+// The service builds a snapshot from the registry, the sound server and the
+// clock; tests write snapshots as data.
+
+/// A point in time, in seconds since 1970; the service's clock, as data.
+public typealias Instant = Double
+
+/// Everything one decision depends on.
+///
+/// The decision core reads nothing else: no clock, no files, no server.
+public struct Snapshot: Sendable, Hashable, Codable {
+  /// The registered accessories.
+  public var accessories: [Accessory]
+  /// The sound server's outputs (sinks) that exist now.
+  public var outputs: [Output]
+  /// Cards whose profiles can create an accessory's output.
+  public var cards: [Card]
+  /// The playback streams.
+  public var streams: [Stream]
+  /// The name of the current default output, if any.
+  public var defaultOutput: String?
+  /// The person's own choice of output, made outside this engine.
+  public var manualChoice: ManualChoice?
+  /// This host's Bluetooth adapter addresses, `AA:BB:CC:DD:EE:FF`.
+  public var hostAddresses: [String]
+  /// Outputs used before, most recent first (the current default is not
+  /// in it).
+  public var outputHistory: [String]
+  /// The moment of the decision.
+  public var now: Instant
+
+  /// Creates a snapshot.
+  public init(
+    accessories: [Accessory] = [],
+    outputs: [Output] = [],
+    cards: [Card] = [],
+    streams: [Stream] = [],
+    defaultOutput: String? = nil,
+    manualChoice: ManualChoice? = nil,
+    hostAddresses: [String] = [],
+    outputHistory: [String] = [],
+    now: Instant
+  ) {
+    self.accessories = accessories
+    self.outputs = outputs
+    self.cards = cards
+    self.streams = streams
+    self.defaultOutput = defaultOutput
+    self.manualChoice = manualChoice
+    self.hostAddresses = hostAddresses
+    self.outputHistory = outputHistory
+    self.now = now
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case accessories, outputs, cards, streams, defaultOutput, manualChoice
+    case hostAddresses, outputHistory, now
+  }
+
+  /// Creates a snapshot by decoding it; lists may be left out.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      accessories: try c.decodeIfPresent([Accessory].self, forKey: .accessories)
+        ?? [],
+      outputs: try c.decodeIfPresent([Output].self, forKey: .outputs) ?? [],
+      cards: try c.decodeIfPresent([Card].self, forKey: .cards) ?? [],
+      streams: try c.decodeIfPresent([Stream].self, forKey: .streams) ?? [],
+      defaultOutput: try c.decodeIfPresent(String.self, forKey: .defaultOutput),
+      manualChoice: try c.decodeIfPresent(
+        ManualChoice.self, forKey: .manualChoice),
+      hostAddresses: try c.decodeIfPresent(
+        [String].self, forKey: .hostAddresses) ?? [],
+      outputHistory: try c.decodeIfPresent(
+        [String].self, forKey: .outputHistory) ?? [],
+      now: try c.decode(Instant.self, forKey: .now)
+    )
+  }
+}
+
+/// A registered accessory, as the decision core sees it.
+public struct Accessory: Sendable, Hashable, Codable {
+  /// Where an accessory is relative to the person, as AudioAccessoryKit
+  /// reports it.
+  public enum Placement: String, Sendable, Hashable, Codable, CaseIterable {
+    /// In the ear.
+    case inEar
+    /// On the head.
+    case onHead
+    /// Over the ear.
+    case overTheEar
+    /// Not worn.
+    case offHead
+
+    /// Whether the accessory is being worn.
+    public var isWorn: Bool { self != .offHead }
+  }
+
+  /// The accessory's Bluetooth address, `AA:BB:CC:DD:EE:FF`.
+  public var address: String
+  /// The accessory's display name.
+  public var name: String
+  /// Whether it was registered with `.audioSwitching`.
+  public var audioSwitching: Bool
+  /// Whether it was registered with `.placement`.
+  public var reportsPlacement: Bool
+  /// The placement it last reported, if any.
+  public var placement: Placement?
+  /// The primary audio source's address, if set.
+  public var primarySource: String?
+  /// The secondary audio source's address, if set.
+  public var secondarySource: String?
+  /// When the placement last changed (or the accessory was registered).
+  public var placementChangedAt: Instant
+  /// When the accessory last connected, disconnected or changed sources.
+  public var connectionChangedAt: Instant
+  /// When its output disappeared, if it has none now but had one.
+  public var outputMissingSince: Instant?
+
+  /// Creates an accessory.
+  public init(
+    address: String,
+    name: String,
+    audioSwitching: Bool = true,
+    reportsPlacement: Bool = true,
+    placement: Placement? = nil,
+    primarySource: String? = nil,
+    secondarySource: String? = nil,
+    placementChangedAt: Instant = 0,
+    connectionChangedAt: Instant = 0,
+    outputMissingSince: Instant? = nil
+  ) {
+    self.address = address
+    self.name = name
+    self.audioSwitching = audioSwitching
+    self.reportsPlacement = reportsPlacement
+    self.placement = placement
+    self.primarySource = primarySource
+    self.secondarySource = secondarySource
+    self.placementChangedAt = placementChangedAt
+    self.connectionChangedAt = connectionChangedAt
+    self.outputMissingSince = outputMissingSince
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case address, name, audioSwitching, reportsPlacement, placement
+    case primarySource, secondarySource, placementChangedAt
+    case connectionChangedAt, outputMissingSince
+  }
+
+  /// Creates an accessory by decoding it; flags and times may be left out.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      address: try c.decode(String.self, forKey: .address),
+      name: try c.decode(String.self, forKey: .name),
+      audioSwitching: try c.decodeIfPresent(Bool.self, forKey: .audioSwitching)
+        ?? true,
+      reportsPlacement: try c.decodeIfPresent(
+        Bool.self, forKey: .reportsPlacement) ?? true,
+      placement: try c.decodeIfPresent(Placement.self, forKey: .placement),
+      primarySource: try c.decodeIfPresent(String.self, forKey: .primarySource),
+      secondarySource: try c.decodeIfPresent(
+        String.self, forKey: .secondarySource),
+      placementChangedAt: try c.decodeIfPresent(
+        Instant.self, forKey: .placementChangedAt) ?? 0,
+      connectionChangedAt: try c.decodeIfPresent(
+        Instant.self, forKey: .connectionChangedAt) ?? 0,
+      outputMissingSince: try c.decodeIfPresent(
+        Instant.self, forKey: .outputMissingSince)
+    )
+  }
+}
+
+/// An output (sink) of the sound server.
+public struct Output: Sendable, Hashable, Codable {
+  /// A port of an output, with whether it is plugged in.
+  public struct Port: Sendable, Hashable, Codable {
+    /// The port's name.
+    public var name: String
+    /// Whether the port can be used: `false` when it is known to be
+    /// unplugged.
+    public var isAvailable: Bool
+
+    /// Creates a port.
+    public init(name: String, isAvailable: Bool = true) {
+      self.name = name
+      self.isAvailable = isAvailable
+    }
+  }
+
+  /// The output's name, unique on the server.
+  public var name: String
+  /// The output's description, for people.
+  public var description: String
+  /// The output's properties, such as `device.bus`.
+  public var properties: [String: String]
+  /// The output's ports; empty when it has none.
+  public var ports: [Port]
+  /// The name of the active port, if any.
+  public var activePort: String?
+  /// The address of the accessory the output belongs to, if any.
+  public var accessory: String?
+
+  /// Creates an output.
+  public init(
+    name: String,
+    description: String? = nil,
+    properties: [String: String] = [:],
+    ports: [Port] = [],
+    activePort: String? = nil,
+    accessory: String? = nil
+  ) {
+    self.name = name
+    self.description = description ?? name
+    self.properties = properties
+    self.ports = ports
+    self.activePort = activePort
+    self.accessory = accessory
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case name, description, properties, ports, activePort, accessory
+  }
+
+  /// Creates an output by decoding it; everything but the name may be left
+  /// out.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      name: try c.decode(String.self, forKey: .name),
+      description: try c.decodeIfPresent(String.self, forKey: .description),
+      properties: try c.decodeIfPresent(
+        [String: String].self, forKey: .properties) ?? [:],
+      ports: try c.decodeIfPresent([Port].self, forKey: .ports) ?? [],
+      activePort: try c.decodeIfPresent(String.self, forKey: .activePort),
+      accessory: try c.decodeIfPresent(String.self, forKey: .accessory)
+    )
+  }
+
+  /// Whether the output can play: its active port, or, without an active
+  /// port, at least one port, is not known to be unplugged.
+  public var isAvailable: Bool {
+    if ports.isEmpty { return true }
+    if let activePort, let port = ports.first(where: { $0.name == activePort })
+    {
+      return port.isAvailable
+    }
+    return ports.contains(where: \.isAvailable)
+  }
+}
+
+/// A card that can create outputs, with its profiles.
+public struct Card: Sendable, Hashable, Codable {
+  /// A profile of a card.
+  public struct Profile: Sendable, Hashable, Codable {
+    /// The profile's name, such as `a2dp-sink`.
+    public var name: String
+    /// How many outputs the profile creates.
+    public var outputCount: Int
+    /// How useful the profile is as a default: higher is better.
+    public var priority: Int
+    /// Whether the server knows of no reason it would not work.
+    public var isAvailable: Bool
+
+    /// Creates a profile.
+    public init(
+      name: String, outputCount: Int, priority: Int = 0,
+      isAvailable: Bool = true
+    ) {
+      self.name = name
+      self.outputCount = outputCount
+      self.priority = priority
+      self.isAvailable = isAvailable
+    }
+  }
+
+  /// The card's name.
+  public var name: String
+  /// The address of the accessory the card belongs to, if any.
+  public var accessory: String?
+  /// The active profile's name.
+  public var activeProfile: String?
+  /// The card's profiles.
+  public var profiles: [Profile]
+
+  /// Creates a card.
+  public init(
+    name: String, accessory: String? = nil, activeProfile: String? = nil,
+    profiles: [Profile] = []
+  ) {
+    self.name = name
+    self.accessory = accessory
+    self.activeProfile = activeProfile
+    self.profiles = profiles
+  }
+}
+
+/// A playback stream.
+public struct Stream: Sendable, Hashable, Codable {
+  /// Who fixed a stream to its output, so that it must not be moved.
+  public enum Pin: String, Sendable, Hashable, Codable {
+    /// The person moved it there.
+    case user
+    /// The application asked for that output.
+    case application
+  }
+
+  /// The server's index of the stream.
+  public var id: UInt32
+  /// The name of the output it plays on.
+  public var output: String
+  /// Its `media.role`, such as `music` or `phone`.
+  public var role: String?
+  /// The application's name, for explanations.
+  public var application: String?
+  /// Who pinned it, if anyone.
+  public var pinnedBy: Pin?
+
+  /// Creates a stream.
+  public init(
+    id: UInt32, output: String, role: String? = nil,
+    application: String? = nil, pinnedBy: Pin? = nil
+  ) {
+    self.id = id
+    self.output = output
+    self.role = role
+    self.application = application
+    self.pinnedBy = pinnedBy
+  }
+}
+
+/// The person's own choice of output.
+public struct ManualChoice: Sendable, Hashable, Codable {
+  /// The chosen output's name.
+  public var output: String
+  /// When the choice was made.
+  public var at: Instant
+
+  /// Creates a manual choice.
+  public init(output: String, at: Instant) {
+    self.output = output
+    self.at = at
+  }
+}
