@@ -15,11 +15,15 @@ let package = Package(
     .library(name: "RoutingCore", targets: ["RoutingCore"]),
     .executable(name: "routing-benchmark", targets: ["RoutingBenchmark"]),
     .executable(name: "accessory-demo", targets: ["AccessoryDemo"]),
+    .executable(name: "accessoryd", targets: ["accessoryd"]),
     .executable(name: "pulse-benchmark", targets: ["PulseBenchmark"]),
+    .executable(name: "acctl", targets: ["acctl"]),
+    .executable(name: "accessoryd-benchmark", targets: ["AccessorydBenchmark"]),
   ],
   targets: [
     // MARK: - Apple-shaped frameworks
 
+    .target(name: "CommandLineKit"),
     .target(name: "CoreBluetooth"),
     .target(name: "Logging"),
     .target(name: "AccessoryControl"),
@@ -29,7 +33,7 @@ let package = Package(
     ),
     .target(
       name: "AudioAccessoryKit",
-      dependencies: ["AccessorySetupKit", "Logging"]
+      dependencies: ["AccessorySetupKit", "Logging", "AccessoryControl"]
     ),
 
     // MARK: - Decision core
@@ -52,16 +56,36 @@ let package = Package(
 
     .target(
       name: "AccessoryService",
-      dependencies: ["AudioAccessoryKit", "PulseAudio", "Logging"]
+      dependencies: [
+        "AudioAccessoryKit", "PulseAudio", "Logging", "RoutingCore",
+        "AccessoryControl",
+      ]
     ),
 
     // MARK: - Executables
 
     .executableTarget(
+      name: "acctl",
+      dependencies: ["CommandLineKit", "AccessoryControl", "AudioAccessoryKit"]
+    ),
+    .executableTarget(
+      name: "accessoryd",
+      dependencies: [
+        "AccessoryService", "AccessoryControl", "AudioAccessoryKit",
+        "PulseAudio", "Logging",
+      ]
+    ),
+    .executableTarget(
       name: "AccessoryDemo",
       dependencies: ["AudioAccessoryKit", "AccessorySetupKit", "Logging"]
     ),
     .executableTarget(name: "PulseBenchmark", dependencies: ["PulseAudio", "TestSupport"]),
+    .executableTarget(
+      name: "AccessorydBenchmark",
+      dependencies: [
+        "AudioAccessoryKit", "AccessoryControl", "PulseAudio", "TestSupport",
+      ]
+    ),
 
     .executableTarget(
       name: "RoutingBenchmark",
@@ -82,6 +106,10 @@ let package = Package(
     // MARK: - Tests
 
     .testTarget(
+      name: "AcctlTests",
+      dependencies: ["CommandLineKit", "AccessoryControl"]
+    ),
+    .testTarget(
       name: "AccessorySetupKitTests",
       dependencies: ["AccessorySetupKit", "CoreBluetooth"]
     ),
@@ -94,7 +122,10 @@ let package = Package(
     ),
     .testTarget(
       name: "AccessoryServiceTests",
-      dependencies: ["AccessoryService", "AudioAccessoryKit", "PulseAudio"]
+      dependencies: [
+        "AccessoryService", "AudioAccessoryKit", "PulseAudio", "TestSupport",
+        "Logging",
+      ]
     ),
     .testTarget(
       name: "PulseAudioTests",
@@ -108,6 +139,12 @@ let package = Package(
     .testTarget(
       name: "SoundServerTests",
       dependencies: ["TestSupport"]
+    ),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: [
+        "TestSupport", "AccessoryControl", "AudioAccessoryKit", "PulseAudio",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -76,3 +76,26 @@ public enum JSONValue: Sendable, Hashable, Codable {
     return nil
   }
 }
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
+  ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral,
+  ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral,
+  ExpressibleByNilLiteral
+{
+  /// Creates a string value.
+  public init(stringLiteral value: String) { self = .string(value) }
+  /// Creates a boolean value.
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  /// Creates a number value.
+  public init(floatLiteral value: Double) { self = .number(value) }
+  /// Creates a number value.
+  public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  /// Creates an array value.
+  public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  /// Creates an object value.
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
+  }
+  /// Creates `null`.
+  public init(nilLiteral: ()) { self = .null }
+}

@@ -130,7 +130,7 @@ func hexBytes(_ data: Data) -> String {
 extension Data {
   /// Creates data from colon- or dash-separated hexadecimal pairs, or
   /// returns nil.
-  init?(hexBytes text: String) {
+  package init?(hexBytes text: String) {
     if text.isEmpty {
       self.init()
       return

@@ -42,7 +42,7 @@ public final class PulseConnection: Sendable {
     }
   }
 
-  private let driver: ContextDriver
+  let driver: ContextDriver
 
   /// The options the connection was made with.
   public let options: Options

@@ -167,8 +167,18 @@ public final class SoundServer: Sendable {
         "default sink '\(defaultSink)' is not one of \(names)")
     }
     let programs = try resolvePrograms(for: kind)
-    let path = try makePrivateDirectory(
-      prefix: kind == .pulseAudio ? "accessoryd-pulse" : "accessoryd-pipewire")
+    // Servers are heavy on a 2-core machine: a test waits for a slot rather
+    // than starting its server beside every other test's.
+    await ServerSlots.shared.acquire()
+    let path: String
+    do {
+      path = try makePrivateDirectory(
+        prefix: kind == .pulseAudio ? "accessoryd-pulse" : "accessoryd-pipewire"
+      )
+    } catch {
+      ServerSlots.shared.release()
+      throw error
+    }
     let layout = Layout(directory: path, kind: kind)
     let watchdog: ProcessGroupWatchdog
     do {
@@ -182,6 +192,7 @@ public final class SoundServer: Sendable {
         environment: ["PATH": searchPath])
     } catch {
       try? FileManager.default.removeItem(atPath: path)
+      ServerSlots.shared.release()
       throw error
     }
     let server = SoundServer(
@@ -214,6 +225,7 @@ public final class SoundServer: Sendable {
       return taken
     }
     guard let taken else { return }
+    defer { ServerSlots.shared.release() }
     ChildProcess.terminate(taken.streams.map(\.childProcess) + taken.daemons)
     taken.watchdog?.release()
     try? FileManager.default.removeItem(atPath: layout.directory)

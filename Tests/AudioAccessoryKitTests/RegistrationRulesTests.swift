@@ -23,7 +23,8 @@ struct RegistrationRulesTests {
       error
         == .invalidRequest(
           reason: "accessory 'Stranger' (11:22:33:44:55:66) is not paired; "
-            + "pair it with AccessorySetupKit before registering it"))
+            + "pair it first (AccessorySetupKit's picker, or 'acctl pair') "
+            + "before registering it"))
   }
 
   @Test func registeringAnAccessoryWithoutIdentityIsRefused() async throws {
@@ -215,6 +216,21 @@ struct RegistrationRulesTests {
     #expect(atUpdate == .invalidRequest(reason: bad.reason))
   }
 
+  @Test func anAccessoryNeitherPairedNorRegisteredSaysToPairFirst() {
+    let engine = InProcessAccessoryEngine()
+    let stranger = ASAccessory(
+      displayName: "11:22:33:44:55:66",
+      bluetoothAddress: BluetoothAddress("11:22:33:44:55:66")!)
+    #expect(
+      throws: AccessoryControlDevice.Error.invalidRequest(
+        reason: "accessory 11:22:33:44:55:66 is neither paired nor "
+          + "registered; pair it first (AccessorySetupKit's picker, or "
+          + "'acctl pair'), then register it")
+    ) {
+      try engine.configuration(for: stranger)
+    }
+  }
+
   @Test func currentAndUpdateOfAnAccessoryNeverRegistered() async throws {
     let (engine, accessory) = try makeEngineWithHeadphones()
     let expected = AccessoryControlDevice.Error.invalidRequest(
@@ -262,7 +278,8 @@ struct RegistrationRulesTests {
       registerError
         == .invalidRequest(
           reason: "accessory 'Studio Buds' (AA:BB:CC:DD:EE:01) is not "
-            + "paired; pair it with AccessorySetupKit before registering it"))
+            + "paired; pair it first (AccessorySetupKit's picker, or "
+            + "'acctl pair') before registering it"))
 
     // Pairing alone leaves the registration invalidated.
     try engine.pair(address, displayName: "Studio Buds", formFactor: .headphone)

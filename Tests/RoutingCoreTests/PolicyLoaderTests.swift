@@ -220,3 +220,14 @@ struct PolicyLoaderTests {
         Output(name: "x")))
   }
 }
+
+@Suite("The built-in default policy")
+struct BuiltInDefaultPolicyTests {
+  @Test func itIsTheShippedFileByteForByte() throws {
+    let file = try String(
+      contentsOf: policiesDirectory.appendingPathComponent("default.json5"),
+      encoding: .utf8)
+    #expect(Policy.defaultPolicyText == file)
+    _ = try PolicyLoader.parse(Data(Policy.defaultPolicyText.utf8))
+  }
+}

@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// ``AccessoryControlDevice`` forwards every call to the engine selected
 /// with ``AccessoryControlEngines``. The package ships
-/// ``InProcessAccessoryEngine``, which keeps registrations in this process
-/// and persists them to a state file.
+/// ``DaemonAccessoryEngine``, the default, which talks to the accessoryd
+/// service, and ``InProcessAccessoryEngine``, which keeps registrations in
+/// this process and persists them to a state file.
 public protocol AccessoryControlEngine: Sendable {
   /// Registers an accessory, replacing any earlier registration.
   ///
@@ -40,13 +41,15 @@ public protocol AccessoryControlEngine: Sendable {
 /// The selection of the engine that ``AccessoryControlDevice`` talks to.
 ///
 /// A task can use its own engine with ``withEngine(_:operation:)``; every
-/// other task uses the process-wide ``default``, an in-memory
-/// ``InProcessAccessoryEngine`` until the program sets another.
+/// other task uses the process-wide ``default``: a
+/// ``DaemonAccessoryEngine`` that talks to the accessoryd service, until the
+/// program sets another (for example an ``InProcessAccessoryEngine`` to
+/// embed the registry).
 public enum AccessoryControlEngines {
   @TaskLocal private static var taskEngine: (any AccessoryControlEngine)?
 
   private static let processEngine = Mutex<any AccessoryControlEngine>(
-    InProcessAccessoryEngine())
+    DaemonAccessoryEngine())
 
   /// The process-wide engine.
   public static var `default`: any AccessoryControlEngine {

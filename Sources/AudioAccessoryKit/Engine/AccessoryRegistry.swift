@@ -227,6 +227,51 @@ public struct AccessoryRegistry: Sendable, Hashable {
     return configuration
   }
 
+  // MARK: - Finding accessories
+
+  /// Returns the address an accessory selector names.
+  ///
+  /// A selector is a Bluetooth address (any case, `:` or `-` separated),
+  /// which names that address whether or not it is paired, or a display
+  /// name, compared ignoring case, which must name exactly one paired
+  /// accessory.
+  ///
+  /// - Throws: ``AccessoryControlDevice/Error/invalidRequest(reason:)``
+  ///   naming the selector, and the matches when there are several.
+  public func resolve(
+    _ selector: String
+  ) throws(AccessoryControlDevice.Error) -> BluetoothAddress {
+    if let address = BluetoothAddress(selector) { return address }
+    let matches = accessories.values.filter {
+      $0.displayName.caseInsensitiveCompare(selector) == .orderedSame
+    }.sorted { $0.address < $1.address }
+    guard let first = matches.first else {
+      let known = accessories.values.map { "'\($0.displayName)'" }.sorted()
+      throw .invalidRequest(
+        reason: "no accessory is named '\(selector)'; "
+          + (known.isEmpty
+            ? "none is paired"
+            : "paired: \(known.joined(separator: ", "))"))
+    }
+    guard matches.count == 1 else {
+      throw .invalidRequest(
+        reason: "'\(selector)' names \(matches.count) accessories: "
+          + matches.map { "\($0.address)" }.joined(separator: ", ")
+          + "; use an address")
+    }
+    return first.address
+  }
+
+  /// Returns the accessory at an address as AccessorySetupKit presents it:
+  /// the paired one, or, for an address that is no longer paired, an
+  /// unauthorized accessory that still names its registration.
+  public func accessory(at address: BluetoothAddress) -> ASAccessory {
+    if let paired = accessories[address] { return paired.accessory }
+    return ASAccessory(
+      displayName: address.description, bluetoothAddress: address,
+      state: .unauthorized)
+  }
+
   // MARK: - Rules
 
   private func pairedAccessory(
@@ -239,8 +284,9 @@ public struct AccessoryRegistry: Sendable, Hashable {
     }
     guard let paired = accessories[address] else {
       throw .invalidRequest(
-        reason: "accessory '\(accessory.displayName)' (\(address)) is not "
-          + "paired; pair it with AccessorySetupKit before \(action) it")
+        reason: "accessory \(Self.describe(accessory, address)) is not "
+          + "paired; pair it first (AccessorySetupKit's picker, or "
+          + "'acctl pair') before \(action) it")
     }
     return paired
   }
@@ -248,21 +294,36 @@ public struct AccessoryRegistry: Sendable, Hashable {
   private func validRegistration(
     for accessory: ASAccessory
   ) throws(AccessoryControlDevice.Error) -> Registration {
-    let name = accessory.displayName
-    guard let address = accessory.bluetoothAddress,
-      let registration = registrations[address]
-    else {
-      let identity = accessory.bluetoothAddress?.description ?? "no address"
+    guard let address = accessory.bluetoothAddress else {
       throw .invalidRequest(
-        reason: "accessory '\(name)' (\(identity)) is not registered; "
-          + "register it first")
+        reason: "accessory '\(accessory.displayName)' has no Bluetooth "
+          + "identity, so it is not registered; pair and register it first")
+    }
+    let described = Self.describe(accessory, address)
+    guard let registration = registrations[address] else {
+      throw .invalidRequest(
+        reason: accessories[address] == nil
+          ? "accessory \(described) is neither paired nor registered; pair "
+            + "it first (AccessorySetupKit's picker, or 'acctl pair'), then "
+            + "register it"
+          : "accessory \(described) is not registered; register it first")
     }
     guard !registration.isInvalidated else {
       throw .invalidated(
-        reason: "the registration of '\(name)' (\(address)) was invalidated "
+        reason: "the registration of \(described) was invalidated "
           + "because the accessory was unpaired; pair and register it again")
     }
     return registration
+  }
+
+  /// Names an accessory as `'Name' (AA:BB:…)`, or by its address alone
+  /// when it has no name of its own.
+  private static func describe(
+    _ accessory: ASAccessory, _ address: BluetoothAddress
+  ) -> String {
+    let name = accessory.displayName
+    return name.isEmpty || name == address.description
+      ? address.description : "'\(name)' (\(address))"
   }
 
   /// Checks that the reported state has its capabilities and that the

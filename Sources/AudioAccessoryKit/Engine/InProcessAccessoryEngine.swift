@@ -126,6 +126,29 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     }
   }
 
+  /// Changes some fields of a registered accessory's configuration, reading
+  /// and writing it under one lock, so concurrent changes never lose one.
+  ///
+  /// - Parameters:
+  ///   - address: The accessory's address.
+  ///   - changes: Edits the current configuration.
+  /// - Returns: The configuration now held.
+  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  @discardableResult
+  public func update(
+    _ address: BluetoothAddress,
+    changing changes: (inout AccessoryControlDevice.Configuration) -> Void
+  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
+  {
+    let now = clock()
+    return try change { registry throws(AccessoryControlDevice.Error) in
+      let accessory = registry.accessory(at: address)
+      var configuration = try registry.configuration(for: accessory)
+      changes(&configuration)
+      return try registry.update(accessory, configuration, at: now)
+    }
+  }
+
   /// Applies a change to a copy of the registry, saves the copy, and only
   /// then makes it current, so a failed save changes nothing.
   private func change<Result>(

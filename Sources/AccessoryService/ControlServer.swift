@@ -1,0 +1,387 @@
+// The server side of the control socket: JSON-RPC 2.0, one object per line,
+// on a Unix socket that only the daemon's own user may use.
+
+import AccessoryControl
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Answers the requests of one control connection.
+public protocol ControlHandler: Sendable {
+  /// Handles one request and returns its result.
+  ///
+  /// - Parameters:
+  ///   - method: The method, such as `accessory.update`.
+  ///   - params: The parameters, an object or nil.
+  ///   - connection: The connection, to subscribe it to events.
+  /// - Throws: ``ControlError``, sent to the client.
+  func handle(
+    method: String, params: JSONValue?, connection: ControlConnection
+  ) async throws(ControlError) -> JSONValue
+}
+
+/// One client connection of the control socket.
+public final class ControlConnection: Sendable {
+  private let descriptor: Int32
+  private let writeLock = Mutex(())
+  private let events: EventHub
+  private let subscription = Mutex<
+    (done: Bool, stream: AsyncStream<JSONValue>?)
+  >(
+    (false, nil))
+
+  init(descriptor: Int32, events: EventHub) {
+    self.descriptor = descriptor
+    self.events = events
+  }
+
+  /// Sends one message as a line; errors mean the client went away and are
+  /// ignored, the reader will see the end.
+  func send(_ message: ControlResponse) {
+    let line = message.line()
+    writeLock.withLock { _ in
+      line.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let written = Glibc.send(
+            descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+            Int32(MSG_NOSIGNAL))
+          if written < 0 {
+            if errno == EINTR { continue }
+            return
+          }
+          offset += written
+        }
+      }
+    }
+  }
+
+  /// Subscribes the connection to events from now on; returns false if it
+  /// already was.
+  ///
+  /// Events published after this call reach the client, after the answer
+  /// to the current request.
+  public func subscribeToEvents() -> Bool {
+    subscription.withLock { state in
+      guard !state.done else { return false }
+      state = (true, events.subscribe())
+      return true
+    }
+  }
+
+  /// Takes the new subscription, once, for the server to forward.
+  func takeSubscription() -> AsyncStream<JSONValue>? {
+    subscription.withLock { state in
+      defer { state.stream = nil }
+      return state.stream
+    }
+  }
+}
+
+/// The control socket service.
+///
+/// It creates the socket's directory with mode 0700 and the socket with
+/// mode 0600, checks each peer's user id, reads requests of at most
+/// ``maximumLineLength`` bytes, answers malformed input with a JSON-RPC
+/// error, and never lets one client's input take the daemon down.
+public final class ControlServer: Service {
+  /// The service's name.
+  public let name = "control server"
+  /// The socket's path.
+  public let path: String
+  /// The longest request line accepted.
+  public static let maximumLineLength = 1 << 20
+
+  private let handler: any ControlHandler
+  private let events: EventHub
+  private let logger: Logger
+
+  /// Creates the service; the socket is made when it runs.
+  ///
+  /// - Parameters:
+  ///   - path: The socket's path.
+  ///   - handler: What answers requests.
+  ///   - events: Where events for subscribers come from.
+  ///   - logger: Where to report.
+  public init(
+    path: String, handler: any ControlHandler, events: EventHub,
+    logger: Logger
+  ) {
+    self.path = path
+    self.handler = handler
+    self.events = events
+    self.logger = logger
+  }
+
+  /// The error for a socket that cannot be made.
+  public struct SocketError: Error, CustomStringConvertible {
+    /// What failed and why.
+    public let description: String
+  }
+
+  /// Makes the listening socket: directory 0700, socket 0600.
+  ///
+  /// A stale socket file of a daemon that died is replaced; a live one is
+  /// an error.
+  ///
+  /// - Throws: ``SocketError`` naming the path and the system error.
+  public func makeListeningSocket() throws(SocketError) -> Int32 {
+    let directory = (path as NSString).deletingLastPathComponent
+    if mkdir(directory, 0o700) != 0, errno != EEXIST {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw SocketError(
+          description:
+            "cannot create '\(directory)': \(error.localizedDescription)")
+      }
+    }
+    chmod(directory, 0o700)
+    if let client = try? ControlClient(path: path, timeout: 1) {
+      client.close()
+      throw SocketError(
+        description: "another accessoryd is already listening on '\(path)'")
+    }
+    unlink(path)
+    let descriptor = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else {
+      throw SocketError(description: "socket: \(systemError())")
+    }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+      close(descriptor)
+      throw SocketError(description: "the socket path '\(path)' is too long")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path.utf8)
+      raw[path.utf8.count] = 0
+    }
+    // The socket is created with no permissions for others from the start.
+    let oldMask = umask(0o177)
+    let status = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    umask(oldMask)
+    guard status == 0 else {
+      let reason = systemError()
+      close(descriptor)
+      throw SocketError(description: "cannot bind '\(path)': \(reason)")
+    }
+    chmod(path, 0o600)
+    guard listen(descriptor, 128) == 0 else {
+      let reason = systemError()
+      close(descriptor)
+      throw SocketError(description: "cannot listen on '\(path)': \(reason)")
+    }
+    return descriptor
+  }
+
+  /// Accepts and serves connections until cancelled, then removes the
+  /// socket.
+  public func run() async throws {
+    let listener = try makeListeningSocket()
+    logger.notice("Listening", metadata: ["control.socket": path])
+    let connections = acceptConnections(on: listener)
+    await withTaskCancellationHandler {
+      await withDiscardingTaskGroup { group in
+        for await descriptor in connections {
+          group.addTask { await self.serve(descriptor) }
+        }
+        group.cancelAll()
+      }
+    } onCancel: {
+      // Unblocks accept(); the accept thread then ends the stream.
+      shutdown(listener, Int32(SHUT_RDWR))
+    }
+    close(listener)
+    unlink(path)
+  }
+
+  /// Starts a thread that accepts connections and yields their
+  /// descriptors; the stream ends when the listener is shut down.
+  private func acceptConnections(on listener: Int32) -> AsyncStream<Int32> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+    let thread = Thread {
+      while true {
+        let descriptor = accept(listener, nil, nil)
+        if descriptor >= 0 {
+          _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+          continuation.yield(descriptor)
+        } else if errno == EINTR || errno == ECONNABORTED {
+          continue
+        } else {
+          break
+        }
+      }
+      continuation.finish()
+    }
+    thread.name = "accessoryd.accept"
+    thread.start()
+    return stream
+  }
+
+  /// Serves one connection: checks the peer, then answers its requests in
+  /// order, and forwards events once it subscribes.
+  private func serve(_ descriptor: Int32) async {
+    let connection = ControlConnection(descriptor: descriptor, events: events)
+    defer { close(descriptor) }
+    guard peerIsOwnUser(descriptor) else {
+      connection.send(.failure(id: nil, .permissionDenied))
+      logger.warning("Refused a client of another user")
+      return
+    }
+    let lines = readLines(from: descriptor)
+    await withDiscardingTaskGroup { group in
+      for await line in lines {
+        switch line {
+        case .tooLong:
+          connection.send(
+            .failure(
+              id: nil,
+              .invalidRequest(
+                "the line is longer than \(Self.maximumLineLength) bytes")))
+          shutdown(descriptor, Int32(SHUT_RDWR))
+        case .line(let data):
+          if let response = await respond(to: data, on: connection) {
+            connection.send(response)
+          }
+          // Later requests are still answered; events come in between.
+          if let stream = connection.takeSubscription() {
+            group.addTask {
+              for await event in stream {
+                connection.send(.notification(method: "event", event))
+              }
+            }
+          }
+        }
+        if Task.isCancelled { break }
+      }
+      group.cancelAll()
+    }
+  }
+
+  /// Returns the response to one request line, or nil for a notification.
+  func respond(
+    to data: Data, on connection: ControlConnection
+  ) async -> ControlResponse? {
+    let value: JSONValue
+    do {
+      value = try JSONDecoder().decode(JSONValue.self, from: data)
+    } catch {
+      return .failure(id: nil, .parseError("the line is not valid JSON"))
+    }
+    guard case .object(let fields) = value else {
+      return .failure(id: nil, .invalidRequest("expected a JSON object"))
+    }
+    let id = fields["id"]
+    if let id {
+      switch id {
+      case .string, .number, .null: break
+      default:
+        return .failure(
+          id: nil, .invalidRequest("'id' must be a string, a number or null"))
+      }
+    }
+    guard fields["jsonrpc"] == .string("2.0") else {
+      return .failure(id: id, .invalidRequest("'jsonrpc' must be \"2.0\""))
+    }
+    guard case .string(let method) = fields["method"] else {
+      return .failure(id: id, .invalidRequest("'method' must be a string"))
+    }
+    let params = fields["params"]
+    if let params {
+      switch params {
+      case .object, .null: break
+      default:
+        return .failure(id: id, .invalidParams("'params' must be an object"))
+      }
+    }
+    do {
+      let result = try await handler.handle(
+        method: method, params: params, connection: connection)
+      return id == nil ? nil : .success(id: id, result)
+    } catch {
+      logger.debug(
+        "Request refused",
+        metadata: ["control.method": method, "control.error": error.message])
+      return id == nil ? nil : .failure(id: id, error)
+    }
+  }
+
+  private enum Line: Sendable {
+    case line(Data)
+    case tooLong
+  }
+
+  /// Starts a thread that reads lines from a connection; the stream ends
+  /// when the client closes it.
+  private func readLines(from descriptor: Int32) -> AsyncStream<Line> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Line.self)
+    let thread = Thread {
+      var buffer = Data()
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      reading: while true {
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        if count > 0 {
+          buffer.append(contentsOf: chunk[0..<count])
+          while let newline = buffer.firstIndex(of: 0x0A) {
+            let line = Data(buffer[buffer.startIndex..<newline])
+            buffer.removeSubrange(buffer.startIndex...newline)
+            guard line.count <= Self.maximumLineLength else {
+              continuation.yield(.tooLong)
+              break reading
+            }
+            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+              continuation.yield(.line(line))
+            }
+          }
+          if buffer.count > Self.maximumLineLength {
+            continuation.yield(.tooLong)
+            break reading
+          }
+        } else if count < 0, errno == EINTR {
+          continue
+        } else {
+          break
+        }
+      }
+      continuation.finish()
+    }
+    thread.name = "accessoryd.client"
+    thread.start()
+    return stream
+  }
+
+  /// The layout of Linux's `struct ucred`, which Glibc hides without
+  /// `_GNU_SOURCE`.
+  private struct PeerCredentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = .max
+    var gid: UInt32 = .max
+  }
+
+  private func peerIsOwnUser(_ descriptor: Int32) -> Bool {
+    var credentials = PeerCredentials()
+    var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+    guard
+      getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
+        == 0
+    else { return false }
+    return credentials.uid == getuid()
+  }
+}
+
+/// Returns the text of the current `errno`.
+func systemError() -> String {
+  String(cString: strerror(errno))
+}

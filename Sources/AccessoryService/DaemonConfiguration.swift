@@ -1,0 +1,232 @@
+// accessoryd's settings: flags over a config file over XDG defaults.
+
+import AccessoryControl
+import AudioAccessoryKit
+import Foundation
+import Logging
+
+/// The settings of the daemon.
+public struct DaemonConfiguration: Sendable, Equatable {
+  /// The sound server, as libpulse names it; nil lets libpulse resolve it.
+  public var server: String?
+  /// The policy file; nil uses the built-in default policy.
+  public var policyPath: String?
+  /// The directory of the state file.
+  public var stateDirectory: String
+  /// The control socket's path.
+  public var socketPath: String
+  /// This host's Bluetooth addresses, for multipoint decisions.
+  public var hostAddresses: [String]
+  /// The least severe level logged.
+  public var logLevel: Logger.Level
+
+  /// The state file in the state directory.
+  public var stateFilePath: String { stateDirectory + "/state.json" }
+
+  /// The usage line.
+  public static let usage =
+    "accessoryd [--server <server>] [--policy <file>] [--state-dir <dir>] "
+    + "[--socket <path>] [--host-address <address> ...] "
+    + "[--log-level <level>] [--config <file>]"
+
+  /// The help text.
+  public static let help = """
+    OVERVIEW: Switch audio output to the accessories people wear.
+
+    accessoryd keeps the default output and the playing streams where the
+    registered accessories say they should be, on PulseAudio or PipeWire.
+    SIGTERM or SIGINT stop it; SIGHUP reloads the policy.
+
+    USAGE: \(usage)
+
+    OPTIONS:
+      --server <server>       The sound server (default: libpulse's own choice,
+                              $PULSE_SERVER).
+      --policy <file>         The routing policy (default:
+                              $XDG_CONFIG_HOME/accessoryd/policy.json5 if it
+                              exists, else the built-in default policy).
+      --state-dir <dir>       Where state.json is kept (default:
+                              $XDG_STATE_HOME/accessoryd).
+      --socket <path>         The control socket (default:
+                              $XDG_RUNTIME_DIR/accessoryd/control.sock).
+      --host-address <address>
+                              This host's Bluetooth address; repeat for each
+                              adapter.
+      --log-level <level>     trace, debug, info, notice, warning, error or
+                              critical (default: notice).
+      --config <file>         A JSON5 file with the same settings: server,
+                              policy, stateDirectory, socket, hostAddresses,
+                              logLevel (default:
+                              $XDG_CONFIG_HOME/accessoryd/accessoryd.json5 if it
+                              exists). Flags win over it.
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    """
+
+  /// The error for bad arguments or a bad config file.
+  public struct UsageError: Error, CustomStringConvertible {
+    /// What is wrong, quoting the value.
+    public var description: String
+  }
+
+  /// What parsing the command line asks for.
+  public enum Request: Sendable, Equatable {
+    /// Run with this configuration.
+    case run(DaemonConfiguration)
+    /// Print the help text.
+    case help
+    /// Print the version.
+    case version
+  }
+
+  /// Parses the command line, reading the config file it names or the
+  /// default one.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments after the program name.
+  ///   - environment: The environment, for XDG defaults.
+  /// - Throws: ``UsageError`` naming the bad argument or setting.
+  public static func parse(
+    _ arguments: [String], environment: [String: String]
+  ) throws(UsageError) -> Request {
+    var flags: [String: String] = [:]
+    var hosts: [String] = []
+    var index = 0
+    func value(for option: String) throws(UsageError) -> String {
+      index += 1
+      guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+        throw UsageError(description: "Missing value for '\(option) <value>'")
+      }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      var argument = arguments[index]
+      var inline: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        inline = String(argument[argument.index(after: equals)...])
+        argument = String(argument[..<equals])
+      }
+      switch argument {
+      case "-h", "--help": return .help
+      case "--version": return .version
+      case "--server", "--policy", "--state-dir", "--socket", "--log-level",
+        "--config", "--host-address":
+        let given: String
+        if let inline {
+          given = inline
+        } else {
+          given = try value(for: argument)
+        }
+        if argument == "--host-address" {
+          hosts.append(given)
+        } else {
+          flags[argument] = given
+        }
+      default:
+        throw UsageError(
+          description: argument.hasPrefix("-")
+            ? "Unknown option '\(argument)'"
+            : "Unexpected argument '\(argument)'")
+      }
+      index += 1
+    }
+
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    let configHome =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+      ?? home + "/.config"
+    var file = FileSettings()
+    if let path = flags["--config"] {
+      file = try FileSettings.load(path)
+    } else {
+      let path = configHome + "/accessoryd/accessoryd.json5"
+      if FileManager.default.fileExists(atPath: path) {
+        file = try FileSettings.load(path)
+      }
+    }
+    var policy = flags["--policy"] ?? file.policy
+    if policy == nil {
+      let path = configHome + "/accessoryd/policy.json5"
+      if FileManager.default.fileExists(atPath: path) { policy = path }
+    }
+    let levelText = flags["--log-level"] ?? file.logLevel ?? "notice"
+    guard let level = Logger.Level(rawValue: levelText) else {
+      throw UsageError(
+        description:
+          "The value '\(levelText)' is invalid for '--log-level': expected "
+          + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    let addresses = hosts.isEmpty ? (file.hostAddresses ?? []) : hosts
+    for address in addresses where BluetoothAddress(address) == nil {
+      throw UsageError(
+        description:
+          "The value '\(address)' is invalid for '--host-address': expected "
+          + "a Bluetooth address such as 'AA:BB:CC:DD:EE:FF'")
+    }
+    var socketEnvironment = environment
+    if let socket = flags["--socket"] ?? file.socket {
+      socketEnvironment[ControlSocketPath.environmentVariable] = socket
+    }
+    return .run(
+      DaemonConfiguration(
+        server: flags["--server"] ?? file.server,
+        policyPath: policy,
+        stateDirectory: flags["--state-dir"] ?? file.stateDirectory
+          ?? StateFile.defaultURL(environment: environment)
+          .deletingLastPathComponent().path,
+        socketPath: ControlSocketPath.resolve(environment: socketEnvironment),
+        hostAddresses: addresses.compactMap {
+          BluetoothAddress($0)?.description
+        },
+        logLevel: level))
+  }
+
+  /// The settings a config file may hold.
+  struct FileSettings: Decodable {
+    var server: String?
+    var policy: String?
+    var stateDirectory: String?
+    var socket: String?
+    var hostAddresses: [String]?
+    var logLevel: String?
+
+    init() {}
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+      case server, policy, stateDirectory, socket, hostAddresses, logLevel
+    }
+
+    static func load(_ path: String) throws(UsageError) -> FileSettings {
+      let data: Data
+      do {
+        data = try Data(contentsOf: URL(fileURLWithPath: path))
+      } catch {
+        throw UsageError(
+          description: "\(path): cannot be read: \(error.localizedDescription)")
+      }
+      let decoder = JSONDecoder()
+      decoder.allowsJSON5 = true
+      do {
+        let keys = try decoder.decode([String: JSONValue].self, from: data)
+          .keys.sorted()
+        let known = CodingKeys.allCases.map(\.rawValue)
+        for key in keys where !known.contains(key) {
+          throw UsageError(
+            description:
+              "\(path): \(key): is not a known setting; expected one of "
+              + known.map { "'\($0)'" }.joined(separator: ", "))
+        }
+        return try decoder.decode(FileSettings.self, from: data)
+      } catch let error as UsageError {
+        throw error
+      } catch let DecodingError.typeMismatch(_, context) {
+        let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+        throw UsageError(
+          description: "\(path): \(key): \(context.debugDescription)")
+      } catch {
+        throw UsageError(description: "\(path): is not valid JSON5: \(error)")
+      }
+    }
+  }
+}

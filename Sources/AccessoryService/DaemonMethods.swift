@@ -1,0 +1,431 @@
+// The control socket's methods: docs/control-protocol.md describes each.
+
+import AccessoryControl
+import AudioAccessoryKit
+import Foundation
+import Logging
+import RoutingCore
+
+/// Answers control requests with the registry, the router and the policy.
+public struct DaemonMethods: ControlHandler {
+  let engine: InProcessAccessoryEngine
+  let router: RouteController
+  let policies: PolicyStore
+  let events: EventHub
+  let status: @Sendable () -> JSONValue
+  let logger: Logger
+
+  /// Creates the handler.
+  public init(
+    engine: InProcessAccessoryEngine, router: RouteController,
+    policies: PolicyStore, events: EventHub,
+    status: @escaping @Sendable () -> JSONValue, logger: Logger
+  ) {
+    self.engine = engine
+    self.router = router
+    self.policies = policies
+    self.events = events
+    self.status = status
+    self.logger = logger
+  }
+
+  /// Handles one request.
+  public func handle(
+    method: String, params: JSONValue?, connection: ControlConnection
+  ) async throws(ControlError) -> JSONValue {
+    let params = Parameters(params)
+    do {
+      switch method {
+      case "accessory.pair": return try await pair(params)
+      case "accessory.unpair": return try await unpair(params)
+      case "accessory.list": return try await list(params)
+      case "accessory.register": return try await register(params)
+      case "accessory.update": return try await update(params)
+      case "accessory.current": return try await current(params)
+      case "route.get":
+        try params.allow(["explain"])
+        return await route(explain: try params.bool("explain") ?? false)
+      case "events.subscribe":
+        try params.allow([])
+        _ = connection.subscribeToEvents()
+        return .object([:])
+      case "policy.check": return try checkPolicy(params)
+      case "policy.show":
+        try params.allow([])
+        let loaded = policies.loaded
+        return .object([
+          "path": loaded.path.map(JSONValue.string) ?? .null,
+          "description": .string(loaded.policy.description),
+          "text": .string(loaded.text),
+        ])
+      case "daemon.status":
+        try params.allow([])
+        guard case .object(var fields) = status() else { return status() }
+        let server = await router.serverInfo
+        fields["soundServer"] = .object([
+          "state": server == nil ? "disconnected" : "connected",
+          "name": server.map { .string($0.serverName) } ?? .null,
+          "version": server.map { .string($0.serverVersion) } ?? .null,
+        ])
+        return .object(fields)
+      default:
+        throw ControlError.methodNotFound(method)
+      }
+    } catch let error as ControlError {
+      throw error
+    } catch let error as AccessoryControlDevice.Error {
+      throw ControlError(error)
+    } catch {
+      throw ControlError.internalError("\(error)")
+    }
+  }
+
+  // MARK: - Accessories
+
+  private func pair(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["address", "name"])
+    let text = try params.string("address", required: true)!
+    let address: BluetoothAddress
+    do {
+      address = try BluetoothAddress(parsing: text)
+    } catch {
+      throw AccessoryControlDevice.Error.invalidRequest(
+        reason: error.description)
+    }
+    guard await router.isConnected else {
+      throw AccessoryControlDevice.Error.unknown(
+        reason: "the sound server is not connected, so \(address) cannot be "
+          + "checked; start the sound server and try again")
+    }
+    guard let output = await router.bluetoothOutput(for: address) else {
+      throw AccessoryControlDevice.Error.invalidRequest(
+        reason: "the sound server has no Bluetooth output with the address "
+          + "\(address); connect the accessory first")
+    }
+    let name = try params.string("name") ?? output.sink.description
+    let accessory = try engine.pair(
+      address, displayName: name,
+      formFactor: output.formFactor.map(AudioFormFactor.init(rawValue:)))
+    publishAccessory("paired", address)
+    logger.notice(
+      "Paired",
+      metadata: ["accessory.address": "\(address)", "accessory.name": name])
+    _ = accessory
+    await router.reconcile(because: "an accessory was paired")
+    return await accessoryJSON(address)
+  }
+
+  private func unpair(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["accessory"])
+    let address = try resolve(params)
+    let wasRegistered = engine.registry.registrations[address] != nil
+    try engine.unpair(address)
+    publishAccessory("unpaired", address)
+    if wasRegistered { publishAccessory("invalidated", address) }
+    await router.reconcile(because: "an accessory was unpaired")
+    return .object([:])
+  }
+
+  private func list(_ params: Parameters) async throws -> JSONValue {
+    try params.allow([])
+    let registry = engine.registry
+    let addresses = Set(registry.accessories.keys).union(
+      registry.registrations.keys
+    ).sorted()
+    var items: [JSONValue] = []
+    for address in addresses { items.append(await accessoryJSON(address)) }
+    return .object(["accessories": .array(items)])
+  }
+
+  private func register(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["accessory", "configuration"])
+    let address = try resolve(params)
+    let configuration = try params.configuration("configuration")
+    try await engine.register(
+      engine.registry.accessory(at: address), configuration)
+    publishAccessory("registered", address)
+    let pending = await router.reconcile(because: "an accessory was registered")
+    return await accessoryJSON(address, routePending: pending)
+  }
+
+  private func update(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["accessory", "configuration", "changes"])
+    let address = try resolve(params)
+    if params["configuration"] != nil {
+      guard params["changes"] == nil else {
+        throw ControlError.invalidParams(
+          "give 'configuration' or 'changes', not both")
+      }
+      let configuration = try params.configuration("configuration")
+      _ = try await engine.update(
+        engine.registry.accessory(at: address), configuration)
+    } else {
+      let changes = try params.changes("changes")
+      try engine.update(address) { configuration in
+        changes.apply(to: &configuration)
+      }
+    }
+    publishAccessory("updated", address)
+    let pending = await router.reconcile(because: "an accessory was updated")
+    return await accessoryJSON(address, routePending: pending)
+  }
+
+  private func current(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["accessory"])
+    let address = try resolve(params)
+    _ = try engine.configuration(for: engine.registry.accessory(at: address))
+    return await accessoryJSON(address)
+  }
+
+  private func resolve(_ params: Parameters) throws -> BluetoothAddress {
+    try engine.registry.resolve(try params.string("accessory", required: true)!)
+  }
+
+  // MARK: - Route and policy
+
+  private func route(explain: Bool) async -> JSONValue {
+    let report = await router.report(explaining: explain)
+    var fields: [String: JSONValue] = [
+      "output": report.output.map(JSONValue.string) ?? .null,
+      "description": report.description.map(JSONValue.string) ?? .null,
+      "pending": .bool(report.pending),
+      "soundServer": .string(
+        report.soundServerConnected ? "connected" : "disconnected"),
+      "summary": .string(report.summary),
+    ]
+    if let explanation = report.explanation {
+      fields["explanation"] = (try? JSONValue(encoding: explanation)) ?? .null
+      fields["text"] = .string(explanation.text)
+    }
+    return .object(fields)
+  }
+
+  private func checkPolicy(_ params: Parameters) throws -> JSONValue {
+    try params.allow(["path"])
+    let path = try params.string("path", required: true)!
+    do {
+      let loaded = try PolicyStore.load(path)
+      return .object([
+        "path": .string(path),
+        "description": .string(loaded.policy.description),
+      ])
+    } catch {
+      throw ControlError.invalidConfiguration(error.description)
+    }
+  }
+
+  // MARK: - JSON
+
+  private func accessoryJSON(
+    _ address: BluetoothAddress, routePending: Bool? = nil
+  ) async -> JSONValue {
+    let registry = engine.registry
+    let paired = registry.accessories[address]
+    var fields: [String: JSONValue] = [
+      "address": .string(address.description),
+      "displayName": .string(paired?.displayName ?? address.description),
+      "formFactor": paired?.formFactor.map { .string($0.rawValue) } ?? .null,
+      "state": .string(paired == nil ? "unauthorized" : "authorized"),
+      "output": await router.outputName(for: address).map(JSONValue.string)
+        ?? .null,
+    ]
+    if let registration = registry.registrations[address] {
+      fields["registration"] = .object([
+        "configuration": (try? JSONValue(encoding: registration.configuration))
+          ?? .null,
+        "invalidated": .bool(registration.isInvalidated),
+      ])
+    } else {
+      fields["registration"] = .null
+    }
+    if let routePending { fields["routePending"] = .bool(routePending) }
+    return .object(fields)
+  }
+
+  private func publishAccessory(_ change: String, _ address: BluetoothAddress) {
+    let registry = engine.registry
+    var accessory: [String: JSONValue] = [
+      "address": .string(address.description),
+      "displayName": .string(
+        registry.accessories[address]?.displayName ?? address.description),
+    ]
+    if let registration = registry.registrations[address] {
+      accessory["configuration"] =
+        (try? JSONValue(encoding: registration.configuration)) ?? .null
+      accessory["invalidated"] = .bool(registration.isInvalidated)
+    }
+    events.publish(
+      .object([
+        "kind": "accessory", "change": .string(change),
+        "accessory": .object(accessory),
+      ]))
+  }
+}
+
+extension ControlError {
+  /// Creates the JSON-RPC error for an AudioAccessoryKit error.
+  public init(_ error: AccessoryControlDevice.Error) {
+    let code =
+      switch error {
+      case .accessoryNotCapable: -32001
+      case .invalidRequest: -32002
+      case .invalidated: -32003
+      case .unknown: -32000
+      }
+    self.init(
+      code: code, message: error.reason,
+      data: .object([
+        "case": .string(error.name), "reason": .string(error.reason),
+      ]))
+  }
+}
+
+/// Edits of some configuration fields; a field given as null is cleared.
+struct ConfigurationChanges {
+  var placement: AccessoryControlDevice.Placement??
+  var primary: Data??
+  var secondary: Data??
+
+  func apply(to configuration: inout AccessoryControlDevice.Configuration) {
+    if let placement { configuration.devicePlacement = placement }
+    if let primary {
+      configuration.primaryAudioSourceDeviceIdentifier = primary
+    }
+    if let secondary {
+      configuration.secondaryAudioSourceDeviceIdentifier = secondary
+    }
+  }
+}
+
+/// The params of a request, read with errors that name the field.
+struct Parameters {
+  let fields: [String: JSONValue]
+
+  init(_ value: JSONValue?) {
+    if case .object(let fields) = value {
+      self.fields = fields
+    } else {
+      self.fields = [:]
+    }
+  }
+
+  subscript(key: String) -> JSONValue? { fields[key] }
+
+  func allow(_ keys: [String]) throws(ControlError) {
+    for key in fields.keys.sorted() where !keys.contains(key) {
+      throw .invalidParams(
+        "unknown parameter '\(key)'"
+          + (keys.isEmpty
+            ? "; this method takes none"
+            : "; expected " + keys.map { "'\($0)'" }.joined(separator: ", ")))
+    }
+  }
+
+  func string(
+    _ key: String, required: Bool = false
+  ) throws(ControlError)
+    -> String?
+  {
+    switch fields[key] {
+    case .string(let text): return text
+    case nil, .null?:
+      if required { throw .invalidParams("'\(key)' is missing") }
+      return nil
+    default:
+      throw .invalidParams("'\(key)' must be a string")
+    }
+  }
+
+  func bool(_ key: String) throws(ControlError) -> Bool? {
+    switch fields[key] {
+    case .bool(let flag): return flag
+    case nil, .null?: return nil
+    default: throw .invalidParams("'\(key)' must be true or false")
+    }
+  }
+
+  func configuration(
+    _ key: String
+  ) throws(ControlError) -> AccessoryControlDevice.Configuration {
+    guard let value = fields[key], value != .null else {
+      throw .invalidParams("'\(key)' is missing")
+    }
+    do {
+      return try value.decode(as: AccessoryControlDevice.Configuration.self)
+    } catch let error as DecodingError {
+      throw .invalidParams(
+        "'\(key)' is not a configuration: \(describe(error))")
+    } catch {
+      throw .invalidParams("'\(key)' is not a configuration")
+    }
+  }
+
+  func changes(_ key: String) throws(ControlError) -> ConfigurationChanges {
+    guard case .object(let changes) = fields[key] else {
+      throw .invalidParams(
+        "give 'configuration' or 'changes' (an object of fields to change)")
+    }
+    let known = [
+      "devicePlacement", "primaryAudioSourceDeviceIdentifier",
+      "secondaryAudioSourceDeviceIdentifier",
+    ]
+    for name in changes.keys.sorted() where !known.contains(name) {
+      throw .invalidParams(
+        "unknown change '\(name)'; expected "
+          + known.map { "'\($0)'" }.joined(separator: ", "))
+    }
+    var result = ConfigurationChanges()
+    if let value = changes["devicePlacement"] {
+      switch value {
+      case .null: result.placement = .some(nil)
+      case .string(let text):
+        guard let placement = AccessoryControlDevice.Placement(rawValue: text)
+        else {
+          throw .invalidParams(
+            "'devicePlacement' is '\(text)'; expected one of "
+              + AccessoryControlDevice.Placement.allCases.map {
+                "'\($0.rawValue)'"
+              }.joined(separator: ", ") + " or null")
+        }
+        result.placement = .some(placement)
+      default:
+        throw .invalidParams("'devicePlacement' must be a string or null")
+      }
+    }
+    for name in known.dropFirst() {
+      guard let value = changes[name] else { continue }
+      let data: Data?
+      switch value {
+      case .null: data = nil
+      case .string(let text):
+        guard let parsed = Data(hexBytes: text) else {
+          throw .invalidParams(
+            "'\(name)' is '\(text)'; expected hexadecimal bytes such as "
+              + "'AA:BB:CC:DD:EE:FF' or null")
+        }
+        data = parsed
+      default:
+        throw .invalidParams("'\(name)' must be a string or null")
+      }
+      if name == known[1] {
+        result.primary = .some(data)
+      } else {
+        result.secondary = .some(data)
+      }
+    }
+    return result
+  }
+
+  private func describe(_ error: DecodingError) -> String {
+    switch error {
+    case .dataCorrupted(let context), .typeMismatch(_, let context),
+      .valueNotFound(_, let context), .keyNotFound(_, let context):
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return path.isEmpty
+        ? context.debugDescription
+        : "\(path): \(context.debugDescription)"
+    @unknown default:
+      return "\(error)"
+    }
+  }
+}

@@ -1,0 +1,112 @@
+// A small service lifecycle in the shape of swift-service-lifecycle: each
+// long-running part of the daemon is a Service; a ServiceGroup starts them
+// in order and stops them in reverse.
+
+import Logging
+
+/// A long-running part of the daemon.
+///
+/// `run()` keeps running until its task is cancelled, then cleans up and
+/// returns. Returning or throwing before that counts as a failure and stops
+/// the whole group.
+public protocol Service: Sendable {
+  /// The service's name, for logs.
+  var name: String { get }
+
+  /// Runs the service until its task is cancelled.
+  func run() async throws
+}
+
+/// The error of a group whose service ended on its own.
+public struct ServiceGroupError: Error, CustomStringConvertible {
+  /// The service that ended.
+  public let service: String
+  /// What it threw, if anything.
+  public let underlying: (any Error)?
+
+  /// A message naming the service and its error.
+  public var description: String {
+    if let underlying {
+      return "the \(service) service failed: \(underlying)"
+    }
+    return "the \(service) service stopped on its own"
+  }
+}
+
+/// Runs services in order and stops them in reverse order.
+///
+/// Services with a higher index may depend on those with a lower one: when
+/// ``run(until:)``'s trigger fires, the last service is cancelled and
+/// awaited first, then the one before it, and so on.
+public struct ServiceGroup: Sendable {
+  private let services: [any Service]
+  private let logger: Logger
+
+  /// Creates a group.
+  ///
+  /// - Parameters:
+  ///   - services: The services, in start order.
+  ///   - logger: Where to report starts and stops.
+  public init(services: [any Service], logger: Logger) {
+    self.services = services
+    self.logger = logger
+  }
+
+  /// Runs every service until `shutdown` returns, then stops them in
+  /// reverse order.
+  ///
+  /// - Parameter shutdown: Returns when the group should stop, for example
+  ///   on SIGTERM.
+  /// - Throws: ``ServiceGroupError`` if a service ends on its own.
+  public func run(
+    until shutdown: @escaping @Sendable () async -> Void
+  )
+    async throws
+  {
+    try await run(from: 0, until: shutdown)
+    logger.notice("All services stopped")
+  }
+
+  private enum Outcome: Sendable {
+    case laterServicesStopped
+    case serviceEnded(String)
+  }
+
+  private func run(
+    from index: Int, until shutdown: @escaping @Sendable () async -> Void
+  ) async throws {
+    guard index < services.count else {
+      await shutdown()
+      logger.notice("Shutting down")
+      return
+    }
+    let service = services[index]
+    let logger = self.logger
+    try await withThrowingTaskGroup(of: Outcome.self) { group in
+      logger.debug("Starting service", metadata: ["service.name": service.name])
+      group.addTask {
+        do {
+          try await service.run()
+        } catch is CancellationError {
+        } catch {
+          if !Task.isCancelled {
+            throw ServiceGroupError(service: service.name, underlying: error)
+          }
+        }
+        return .serviceEnded(service.name)
+      }
+      group.addTask {
+        try await self.run(from: index + 1, until: shutdown)
+        return .laterServicesStopped
+      }
+      let first = try await group.next()!
+      group.cancelAll()
+      // Wait for the other child: the service stops after the later ones.
+      while try await group.next() != nil {}
+      logger.debug("Stopped service", metadata: ["service.name": service.name])
+      if case .serviceEnded(let name) = first, !Task.isCancelled {
+        throw ServiceGroupError(service: name, underlying: nil)
+      }
+    }
+  }
+}

@@ -1,0 +1,278 @@
+// The router: on every registry change and every sound-server change it
+// builds a snapshot, asks the decision core, applies only the difference in
+// one pipelined batch, keeps the decision for explain, and publishes an
+// event. No polling, and a timer only while a grace time runs.
+
+import AccessoryControl
+import AudioAccessoryKit
+import Dispatch
+import Foundation
+import Logging
+import PulseAudio
+import RoutingCore
+import Synchronization
+
+/// What the router last decided, for `route.get`.
+public struct RouteReport: Sendable {
+  /// The output that should be the default, if any.
+  public var output: String?
+  /// The output's description.
+  public var description: String?
+  /// Whether the decision is waiting for the sound server.
+  public var pending: Bool
+  /// Whether the sound server is connected.
+  public var soundServerConnected: Bool
+  /// The one-line summary.
+  public var summary: String
+  /// The full explanation, when asked for.
+  public var explanation: Explanation?
+}
+
+/// Applies routing decisions to the sound server.
+public actor RouteController: Service {
+  /// The service's name.
+  public nonisolated let name = "router"
+
+  private let engine: InProcessAccessoryEngine
+  private let link: SoundServerLink
+  private let policies: PolicyStore
+  private let hostAddresses: [String]
+  private let events: EventHub
+  private let logger: Logger
+  private let clock: @Sendable () -> Date
+
+  private var tracking = RouteTracking()
+  private var mirror: ServerMirror?
+  private var lastSnapshot: Snapshot?
+  private var lastDecision: Decision?
+  private var lastPolicy: Policy?
+  private var pending = false
+  private let timer: ReconsiderTimer
+
+  /// Creates the router.
+  public init(
+    engine: InProcessAccessoryEngine, link: SoundServerLink,
+    policies: PolicyStore, hostAddresses: [String], events: EventHub,
+    logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.engine = engine
+    self.link = link
+    self.policies = policies
+    self.hostAddresses = hostAddresses.compactMap {
+      BluetoothAddress($0)?.description
+    }
+    self.events = events
+    self.logger = logger
+    self.clock = clock
+    self.timer = ReconsiderTimer()
+  }
+
+  /// Follows the sound server and the grace-time timer until cancelled.
+  public func run() async throws {
+    let updates = await link.updates()
+    let wakeups = timer.wakeups
+    await withDiscardingTaskGroup { group in
+      group.addTask {
+        for await update in updates { await self.handle(update) }
+      }
+      group.addTask {
+        for await _ in wakeups {
+          _ = await self.reconcile(because: "a grace time ended")
+        }
+      }
+    }
+    timer.cancel()
+  }
+
+  private func handle(_ update: LinkUpdate) async {
+    switch update {
+    case .connected(let mirror):
+      logger.notice(
+        "Sound server connected",
+        metadata: ["pulse.server": mirror.serverInfo.serverName])
+      events.publish(.object(["kind": "soundServer", "state": "connected"]))
+      observe(mirror)
+      _ = await reconcile(because: "the sound server connected")
+    case .changed(let mirror):
+      observe(mirror)
+      _ = await reconcile(because: "the sound server changed")
+    case .disconnected(let error):
+      if self.mirror != nil {
+        logger.warning(
+          "Sound server disconnected",
+          metadata: ["pulse.error": error.description])
+        events.publish(
+          .object(["kind": "soundServer", "state": "disconnected"]))
+      }
+      mirror = nil
+      tracking.forgetConnection()
+      pending = lastDecision?.hasActions ?? false
+    }
+  }
+
+  private func observe(_ mirror: ServerMirror) {
+    self.mirror = mirror
+    let registered = Set(
+      engine.registry.registrations.values.filter { !$0.isInvalidated }
+        .map { $0.address.description })
+    tracking.observe(
+      server: mirror.serverInfo, sinks: mirror.sinks,
+      sinkInputs: mirror.sinkInputs, accessories: registered,
+      reappearGrace: policies.policy.reappearGraceSeconds,
+      now: clock().timeIntervalSince1970)
+  }
+
+  /// Decides and applies the result; returns after the server acknowledged
+  /// it, or at once with `pending` when the server is away.
+  ///
+  /// - Parameter reason: Why, for the log.
+  /// - Returns: Whether the route is pending.
+  @discardableResult
+  public func reconcile(because reason: String) async -> Bool {
+    let policy = policies.policy
+    guard let mirror else {
+      pending = true
+      return true
+    }
+    let now = clock().timeIntervalSince1970
+    let snapshot = SnapshotBuilder.snapshot(
+      registry: engine.registry, server: mirror.serverInfo,
+      sinks: mirror.sinks, sinkInputs: mirror.sinkInputs,
+      cards: mirror.cards, tracking: tracking,
+      hostAddresses: hostAddresses, now: now)
+    let decision = decide(snapshot, policy, explaining: false)
+    lastSnapshot = snapshot
+    lastDecision = decision
+    lastPolicy = policy
+    timer.schedule(
+      at: decision.reconsiderAt.map { $0 - now },
+      now: DispatchTime.now())
+    guard decision.hasActions else {
+      pending = false
+      return false
+    }
+    let batch = PulseBatch(
+      cardProfiles: decision.profileRequests.map {
+        .init(cardName: $0.card, profileName: $0.profile)
+      },
+      defaultSink: decision.defaultChange,
+      moves: decision.moves.map { .init(sinkInput: $0.stream, sink: $0.to) })
+    if let change = decision.defaultChange { tracking.expectedDefault = change }
+    for move in decision.moves { tracking.expectedMoves[move.stream] = move.to }
+    do {
+      let result = try await link.apply(batch)
+      for error in result.errors {
+        logger.warning(
+          "A routing operation failed",
+          metadata: ["pulse.error": error.description, "route.reason": reason])
+      }
+      pending = false
+    } catch {
+      pending = true
+      logger.warning(
+        "Cannot apply the route now; it is pending",
+        metadata: ["pulse.error": error.description])
+    }
+    logger.info(
+      "Route applied",
+      metadata: [
+        "route.reason": reason,
+        "route.output": decision.target ?? "none",
+        "route.moves": "\(decision.moves.count)",
+      ])
+    events.publish(
+      .object([
+        "kind": "route",
+        "output": decision.target.map(JSONValue.string) ?? .null,
+        "summary": .string(
+          decide(snapshot, policy).explanation.summary),
+        "moves": .number(Double(decision.moves.count)),
+        "defaultChanged": .bool(decision.defaultChange != nil),
+        "pending": .bool(pending),
+      ]))
+    return pending
+  }
+
+  /// Returns the last decision and, on request, why.
+  public func report(explaining: Bool) -> RouteReport {
+    let connected = mirror != nil
+    guard let snapshot = lastSnapshot, let policy = lastPolicy else {
+      return RouteReport(
+        output: mirror?.defaultSinkName, description: nil, pending: pending,
+        soundServerConnected: connected,
+        summary: connected
+          ? "No decision yet" : "No decision yet: the sound server is away",
+        explanation: nil)
+    }
+    let explained = decide(snapshot, policy, explaining: true)
+    let output = explained.target ?? snapshot.defaultOutput
+    return RouteReport(
+      output: output,
+      description: output.flatMap { name in
+        snapshot.outputs.first { $0.name == name }?.description
+      },
+      pending: pending, soundServerConnected: connected,
+      summary: explained.explanation.summary,
+      explanation: explaining ? explained.explanation : nil)
+  }
+
+  /// Returns the name of the output that carries an accessory's address.
+  public func outputName(for address: BluetoothAddress) -> String? {
+    mirror?.sinks.first { bluetoothAddress(of: $0) == address.description }?
+      .name
+  }
+
+  /// Returns the sound server's outputs that carry a Bluetooth address.
+  public func bluetoothOutput(
+    for address: BluetoothAddress
+  ) -> (sink: Sink, formFactor: String?)? {
+    guard
+      let sink = mirror?.sinks.first(where: {
+        bluetoothAddress(of: $0) == address.description
+      })
+    else { return nil }
+    return (sink, sink.properties["device.form_factor"])
+  }
+
+  /// Whether the sound server is connected.
+  public var isConnected: Bool { mirror != nil }
+
+  /// The connected sound server's identity, or nil.
+  public var serverInfo: ServerInfo? { mirror?.serverInfo }
+}
+
+/// A one-shot timer for the end of a grace time, delivered as an async
+/// sequence of wake-ups.
+final class ReconsiderTimer: Sendable {
+  let wakeups: AsyncStream<Void>
+  private let continuation: AsyncStream<Void>.Continuation
+  private let source = Mutex<(any DispatchSourceTimer)?>(nil)
+
+  init() {
+    (wakeups, continuation) = AsyncStream.makeStream(
+      of: Void.self, bufferingPolicy: .bufferingNewest(1))
+  }
+
+  /// Arms the timer `seconds` from now, replacing any armed one; nil
+  /// disarms it.
+  func schedule(at seconds: Double?, now: DispatchTime) {
+    source.withLock { source in
+      source?.cancel()
+      source = nil
+      guard let seconds else { return }
+      let timer = DispatchSource.makeTimerSource(
+        queue: DispatchQueue.global())
+      let delay = max(0, seconds) + 0.001
+      timer.schedule(deadline: now + delay, leeway: .milliseconds(5))
+      let continuation = self.continuation
+      timer.setEventHandler { continuation.yield() }
+      timer.resume()
+      source = timer
+    }
+  }
+
+  func cancel() {
+    schedule(at: nil, now: .now())
+    continuation.finish()
+  }
+}

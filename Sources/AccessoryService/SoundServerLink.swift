@@ -1,0 +1,563 @@
+// The service's one link to the sound server: it keeps a ServerMirror up to
+// date from the server's events, publishes every new mirror, sends command
+// batches, and reconnects by itself when the server goes away.
+
+import Logging
+import PulseAudio
+import Synchronization
+
+/// A change in a ``SoundServerLink``, as ``SoundServerLink/updates()``
+/// reports it.
+public enum LinkUpdate: Sendable, Hashable {
+  /// The link connected, or reconnected, and loaded the server's state.
+  case connected(ServerMirror)
+  /// The server's state changed while connected.
+  case changed(ServerMirror)
+  /// The link lost the server, or could not reach it; it keeps trying.
+  case disconnected(PulseError)
+
+  /// The server's state, or `nil` for ``disconnected(_:)``.
+  public var mirror: ServerMirror? {
+    switch self {
+    case .connected(let mirror), .changed(let mirror): mirror
+    case .disconnected: nil
+    }
+  }
+}
+
+/// A long-running link to the sound server that mirrors its sinks, streams,
+/// cards and defaults, and sends commands to it.
+///
+/// Run the link as a service: ``run()`` connects, loads a ``ServerMirror``,
+/// then follows the server's events and publishes a new mirror for each
+/// burst of changes. When the server goes away it publishes
+/// ``LinkUpdate/disconnected(_:)`` and reconnects with exponential backoff.
+/// While connected it neither polls nor runs timers.
+///
+/// ```swift
+/// let link = SoundServerLink(logger: logger)
+/// try await withThrowingTaskGroup(of: Void.self) { group in
+///   group.addTask { try await link.run() }
+///   for await update in await link.updates() {
+///     print(update.mirror?.defaultSinkName ?? "disconnected")
+///   }
+/// }
+/// ```
+///
+/// The link uses two connections: one to observe and one to send batches.
+/// PipeWire may show the connection that moves a stream the stream on its
+/// target before the move happens, so the mirror comes from the connection
+/// that sends nothing, which sees only what the server did.
+public actor SoundServerLink {
+  /// How long the link waits between attempts to reach the server.
+  public struct Backoff: Sendable, Hashable {
+    /// The wait after the first failure.
+    public var initialDelay: Duration
+    /// The longest wait; each failure doubles the wait up to this.
+    public var maximumDelay: Duration
+
+    /// Creates a backoff.
+    ///
+    /// - Parameters:
+    ///   - initialDelay: The wait after the first failure.
+    ///   - maximumDelay: The longest wait.
+    public init(initialDelay: Duration, maximumDelay: Duration) {
+      precondition(
+        initialDelay > .zero && maximumDelay >= initialDelay,
+        "invalid backoff \(initialDelay)...\(maximumDelay)")
+      self.initialDelay = initialDelay
+      self.maximumDelay = maximumDelay
+    }
+
+    /// 50 milliseconds, doubling up to 2 seconds.
+    public static let standard = Backoff(
+      initialDelay: .milliseconds(50), maximumDelay: .seconds(2))
+  }
+
+  /// The server and timeouts of the link's connections.
+  public nonisolated let options: PulseConnection.Options
+  /// How long the link waits between attempts to reach the server.
+  public nonisolated let backoff: Backoff
+
+  private let logger: Logger
+  private let subscribers = Subscribers()
+  private var status = Status.idle
+  /// The connections of the current session, once its mirror is loaded.
+  private var session: Session?
+  private var reconnectRequested = false
+  private var hasStarted = false
+
+  /// The two connections of a session: one observes, one sends commands.
+  private struct Session {
+    let observer: PulseConnection
+    let commander: PulseConnection
+
+    /// Closes both connections.
+    func close() {
+      observer.close()
+      commander.close()
+    }
+  }
+
+  /// What the link has: nothing yet, a mirror, or the reason it has none.
+  private enum Status {
+    case idle
+    case connected(ServerMirror)
+    case disconnected(PulseError)
+  }
+
+  /// Creates a link; ``run()`` connects.
+  ///
+  /// - Parameters:
+  ///   - options: The server and the timeouts; the link adds `(commands)`
+  ///     to the application name of its command connection.
+  ///   - backoff: How long to wait between attempts to reach the server.
+  ///   - logger: Where connects and disconnects are logged, with the
+  ///     metadata keys `pulse.server` and `pulse.error`.
+  public init(
+    options: PulseConnection.Options = .init(),
+    backoff: Backoff = .standard,
+    logger: Logger
+  ) {
+    self.options = options
+    self.backoff = backoff
+    var logger = logger
+    logger.metadata["pulse.server"] = options.server ?? "default"
+    self.logger = logger
+  }
+
+  // MARK: - State
+
+  /// The server's current state, or `nil` while disconnected.
+  public var mirror: ServerMirror? {
+    if case .connected(let mirror) = status { mirror } else { nil }
+  }
+
+  /// Whether the link is connected and has loaded the server's state.
+  public var isConnected: Bool { mirror != nil }
+
+  /// Returns a stream of the link's changes, starting with its current
+  /// state.
+  ///
+  /// A new stream first yields ``LinkUpdate/connected(_:)`` with the
+  /// current mirror if the link is connected, or
+  /// ``LinkUpdate/disconnected(_:)`` if it is not (nothing before the first
+  /// attempt to connect), then every later update.
+  /// Any number of streams can be open. A stream that falls more than 64
+  /// updates behind loses the oldest; since each update carries the whole
+  /// state, the latest one is always right. Streams end when ``run()``
+  /// ends.
+  public func updates() -> AsyncStream<LinkUpdate> {
+    let current: LinkUpdate? =
+      switch status {
+      case .idle: nil
+      case .connected(let mirror): .connected(mirror)
+      case .disconnected(let error): .disconnected(error)
+      }
+    return subscribers.add(startingWith: current)
+  }
+
+  // MARK: - Commands
+
+  /// Sends a batch of commands as one pipelined round.
+  ///
+  /// The batch goes out on the link's command connection, see
+  /// ``PulseConnection/apply(_:)``. A success is the server's
+  /// acknowledgement: wait for the change in ``updates()`` to know that it
+  /// is in effect.
+  ///
+  /// - Parameter batch: The card profiles, default sink and stream moves.
+  /// - Returns: One result per operation.
+  /// - Throws: ``PulseError/connectionTerminated`` if the link is not
+  ///   connected.
+  public func apply(
+    _ batch: PulseBatch
+  ) async throws(PulseError) -> PulseBatchResult {
+    guard let session else { throw .connectionTerminated }
+    return await session.commander.apply(batch)
+  }
+
+  /// Drops the connections and connects again at once, loading a fresh
+  /// mirror.
+  ///
+  /// PipeWire's pulse server (seen with pipewire-pulse 0.3.65) sometimes
+  /// stops telling the clients it already has about default-sink changes:
+  /// they get no event, and its replies to them keep the old default, while
+  /// a new client sees the truth. Call this when a change that the server
+  /// acknowledged does not show up in ``updates()`` in reasonable time.
+  ///
+  /// The link publishes ``LinkUpdate/connected(_:)`` with the fresh mirror,
+  /// with no ``LinkUpdate/disconnected(_:)`` before it unless the new
+  /// attempt fails. Until the new connections are ready, ``apply(_:)``
+  /// throws. While disconnected, this does nothing: the link is already
+  /// trying to connect.
+  public func reconnect() {
+    guard let session else { return }
+    self.session = nil
+    reconnectRequested = true
+    session.close()
+  }
+
+  // MARK: - Running
+
+  /// Connects and keeps the mirror up to date until the task is cancelled.
+  ///
+  /// Returns only when cancelled, and never throws: losing the server, or
+  /// failing to reach it, leads to new attempts, 50 milliseconds apart at
+  /// first and up to 2 seconds apart with the standard ``Backoff``. On
+  /// cancellation the link closes its connections at once, publishes
+  /// ``LinkUpdate/disconnected(_:)`` with
+  /// ``PulseAudio/PulseError/connectionTerminated`` and ends every
+  /// ``updates()`` stream. A connection attempt in progress finishes
+  /// first; it takes at most the connect timeout of ``options``.
+  ///
+  /// - Important: Run a link once; a second call traps.
+  public func run() async throws {
+    precondition(!hasStarted, "SoundServerLink.run() called twice")
+    hasStarted = true
+    var delay = backoff.initialDelay
+    // Whether this outage was logged as a warning; later failed attempts
+    // are logged at debug level.
+    var outageLogged = false
+    while !Task.isCancelled {
+      let (error, wasConnected) = await runSession()
+      if Task.isCancelled { break }
+      if reconnectRequested {
+        reconnectRequested = false
+        logger.info("reconnecting to the sound server on request")
+        delay = backoff.initialDelay
+        continue
+      }
+      if wasConnected {
+        delay = backoff.initialDelay
+        logger.warning(
+          "lost the sound server; reconnecting",
+          metadata: ["pulse.error": "\(error)"])
+      } else if !outageLogged {
+        logger.warning(
+          "cannot reach the sound server; retrying",
+          metadata: ["pulse.error": "\(error)"])
+      } else {
+        logger.debug(
+          "still cannot reach the sound server",
+          metadata: [
+            "pulse.error": "\(error)", "pulse.retry.delay": "\(delay)",
+          ])
+      }
+      outageLogged = true
+      enterDisconnected(error)
+      do {
+        try await Task.sleep(for: delay)
+      } catch {
+        break
+      }
+      delay = min(delay * 2, backoff.maximumDelay)
+    }
+    enterDisconnected(.connectionTerminated)
+    logger.info("stopped following the sound server")
+    subscribers.finish()
+  }
+
+  /// Connects, loads the mirror and follows the server until the
+  /// connection ends or the task is cancelled.
+  ///
+  /// - Returns: Why the session ended, and whether it got connected.
+  private func runSession() async -> (PulseError, wasConnected: Bool) {
+    var commandOptions = options
+    commandOptions.applicationName += " (commands)"
+    let observer: PulseConnection
+    let commander: PulseConnection
+    let mirror: ServerMirror
+    do throws(PulseError) {
+      observer = try await PulseConnection.connect(options)
+      do {
+        commander = try await PulseConnection.connect(commandOptions)
+      } catch {
+        observer.close()
+        throw error
+      }
+      do {
+        mirror = try await Self.loadMirror(from: observer)
+      } catch {
+        observer.close()
+        commander.close()
+        throw error
+      }
+    } catch {
+      return (error, false)
+    }
+    session = Session(observer: observer, commander: commander)
+    status = .connected(mirror)
+    logger.notice(
+      "connected to the sound server",
+      metadata: [
+        "pulse.server.name": mirror.serverInfo.serverName,
+        "pulse.server.version": mirror.serverInfo.serverVersion,
+      ])
+    subscribers.publish(.connected(mirror))
+    let error = await withTaskCancellationHandler {
+      await follow(observer, commander)
+    } onCancel: {
+      observer.close()
+      commander.close()
+    }
+    session = nil
+    return (error, true)
+  }
+
+  /// Publishes ``LinkUpdate/disconnected(_:)`` unless the link already
+  /// reported being disconnected.
+  private func enterDisconnected(_ error: PulseError) {
+    session = nil
+    if case .disconnected = status { return }
+    status = .disconnected(error)
+    subscribers.publish(.disconnected(error))
+  }
+
+  // MARK: - Following events
+
+  /// Refetches what the server's events say changed until a connection
+  /// ends; closes both connections.
+  ///
+  /// Events are read as they come, by a child task that only records the
+  /// lists to refetch, so the event streams never grow. Each refetch covers
+  /// every event that arrived before it started.
+  ///
+  /// - Returns: Why the connection ended.
+  private func follow(
+    _ observer: PulseConnection, _ commander: PulseConnection
+  ) async -> PulseError {
+    let changes = PendingChanges()
+    let (wakeUps, wakeUp) = AsyncStream.makeStream(
+      of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    return await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await event in observer.events {
+          if changes.insert(event.facility) { wakeUp.yield() }
+        }
+        wakeUp.finish()
+      }
+      group.addTask {
+        // Nothing to learn from the command connection's events, but the
+        // stream has no bound: read it, and notice the end.
+        for await _ in commander.events {}
+        wakeUp.finish()
+      }
+      var failure: PulseError?
+      for await _ in wakeUps {
+        let facilities = changes.take()
+        guard !facilities.isEmpty else { continue }
+        do throws(PulseError) {
+          try await refresh(facilities, from: observer)
+        } catch {
+          failure = error
+          break
+        }
+      }
+      observer.close()
+      commander.close()
+      await group.waitForAll()
+      let observerFailure = await observer.failure
+      let commanderFailure = await commander.failure
+      return observerFailure ?? commanderFailure ?? failure
+        ?? .connectionTerminated
+    }
+  }
+
+  /// Refetches the lists that changed and publishes the new mirror if it
+  /// differs.
+  private func refresh(
+    _ facilities: Set<ServerEvent.Facility>, from connection: PulseConnection
+  ) async throws(PulseError) {
+    let lists = Set(facilities.compactMap(MirrorList.init))
+    guard !lists.isEmpty else { return }
+    let parts = try await Self.fetch(lists, from: connection)
+    guard case .connected(var mirror) = status else { return }
+    let previous = mirror
+    for part in parts { part.apply(to: &mirror) }
+    guard mirror != previous else { return }
+    status = .connected(mirror)
+    subscribers.publish(.changed(mirror))
+  }
+
+  // MARK: - Loading
+
+  /// Loads every list at once.
+  private static func loadMirror(
+    from connection: PulseConnection
+  ) async throws(PulseError) -> ServerMirror {
+    var serverInfo: ServerInfo?
+    var sinks: [Sink] = []
+    var sinkInputs: [SinkInput] = []
+    var cards: [Card] = []
+    for part in try await fetch(Set(MirrorList.allCases), from: connection) {
+      switch part {
+      case .serverInfo(let info): serverInfo = info
+      case .sinks(let list): sinks = list
+      case .sinkInputs(let list): sinkInputs = list
+      case .cards(let list): cards = list
+      }
+    }
+    guard let serverInfo else { throw .protocolError }
+    return ServerMirror(
+      serverInfo: serverInfo, sinks: sinks, sinkInputs: sinkInputs,
+      cards: cards)
+  }
+
+  /// Fetches lists concurrently; their requests are in flight together.
+  private static func fetch(
+    _ lists: Set<MirrorList>, from connection: PulseConnection
+  ) async throws(PulseError) -> [MirrorPart] {
+    let results = await withTaskGroup(
+      of: Result<MirrorPart, PulseError>.self
+    ) { group in
+      for list in lists {
+        group.addTask { await list.fetch(from: connection) }
+      }
+      var results: [Result<MirrorPart, PulseError>] = []
+      for await result in group { results.append(result) }
+      return results
+    }
+    return try results.map { result throws(PulseError) in try result.get() }
+  }
+}
+
+// MARK: - Helpers
+
+/// One list of a ``ServerMirror``.
+private enum MirrorList: CaseIterable, Sendable {
+  case serverInfo, sinks, sinkInputs, cards
+
+  /// The list that events of a facility change, if any.
+  init?(_ facility: ServerEvent.Facility) {
+    switch facility {
+    case .server: self = .serverInfo
+    case .sink: self = .sinks
+    case .sinkInput: self = .sinkInputs
+    case .card: self = .cards
+    default: return nil
+    }
+  }
+
+  /// Fetches the list.
+  func fetch(
+    from connection: PulseConnection
+  ) async -> Result<MirrorPart, PulseError> {
+    do throws(PulseError) {
+      let part: MirrorPart =
+        switch self {
+        case .serverInfo: .serverInfo(try await connection.serverInfo())
+        case .sinks: .sinks(try await connection.sinks())
+        case .sinkInputs: .sinkInputs(try await connection.sinkInputs())
+        case .cards: .cards(try await connection.cards())
+        }
+      return .success(part)
+    } catch {
+      return .failure(error)
+    }
+  }
+}
+
+/// One fetched list of a ``ServerMirror``.
+private enum MirrorPart: Sendable {
+  case serverInfo(ServerInfo)
+  case sinks([Sink])
+  case sinkInputs([SinkInput])
+  case cards([Card])
+
+  /// Replaces the list in a mirror.
+  func apply(to mirror: inout ServerMirror) {
+    switch self {
+    case .serverInfo(let info): mirror.serverInfo = info
+    case .sinks(let sinks): mirror.sinks = sinks
+    case .sinkInputs(let inputs): mirror.sinkInputs = inputs
+    case .cards(let cards): mirror.cards = cards
+    }
+  }
+}
+
+extension PulseConnection {
+  /// The error the connection failed with, read from its ended states.
+  ///
+  /// - Important: Read it only after the connection ended.
+  fileprivate var failure: PulseError? {
+    get async {
+      var failure: PulseError?
+      for await state in states {
+        if case .failed(let error) = state { failure = error }
+      }
+      return failure
+    }
+  }
+}
+
+/// The facilities with events not yet refetched; shared with the task that
+/// reads events.
+private final class PendingChanges: Sendable {
+  private let facilities = Mutex<Set<ServerEvent.Facility>>([])
+
+  /// Records a facility; returns whether it was not recorded yet.
+  func insert(_ facility: ServerEvent.Facility) -> Bool {
+    facilities.withLock { $0.insert(facility).inserted }
+  }
+
+  /// Returns the recorded facilities and forgets them.
+  func take() -> Set<ServerEvent.Facility> {
+    facilities.withLock { facilities in
+      defer { facilities = [] }
+      return facilities
+    }
+  }
+}
+
+/// The open ``SoundServerLink/updates()`` streams.
+private final class Subscribers: Sendable {
+  private struct State {
+    var nextID = 0
+    var continuations: [Int: AsyncStream<LinkUpdate>.Continuation] = [:]
+    var isFinished = false
+  }
+
+  private let state = Mutex(State())
+
+  /// Opens a stream that yields `first`, if any, then every published
+  /// update.
+  func add(startingWith first: LinkUpdate?) -> AsyncStream<LinkUpdate> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: LinkUpdate.self, bufferingPolicy: .bufferingNewest(64))
+    if let first { continuation.yield(first) }
+    let id = state.withLock { state -> Int? in
+      guard !state.isFinished else { return nil }
+      defer { state.nextID += 1 }
+      state.continuations[state.nextID] = continuation
+      return state.nextID
+    }
+    guard let id else {
+      continuation.finish()
+      return stream
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.state.withLock { _ = $0.continuations.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  /// Yields an update to every open stream.
+  func publish(_ update: LinkUpdate) {
+    state.withLock { state in
+      for continuation in state.continuations.values {
+        continuation.yield(update)
+      }
+    }
+  }
+
+  /// Ends every stream, and those opened later at once.
+  func finish() {
+    let continuations = state.withLock { state in
+      state.isFinished = true
+      defer { state.continuations = [:] }
+      return Array(state.continuations.values)
+    }
+    continuations.forEach { $0.finish() }
+  }
+}

@@ -1,0 +1,135 @@
+// accessoryd-benchmark: measures the release accessoryd and acctl against
+// private PulseAudio and PipeWire servers (switch latency beside the
+// servers' own switching, acctl as a process, memory, idle CPU). Build it
+// as release; scripts/benchmark does.
+
+import AccessoryControl
+import AudioAccessoryKit
+import Foundation
+import Glibc
+import TestSupport
+
+@main
+struct AccessorydBenchmark {
+  static func main() async {
+    let options: Options
+    do {
+      options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+      FileHandle.standardError.write(
+        Data("accessoryd-benchmark: \(error)\n\(Options.usage)\n".utf8))
+      exit(2)
+    }
+    if options.showsHelp {
+      print(Options.usage)
+      exit(0)
+    }
+    let succeeded = await BenchmarkRun(options: options).run()
+    exit(succeeded ? 0 : 1)
+  }
+}
+
+/// The whole run.
+struct BenchmarkRun {
+  let options: Options
+
+  /// Measures everything and prints the report.
+  ///
+  /// - Returns: Whether every measurement could be made.
+  func run() async -> Bool {
+    let start = ContinuousClock.now
+    let workspace: Workspace
+    do {
+      _ = try options.accessorydExecutable()
+      _ = try ReleaseDirectory.program("acctl")
+      workspace = try Workspace()
+    } catch {
+      progress("cannot start: \(error)")
+      print("benchmark failed: \(error)")
+      return false
+    }
+    defer {
+      if options.keepsLogs {
+        print("logs kept in \(workspace.directory)")
+      } else {
+        workspace.remove()
+      }
+    }
+    // The default engine of AccessoryControlDevice finds the daemon through
+    // ACCESSORYD_SOCKET; set it before anything creates the engine.
+    setenv(ControlSocketPath.environmentVariable, workspace.socketPath, 1)
+    let engine = AccessoryControlEngines.default as? DaemonAccessoryEngine
+    guard engine?.socketPath == workspace.socketPath else {
+      print(
+        "benchmark failed: the default engine is not a DaemonAccessoryEngine "
+          + "on \(workspace.socketPath)")
+      return false
+    }
+    let signalSources = Self.stopOnSignals(removing: workspace)
+    defer { signalSources.forEach { $0.cancel() } }
+
+    Report.printHeader(options, workspace: workspace)
+    var succeeded = true
+    var figures: [Figure] = []
+    for kind in options.servers {
+      do {
+        let (measured, setup) = try await SwitchBenchmark(
+          kind: kind, options: options, workspace: workspace
+        ).run()
+        figures += measured
+        Report.printSection(kind, setup: setup, figures: measured)
+      } catch {
+        succeeded = false
+        progress("\(kind) failed: \(error)")
+        print("")
+        print("\(kind): benchmark failed: \(error)")
+      }
+    }
+    Report.printRatios(figures)
+
+    let costs = DaemonCosts(options: options, workspace: workspace)
+    do {
+      let (acctl, idle) = try await costs.measureAcctlAndIdle()
+      Report.printAcctl(acctl)
+      Report.printIdle(idle)
+    } catch {
+      succeeded = false
+      progress("acctl and idle failed: \(error)")
+      print("")
+      print("acctl and idle CPU: benchmark failed: \(error)")
+    }
+    do {
+      Report.printMemory(try await costs.measureMemory())
+    } catch {
+      succeeded = false
+      progress("memory failed: \(error)")
+      print("")
+      print("memory: benchmark failed: \(error)")
+    }
+    print("")
+    let seconds = (ContinuousClock.now - start).milliseconds / 1000
+    print("total \(format(seconds, digits: 1)) s")
+    fflush(nil)
+    return succeeded
+  }
+
+  /// Exits on SIGINT or SIGTERM: the sound servers' watchdogs then stop
+  /// the servers, the streams and the daemon (which joins a server's
+  /// process group).
+  private static func stopOnSignals(
+    removing workspace: Workspace
+  ) -> [any DispatchSourceSignal] {
+    [SIGINT, SIGTERM].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(
+        signal: number, queue: .global())
+      source.setEventHandler {
+        progress("interrupted; the servers' watchdogs clean up")
+        workspace.remove()
+        exit(130)
+      }
+      source.resume()
+      return source
+    }
+  }
+}

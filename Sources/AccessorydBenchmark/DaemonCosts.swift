@@ -1,0 +1,296 @@
+import AccessoryControl
+import Foundation
+import PulseAudio
+import TestSupport
+
+/// Measurement 4: `acctl update` as a whole process.
+struct AcctlFigure: Sendable {
+  var samples: Samples
+  var streams: Int
+}
+
+/// Measurement 5: the daemon's memory with many registered accessories.
+struct MemoryFigure: Sendable {
+  var accessories: Int
+  /// How many of their sinks were present at the end.
+  var presentSinks: Int
+  /// Connected, before any accessory.
+  var baseline: MemoryReading
+  /// With every accessory registered.
+  var final: MemoryReading
+  /// The time of one pair plus one register through the control socket.
+  var pairAndRegister: Samples
+}
+
+/// Measurement 6: the daemon's CPU time while nothing happens.
+struct IdleFigure: Sendable {
+  var duration: Duration
+  /// utime + stime over the interval, in clock ticks.
+  var ticks: Int
+  var ticksPerSecond: Int
+  /// The context switches over the interval of the daemon's threads that
+  /// ran at its end (threads that ended meanwhile are not counted).
+  var contextSwitches: Int
+  /// The daemon's threads at the start and at the end.
+  var threads: (start: Int, end: Int)
+  var streams: Int
+
+  var milliseconds: Double {
+    Double(ticks) * 1000 / Double(ticksPerSecond)
+  }
+
+  /// Scaled to one minute.
+  var millisecondsPerMinute: Double {
+    milliseconds * 60_000 / duration.milliseconds
+  }
+
+  /// The context switches scaled to one minute.
+  var contextSwitchesPerMinute: Double {
+    Double(contextSwitches) * 60_000 / duration.milliseconds
+  }
+}
+
+/// Measurements 4 and 6 on one PulseAudio server with a speaker, the
+/// headphones and two playing streams; then 5 on another with 100
+/// Bluetooth-like sinks.
+struct DaemonCosts {
+  let options: Options
+  let workspace: Workspace
+
+  static let idleStreams = 2
+
+  /// Runs `acctl update` alternately with `inEar` and `offHead`, then
+  /// leaves the headphones worn and watches the daemon's CPU time.
+  func measureAcctlAndIdle() async throws -> (AcctlFigure, IdleFigure) {
+    progress("acctl and idle: starting PulseAudio")
+    let rig = try await Rig.open(.pulseAudio)
+    var daemon: Daemon?
+    do {
+      try await rig.growStreams(to: Self.idleStreams)
+      daemon = try await Daemon.start(
+        for: rig.server, in: workspace, stateName: "acctl",
+        options: options)
+      _ = try daemon!.call(
+        "accessory.pair", ["address": .string(Rig.headphonesAddress)])
+      _ = try daemon!.call(
+        "accessory.register",
+        [
+          "accessory": .string(Rig.headphonesAddress),
+          "configuration": [
+            "deviceCapabilities": ["audioSwitching", "placement"],
+            "devicePlacement": "offHead",
+          ],
+        ])
+      progress("acctl: \(options.acctlRuns) runs of acctl update")
+      let acctl = try await measureAcctl(on: rig)
+      _ = try daemon!.call(
+        "accessory.update",
+        [
+          "accessory": .string(Rig.headphonesAddress),
+          "changes": ["devicePlacement": "inEar"],
+        ])
+      try await rig.observer.reach(rig.everything(on: Rig.headphones))
+      progress(
+        "idle: watching the daemon for "
+          + "\(format(options.idleDuration.milliseconds / 1000, digits: 0)) s")
+      let idle = try await measureIdle(daemon!, streams: Self.idleStreams)
+      daemon!.stop()
+      await rig.close()
+      return (acctl, idle)
+    } catch {
+      if let daemon {
+        progress("the end of the daemon log:\n\(daemon.logTail())")
+        daemon.stop()
+      }
+      await rig.close()
+      throw error
+    }
+  }
+
+  /// Measurement 4: spawn to exit of `acctl update <address> --placement`,
+  /// alternating; after each run the observer waits, untimed, until the
+  /// route is on the server, then the server calms down.
+  private func measureAcctl(on rig: Rig) async throws -> AcctlFigure {
+    let acctl = try ReleaseDirectory.program("acctl")
+    let output = "\(workspace.directory)/acctl.out"
+    var environment = ProcessInfo.processInfo.environment
+    environment["ACCESSORYD_SOCKET"] = workspace.socketPath
+    var samples = Samples()
+    // Two warm-up runs, one each way, are not recorded.
+    for run in 0..<(options.acctlRuns + 2) {
+      let wearing = run.isMultiple(of: 2)
+      let start = ContinuousClock.now
+      let child = try Child.spawn(
+        acctl,
+        arguments: [
+          "update", Rig.headphonesAddress, "--placement",
+          wearing ? "inEar" : "offHead", "--socket", workspace.socketPath,
+        ],
+        environment: environment, output: output)
+      let status = child.waitForExit()
+      let end = ContinuousClock.now
+      guard status == 0 else {
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        throw BenchmarkError(
+          "acctl update failed (\(child.exitDescription)): "
+            + text.split(separator: "\n").suffix(5).joined(separator: "\n"))
+      }
+      if run >= 2 { samples.append(end - start) }
+      try await rig.observer.reach(
+        rig.everything(on: wearing ? Rig.headphones : Rig.speaker))
+      try await Task.sleep(for: options.settleInterval)
+    }
+    try? FileManager.default.removeItem(atPath: output)
+    return AcctlFigure(samples: samples, streams: rig.streamIndexes.count)
+  }
+
+  /// Measurement 6: utime + stime of the daemon over the idle interval.
+  private func measureIdle(
+    _ daemon: Daemon, streams: Int
+  ) async throws
+    -> IdleFigure
+  {
+    // Let the last route and its echoes pass first.
+    try await Task.sleep(for: .seconds(1))
+    let ticksBefore = try daemon.cpuTicks()
+    let switchesBefore = daemon.contextSwitches()
+    let start = ContinuousClock.now
+    try await Task.sleep(for: options.idleDuration)
+    let ticksAfter = try daemon.cpuTicks()
+    let switchesAfter = daemon.contextSwitches()
+    let elapsed = ContinuousClock.now - start
+    let switches = switchesAfter.reduce(0) { total, entry in
+      total + entry.value - (switchesBefore[entry.key] ?? 0)
+    }
+    return IdleFigure(
+      duration: elapsed, ticks: ticksAfter - ticksBefore,
+      ticksPerSecond: Daemon.ticksPerSecond, contextSwitches: switches,
+      threads: (switchesBefore.count, switchesAfter.count),
+      streams: streams)
+  }
+
+  /// The most Bluetooth-like sinks loaded at once: PulseAudio limits
+  /// itself to 256 descriptors (`rlimit-nofile`) and each null sink takes
+  /// about four, so it refuses sinks beyond about 55.
+  static let sinksAtOnce = 45
+
+  /// Measurement 5: pairs and registers accessories through the control
+  /// socket, each with a Bluetooth-like null sink of its own, and reads the
+  /// daemon's memory.
+  ///
+  /// The sinks come in batches of at most ``sinksAtOnce``, loaded through
+  /// the rig's control connection and unloaded once their accessories are
+  /// registered (a registration outlives its sink, as for headphones put
+  /// away); the last batch is the largest and stays, so the daemon ends
+  /// with every registration and that many outputs.
+  func measureMemory() async throws -> MemoryFigure {
+    let count = options.memoryAccessories
+    let addresses = (0..<count).map {
+      "AA:BB:CC:00:" + hex($0 / 256) + ":" + hex($0 % 256)
+    }
+    progress("memory: starting PulseAudio")
+    let rig = try await Rig.open(.pulseAudio)
+    var daemon: Daemon?
+    do {
+      daemon = try await Daemon.start(
+        for: rig.server, in: workspace, stateName: "memory",
+        options: options)
+      try await Task.sleep(for: .milliseconds(500))
+      let baseline = try daemon!.memory()
+      progress("memory: pairing and registering \(count) accessories")
+      let client = try ControlClient(path: workspace.socketPath, timeout: 30)
+      defer { client.close() }
+      var timings = Samples()
+      var batches: [ArraySlice<Int>] = []
+      var end = count
+      while end > 0 {
+        let start = max(0, end - Self.sinksAtOnce)
+        batches.insert((start..<end).map { $0 }[...], at: 0)
+        end = start
+      }
+      var presentSinks = 0
+      for (number, batch) in batches.enumerated() {
+        var modules: [UInt32] = []
+        for index in batch {
+          let spec = NullSinkSpec.bluetoothHeadphones(
+            name: "bench_many_\(index)", address: addresses[index],
+            description: "Bench Many \(index)")
+          modules.append(
+            try await rig.control.loadModule(
+              "module-null-sink", arguments: try spec.moduleArguments()))
+        }
+        for index in batch {
+          let start = ContinuousClock.now
+          try await pair(addresses[index], with: client)
+          _ = try client.call(
+            "accessory.register",
+            params: [
+              "accessory": .string(addresses[index]),
+              "configuration": [
+                "deviceCapabilities": ["audioSwitching", "placement"],
+                "devicePlacement": "offHead",
+              ],
+            ])
+          timings.append(.now - start)
+        }
+        if number < batches.count - 1 {
+          for module in modules {
+            try await rig.control.unloadModule(module)
+          }
+        } else {
+          presentSinks = modules.count
+        }
+      }
+      let listed = try client.call("accessory.list")["accessories"]
+      guard case .array(let accessories) = listed,
+        accessories.count(where: { $0["registration"] ?? .null != .null })
+          >= count
+      else {
+        throw BenchmarkError("accessoryd does not list \(count) registrations")
+      }
+      try await Task.sleep(for: .seconds(1))
+      let final = try daemon!.memory()
+      daemon!.stop()
+      await rig.close()
+      return MemoryFigure(
+        accessories: count, presentSinks: presentSinks, baseline: baseline,
+        final: final, pairAndRegister: timings)
+    } catch {
+      if let daemon {
+        progress("the end of the daemon log:\n\(daemon.logTail())")
+        daemon.stop()
+      }
+      await rig.close()
+      throw error
+    }
+  }
+
+  /// Pairs an accessory, trying again while the daemon has not seen its
+  /// freshly loaded sink yet.
+  private func pair(_ address: String, with client: ControlClient) async throws
+  {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while true {
+      let problem: String
+      do {
+        _ = try client.call(
+          "accessory.pair", params: ["address": .string(address)])
+        return
+      } catch {
+        problem = error.description
+      }
+      // The daemon refuses an address it has no output for yet.
+      guard problem.contains("no Bluetooth output"),
+        ContinuousClock.now < deadline
+      else {
+        throw BenchmarkError("pairing \(address): \(problem)")
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+
+  private func hex(_ value: Int) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return digits.count < 2 ? "0" + digits : digits
+  }
+}

@@ -1,0 +1,338 @@
+import Foundation
+import TestSupport
+
+/// The benchmark's output: tables for people, and one `figure …`,
+/// `ratio …` or `target …` line per value for programs.
+enum Report {
+  /// update → applied may take at most this multiple of PulseAudio's
+  /// switch-on-connect, at these stream counts.
+  static let switchOnConnectRatio = 1.25
+  static let switchOnConnectStreams = [10, 50]
+  /// On PipeWire, update → applied must be at least this many times
+  /// faster than the streams following a default change, at this count.
+  static let followDefaultSpeedup = 5.0
+  static let followDefaultStreams = 50
+  static let acctlMedianMilliseconds = 25.0
+  static let rssMiB = 25.0
+  static let idleMillisecondsPerMinute = 10.0
+
+  static func printHeader(_ options: Options, workspace: Workspace) {
+    let info = ProcessInfo.processInfo
+    print("accessoryd-benchmark\(options.isQuick ? " (--quick)" : "")")
+    print(
+      "machine: \(info.activeProcessorCount) cores (\(cpuModel())), "
+        + "load average at start \(loadAverage())")
+    print(
+      "programs: "
+        + ((try? options.accessorydExecutable()) ?? "accessoryd (missing)")
+        + ", \(ReleaseDirectory.path)/acctl; policy: "
+        + "policies/default.json5 with placement.offHeadGraceSeconds: 0; "
+        + "daemon --log-level \(options.daemonLogLevel)")
+    print(
+      "method: \(options.repetitions) measured repetitions per switch figure "
+        + "(plus 1 unrecorded warm-up), streams "
+        + options.streamCounts.map(String.init).joined(separator: "/")
+        + " (silent pacat), "
+        + format(options.settleInterval.milliseconds, digits: 0)
+        + " ms settle after each; ContinuousClock; p99 by nearest rank (the "
+        + "maximum below 100 samples)")
+    print(
+      "\"observed\" = an independent libpulse connection (its own "
+        + "PulseConnection, following events, listing what changed) sees "
+        + "the target the default AND every stream on it")
+    print(
+      "update = AccessoryControlDevice.update(placement .inEar) with the "
+        + "default engine (DaemonAccessoryEngine over the control socket); "
+        + "then .offHead and, untimed, back to the speaker")
+    print(
+      "references: the daemon is STOPPED (SIGTERM) while they run and "
+        + "started again afterwards with the same state, so it cannot fight "
+        + "them; nothing is registered for the reference sink")
+  }
+
+  static func printSection(
+    _ kind: SoundServerKind, setup: String, figures: [Figure]
+  ) {
+    print("")
+    var line = "== \(kind): \(setup); sinks bench_speaker (default), "
+    line +=
+      "bench_buds (\(Rig.headphonesAddress), device.api="
+      + "\(kind.bluetoothDeviceAPI))"
+    if kind == .pulseAudio {
+      line += "; module-switch-on-connect ignore_virtual=no loaded"
+    } else {
+      line +=
+        "; no switch-on-connect figure (pipewire-pulse's module never "
+        + "fires for null sinks)"
+    }
+    print(line)
+    printTable(figures)
+    print("")
+    for figure in figures { print(figureLine(figure)) }
+  }
+
+  private static func printTable(_ figures: [Figure]) {
+    let labelWidth = FigureKind.allCases.map(\.label.count).max() ?? 0
+    print(
+      pad("scenario", labelWidth) + leftPad("streams", 8)
+        + leftPad("median ms", 11) + leftPad("p99 ms", 10)
+        + leftPad("count", 7) + "  notes")
+    var previousStreams: Int?
+    for figure in figures {
+      if let previousStreams, previousStreams != figure.streams { print("") }
+      previousStreams = figure.streams
+      var line = pad(figure.kind.label, labelWidth)
+      line += leftPad("\(figure.streams)", 8)
+      let samples = figure.samples
+      if figure.neverHappened {
+        line += "   never happened (\(samples.timeouts) timeouts)"
+      } else if let median = samples.median, let p99 = samples.p99 {
+        line += leftPad(format(median), 11) + leftPad(format(p99), 10)
+        line += leftPad("\(samples.count)", 7)
+        var notes: [String] = []
+        if samples.timeouts > 0 { notes.append("\(samples.timeouts) timeouts") }
+        if let routes = figure.routesPerUpdate {
+          notes.append("\(format(routes, digits: 2)) routes applied per update")
+        }
+        if !notes.isEmpty { line += "  " + notes.joined(separator: ", ") }
+      }
+      print(line)
+    }
+  }
+
+  private static func figureLine(_ figure: Figure) -> String {
+    var line = "figure server=\(figure.server.identifier)"
+    line += " scenario=\(figure.kind.rawValue) n=\(figure.streams)"
+    let samples = figure.samples
+    if figure.neverHappened {
+      line += " status=never-happened"
+    } else if let median = samples.median, let p99 = samples.p99 {
+      line += " median_ms=\(format(median)) p99_ms=\(format(p99))"
+    }
+    line += " count=\(samples.count) timeouts=\(samples.timeouts)"
+    if let routes = figure.routesPerUpdate {
+      line += " routes_per_update=\(format(routes, digits: 2))"
+    }
+    return line
+  }
+
+  // MARK: - Ratios
+
+  /// Measurement 3: the ratios against the targets, where both figures
+  /// were measured.
+  static func printRatios(_ figures: [Figure]) {
+    var lines: [String] = []
+    var text: [String] = []
+    for n in switchOnConnectStreams {
+      guard
+        let ours = figures.first(
+          .updateObserved, server: .pulseAudio, streams: n)?.samples.median,
+        let reference = figures.first(
+          .switchOnConnect, server: .pulseAudio, streams: n)?.samples.median
+      else { continue }
+      let ratio = ours / reference
+      let meets = ratio <= switchOnConnectRatio
+      text.append(
+        "  PulseAudio, \(n) streams: update -> applied / switch-on-connect = "
+          + "\(format(ours)) / \(format(reference)) ms = "
+          + "\(format(ratio, digits: 2))x  \(meets ? "meets" : "MISSES") "
+          + "the target (<= \(format(switchOnConnectRatio, digits: 2))x)")
+      lines.append(
+        "ratio server=pulseaudio numerator=update-observed "
+          + "denominator=switch-on-connect n=\(n) value=\(format(ratio)) "
+          + "target_max=\(format(switchOnConnectRatio, digits: 2)) "
+          + "meets=\(meets ? "yes" : "no")")
+    }
+    let n = followDefaultStreams
+    if let ours = figures.first(
+      .updateObserved, server: .pipeWire, streams: n)?.samples.median,
+      let reference = figures.first(
+        .followDefault, server: .pipeWire, streams: n)?.samples.median
+    {
+      let speedup = reference / ours
+      let meets = speedup >= followDefaultSpeedup
+      text.append(
+        "  PipeWire, \(n) streams: WirePlumber's default-following / "
+          + "update -> applied = \(format(reference)) / \(format(ours)) ms = "
+          + "\(format(speedup, digits: 2))x faster  "
+          + "\(meets ? "meets" : "MISSES") the target (>= "
+          + "\(format(followDefaultSpeedup, digits: 0))x)")
+      lines.append(
+        "ratio server=pipewire numerator=set-default-follow-observed "
+          + "denominator=update-observed n=\(n) value=\(format(speedup)) "
+          + "target_min=\(format(followDefaultSpeedup, digits: 2)) "
+          + "meets=\(meets ? "yes" : "no")")
+    }
+    guard !text.isEmpty else { return }
+    print("")
+    print("ratios (medians):")
+    text.forEach { print($0) }
+    lines.forEach { print($0) }
+  }
+
+  // MARK: - Daemon costs
+
+  static func printAcctl(_ figure: AcctlFigure) {
+    print("")
+    print(
+      "== acctl update <address> --placement inEar|offHead, whole process "
+        + "(spawn to exit), alternating, PulseAudio with \(figure.streams) "
+        + "streams; the daemon applies the route before it answers")
+    let samples = figure.samples
+    guard let median = samples.median, let p99 = samples.p99 else { return }
+    let meets = median <= acctlMedianMilliseconds
+    print(
+      "  median \(format(median)) ms, p99 \(format(p99)) ms, "
+        + "\(samples.count) runs: \(meets ? "meets" : "MISSES") the target "
+        + "(median <= \(format(acctlMedianMilliseconds, digits: 0)) ms)")
+    print(
+      "figure scenario=acctl-update n=\(figure.streams) "
+        + "median_ms=\(format(median)) p99_ms=\(format(p99)) "
+        + "count=\(samples.count)")
+    print(
+      "target name=acctl-update-median value=\(format(median)) "
+        + "max=\(format(acctlMedianMilliseconds, digits: 0)) "
+        + "meets=\(meets ? "yes" : "no")")
+  }
+
+  static func printMemory(_ figure: MemoryFigure) {
+    print("")
+    print(
+      "== daemon memory: VmRSS with \(figure.accessories) paired and "
+        + "registered accessories, read 1 s after the last registration; "
+        + "each paired against a Bluetooth-like null sink of its own on "
+        + "PulseAudio, loaded in batches of at most \(DaemonCosts.sinksAtOnce) "
+        + "(PulseAudio's 256-descriptor limit), \(figure.presentSinks) of "
+        + "them present at the end")
+    let final = figure.final
+    let baseline = figure.baseline
+    let rssMiB = Double(final.residentKiB) / 1024
+    let meets = rssMiB <= self.rssMiB
+    print(
+      "  VmRSS \(final.residentKiB) KiB (\(format(rssMiB, digits: 1)) MiB), "
+        + "peak VmHWM \(final.peakKiB) KiB: \(meets ? "meets" : "MISSES") "
+        + "the target (<= \(format(self.rssMiB, digits: 0)) MiB)")
+    print(
+      "  of it: RssAnon (private heap and stacks) "
+        + "\(kibibytes(final.anonymousKiB)), RssFile (mapped files, mostly "
+        + "the shared Swift, Foundation and C libraries) "
+        + "\(kibibytes(final.fileKiB)); Pss \(kibibytes(final.proportionalKiB))"
+    )
+    print(
+      "  with no accessory: VmRSS \(baseline.residentKiB) KiB, RssAnon "
+        + "\(kibibytes(baseline.anonymousKiB)), RssFile "
+        + "\(kibibytes(baseline.fileKiB)), Pss "
+        + kibibytes(baseline.proportionalKiB))
+    if let median = figure.pairAndRegister.median,
+      let p99 = figure.pairAndRegister.p99
+    {
+      print(
+        "  pair + register through the control socket: median "
+          + "\(format(median)) ms, p99 \(format(p99)) ms")
+    }
+    var line =
+      "figure scenario=daemon-rss accessories=\(figure.accessories) "
+      + "sinks_present=\(figure.presentSinks) "
+      + "rss_kb=\(final.residentKiB) peak_kb=\(final.peakKiB)"
+    if let anonymous = final.anonymousKiB { line += " anon_kb=\(anonymous)" }
+    if let file = final.fileKiB { line += " file_kb=\(file)" }
+    if let pss = final.proportionalKiB { line += " pss_kb=\(pss)" }
+    line += " baseline_rss_kb=\(baseline.residentKiB)"
+    if let anonymous = baseline.anonymousKiB {
+      line += " baseline_anon_kb=\(anonymous)"
+    }
+    print(line)
+    print(
+      "target name=daemon-rss value_mib=\(format(rssMiB, digits: 1)) "
+        + "max_mib=\(format(self.rssMiB, digits: 0)) "
+        + "meets=\(meets ? "yes" : "no")")
+  }
+
+  private static func kibibytes(_ value: Int?) -> String {
+    value.map { "\($0) KiB" } ?? "unknown"
+  }
+
+  static func printIdle(_ figure: IdleFigure) {
+    print("")
+    let seconds = figure.duration.milliseconds / 1000
+    print(
+      "== daemon CPU while idle: utime+stime from /proc/<pid>/stat over "
+        + "\(format(seconds, digits: 1)) s"
+        + (seconds < 59 ? ", scaled to a minute" : "")
+        + "; PulseAudio, the headphones registered and worn (inEar), "
+        + "\(figure.streams) streams playing on them")
+    let perMinute = figure.millisecondsPerMinute
+    let meets = perMinute <= idleMillisecondsPerMinute
+    var line =
+      "  \(figure.ticks) ticks (\(figure.ticksPerSecond)/s) = "
+      + "\(format(figure.milliseconds, digits: 1)) ms = "
+      + "\(format(perMinute, digits: 1)) ms per minute: "
+      + "\(meets ? "meets" : "MISSES") the target (<= "
+      + "\(format(idleMillisecondsPerMinute, digits: 0)) ms per minute)"
+    let resolution = 1000 / Double(figure.ticksPerSecond) * 60 / seconds
+    line += "; resolution \(format(resolution, digits: 0)) ms per minute"
+    print(line)
+    print(
+      "  wake-ups (context switches of the threads running at the end): "
+        + "\(figure.contextSwitches) = "
+        + "\(format(figure.contextSwitchesPerMinute, digits: 1)) per minute; "
+        + "threads \(figure.threads.start) at the start, "
+        + "\(figure.threads.end) at the end")
+    var figureLine =
+      "figure scenario=daemon-idle-cpu seconds=\(format(seconds, digits: 1)) "
+      + "ticks=\(figure.ticks) cpu_ms=\(format(figure.milliseconds, digits: 1)) "
+      + "per_minute_ms=\(format(perMinute, digits: 1)) "
+      + "scaled=\(seconds < 59 ? "yes" : "no")"
+    figureLine += " context_switches=\(figure.contextSwitches)"
+    print(figureLine)
+    print(
+      "target name=daemon-idle-cpu value=\(format(perMinute, digits: 1)) "
+        + "max=\(format(idleMillisecondsPerMinute, digits: 0)) "
+        + "meets=\(meets ? "yes" : "no")")
+  }
+
+  // MARK: - Formatting
+
+  private static func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width
+      ? text : text + String(repeating: " ", count: width - text.count)
+  }
+
+  private static func leftPad(_ text: String, _ width: Int) -> String {
+    text.count >= width
+      ? " " + text : String(repeating: " ", count: width - text.count) + text
+  }
+
+  /// The 1, 5 and 15 minute load averages from `/proc/loadavg`.
+  private static func loadAverage() -> String {
+    let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
+    let fields = text?.split(separator: " ").prefix(3) ?? []
+    return fields.count == 3 ? fields.joined(separator: " ") : "unknown"
+  }
+
+  /// The processor model from `/proc/cpuinfo`, or "unknown CPU".
+  private static func cpuModel() -> String {
+    let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))
+    let line = text?.split(separator: "\n").first {
+      $0.hasPrefix("model name")
+    }
+    guard let line, let colon = line.firstIndex(of: ":") else {
+      return "unknown CPU"
+    }
+    return line[line.index(after: colon)...].trimmingCharacters(
+      in: .whitespaces)
+  }
+}
+
+/// A number with a fixed count of decimals.
+func format(_ value: Double, digits: Int = 3) -> String {
+  String(format: "%.\(digits)f", value)
+}
+
+/// Prints a progress line on standard error, after what standard output
+/// holds so far, so the two interleave in order even when piped.
+func progress(_ message: String) {
+  fflush(nil)
+  FileHandle.standardError.write(
+    Data("[accessoryd-benchmark] \(message)\n".utf8))
+}

@@ -1,0 +1,308 @@
+import PulseAudio
+
+/// A state of the server that a measurement waits for, as seen from
+/// outside.
+struct Goal: Sendable, CustomStringConvertible {
+  /// The sink that must be the default, if any.
+  var defaultSink: String?
+  /// The sink that all of ``streams`` must play on, if any.
+  var streamsSink: String?
+  /// The sink inputs that must play on ``streamsSink``.
+  var streams: [UInt32] = []
+  /// A sink that must not exist, if any.
+  var absentSink: String?
+
+  /// What the observer must list to judge the goal.
+  var parts: Set<ObservedPart> {
+    var parts: Set<ObservedPart> = []
+    if defaultSink != nil { parts.insert(.server) }
+    if streamsSink != nil || absentSink != nil { parts.insert(.sinks) }
+    if streamsSink != nil && !streams.isEmpty { parts.insert(.inputs) }
+    return parts
+  }
+
+  var description: String {
+    var terms: [String] = []
+    if let defaultSink { terms.append("default \(defaultSink)") }
+    if let streamsSink {
+      terms.append("\(streams.count) streams on \(streamsSink)")
+    }
+    if let absentSink { terms.append("no sink \(absentSink)") }
+    return terms.joined(separator: ", ")
+  }
+}
+
+/// What the observer lists: the server info, the sinks or the sink inputs.
+enum ObservedPart: Hashable, Sendable {
+  case server
+  case sinks
+  case inputs
+}
+
+/// What the observer last saw of the server.
+struct SeenState: Sendable, CustomStringConvertible {
+  var defaultSinkName: String?
+  /// Sink indexes by name.
+  var sinkIndexes: [String: UInt32] = [:]
+  /// The sink index of each sink input.
+  var inputSinks: [UInt32: UInt32] = [:]
+
+  func satisfies(_ goal: Goal) -> Bool {
+    if let name = goal.defaultSink, defaultSinkName != name { return false }
+    if let name = goal.absentSink, sinkIndexes[name] != nil { return false }
+    if let name = goal.streamsSink {
+      guard let sink = sinkIndexes[name] else { return false }
+      return goal.streams.allSatisfy { inputSinks[$0] == sink }
+    }
+    return true
+  }
+
+  var description: String {
+    let names = Dictionary(
+      sinkIndexes.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+    var counts: [String: Int] = [:]
+    for sink in inputSinks.values {
+      counts[names[sink] ?? "#\(sink)", default: 0] += 1
+    }
+    let streams = counts.sorted { $0.key < $1.key }
+      .map { "\($0.value) on \($0.key)" }.joined(separator: ", ")
+    return "default \(defaultSinkName ?? "none"); streams: "
+      + (streams.isEmpty ? "none" : streams)
+  }
+}
+
+/// An independent libpulse client that watches the server through its own
+/// connection, as pabench does: it follows the server's events and, while a
+/// goal is armed, answers each burst of events by listing what changed
+/// (pipelined), and notes the moment it first sees the goal hold.
+///
+/// Events that arrive while a listing is in flight are coalesced into one
+/// more listing. With no goal armed it lists nothing, so it leaves the
+/// server alone during the idle measurement.
+actor StateObserver {
+  private let connection: PulseConnection
+  private var state = SeenState()
+  /// The parts whose events arrived since they were last listed.
+  private var dirty: Set<ObservedPart> = []
+  /// The serial of the newest listing applied, per part, so that an older
+  /// reply never overwrites a newer one.
+  private var appliedSerials: [ObservedPart: Int] = [:]
+  private var nextSerial = 0
+  private var watch: Watch?
+  private var nextWatchID = 0
+  private var tasks: [Task<Void, Never>] = []
+  private let kicks: AsyncStream<Void>
+  private let kick: AsyncStream<Void>.Continuation
+
+  private typealias Outcome = Result<ContinuousClock.Instant?, any Error>
+
+  /// An armed goal.
+  private struct Watch {
+    var id: Int
+    var goal: Goal
+    var reachedAt: ContinuousClock.Instant?
+    var failure: (any Error)?
+    var waiter: CheckedContinuation<Outcome, Never>?
+    var timeout: Task<Void, Never>?
+  }
+
+  private init(connection: PulseConnection) {
+    self.connection = connection
+    (kicks, kick) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+  }
+
+  /// Starts observing through a connection of its own, taking its events.
+  static func start(connection: PulseConnection) async -> StateObserver {
+    let observer = StateObserver(connection: connection)
+    await observer.startTasks()
+    return observer
+  }
+
+  private func startTasks() {
+    let events = connection.events
+    tasks = [
+      Task { await self.consume(events) },
+      Task { await self.refreshWhenKicked() },
+    ]
+  }
+
+  /// Stops observing; the connection stays open.
+  func stop() {
+    kick.finish()
+    for task in tasks { task.cancel() }
+    if let waiter = watch?.waiter {
+      waiter.resume(returning: .failure(BenchmarkError("observer stopped")))
+    }
+    watch = nil
+  }
+
+  /// What the observer last saw.
+  var lastSeen: SeenState { state }
+
+  // MARK: - Goals
+
+  /// Lists the parts the goal needs, then watches for it; call it before
+  /// starting the operation, then ``wait(until:)``.
+  ///
+  /// - Throws: If the goal already holds (the measurement would mean
+  ///   nothing) or listing fails.
+  func arm(_ goal: Goal) async throws {
+    if try await begin(goal) {
+      throw BenchmarkError("\(goal) already holds before the operation")
+    }
+  }
+
+  /// Waits until the armed goal holds.
+  ///
+  /// - Returns: The instant the observer first saw it hold, or `nil` if it
+  ///   did not by `deadline`.
+  func wait(
+    until deadline: ContinuousClock.Instant
+  ) async throws -> ContinuousClock.Instant? {
+    guard var current = watch else {
+      throw BenchmarkError("no goal armed")
+    }
+    defer { watch = nil }
+    if let reachedAt = current.reachedAt { return reachedAt }
+    if let failure = current.failure { throw failure }
+    let outcome = await withCheckedContinuation { continuation in
+      current.waiter = continuation
+      let id = current.id
+      current.timeout = Task {
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        if !Task.isCancelled { self.expire(id) }
+      }
+      watch = current
+    }
+    return try outcome.get()
+  }
+
+  /// Waits, untimed, until a goal holds, such as the end of a repetition.
+  ///
+  /// - Throws: ``BenchmarkError`` if it does not within `timeout`.
+  func reach(_ goal: Goal, timeout: Duration = .seconds(5)) async throws {
+    if try await begin(goal) { return }
+    guard try await wait(until: .now + timeout) != nil else {
+      throw BenchmarkError(
+        "the observer did not see \(goal) within \(timeout); it saw \(state)")
+    }
+  }
+
+  /// Lists the goal's parts and, unless it holds already, arms it.
+  ///
+  /// - Returns: Whether the goal already holds.
+  private func begin(_ goal: Goal) async throws -> Bool {
+    guard watch == nil else {
+      throw BenchmarkError("a goal is armed already")
+    }
+    try await refresh(goal.parts)
+    if state.satisfies(goal) { return true }
+    nextWatchID += 1
+    watch = Watch(id: nextWatchID, goal: goal)
+    if !dirty.isDisjoint(with: goal.parts) { kick.yield() }
+    return false
+  }
+
+  private func expire(_ id: Int) {
+    guard watch?.id == id, let waiter = watch?.waiter else { return }
+    watch?.waiter = nil
+    waiter.resume(returning: .success(nil))
+  }
+
+  /// Notes the moment the armed goal first holds.
+  private func check() {
+    guard var current = watch, current.reachedAt == nil,
+      state.satisfies(current.goal)
+    else { return }
+    let now = ContinuousClock.now
+    current.reachedAt = now
+    current.timeout?.cancel()
+    if let waiter = current.waiter {
+      current.waiter = nil
+      waiter.resume(returning: .success(now))
+    }
+    watch = current
+  }
+
+  private func fail(_ error: any Error) {
+    guard var current = watch else { return }
+    current.failure = error
+    current.timeout?.cancel()
+    if let waiter = current.waiter {
+      current.waiter = nil
+      waiter.resume(returning: .failure(error))
+    }
+    watch = current
+  }
+
+  // MARK: - Events and listings
+
+  private func consume(_ events: AsyncStream<ServerEvent>) async {
+    for await event in events {
+      note(event)
+    }
+  }
+
+  private func note(_ event: ServerEvent) {
+    switch (event.facility, event.kind) {
+    case (.server, _): dirty.insert(.server)
+    case (.sink, .new), (.sink, .remove): dirty.insert(.sinks)
+    case (.sinkInput, _): dirty.insert(.inputs)
+    default: return
+    }
+    if let current = watch, current.reachedAt == nil,
+      !dirty.isDisjoint(with: current.goal.parts)
+    {
+      kick.yield()
+    }
+  }
+
+  private func refreshWhenKicked() async {
+    for await _ in kicks {
+      while let current = watch, current.reachedAt == nil,
+        current.failure == nil
+      {
+        let parts = dirty.intersection(current.goal.parts)
+        if parts.isEmpty { break }
+        do {
+          try await refresh(parts)
+        } catch {
+          fail(error)
+        }
+      }
+    }
+  }
+
+  /// Lists the parts, pipelined, and applies what the server returned.
+  private func refresh(_ parts: Set<ObservedPart>) async throws {
+    guard !parts.isEmpty else { return }
+    dirty.subtract(parts)
+    nextSerial += 1
+    let serial = nextSerial
+    let connection = self.connection
+    async let server =
+      parts.contains(.server) ? connection.serverInfo() : nil
+    async let sinks = parts.contains(.sinks) ? connection.sinks() : nil
+    async let inputs =
+      parts.contains(.inputs) ? connection.sinkInputs() : nil
+    let listed = try await (server, sinks, inputs)
+    func isNewest(_ part: ObservedPart) -> Bool {
+      guard serial > appliedSerials[part, default: 0] else { return false }
+      appliedSerials[part] = serial
+      return true
+    }
+    if let info = listed.0, isNewest(.server) {
+      state.defaultSinkName = info.defaultSinkName
+    }
+    if let sinks = listed.1, isNewest(.sinks) {
+      state.sinkIndexes = Dictionary(
+        sinks.map { ($0.name, $0.index) }, uniquingKeysWith: { a, _ in a })
+    }
+    if let inputs = listed.2, isNewest(.inputs) {
+      state.inputSinks = Dictionary(
+        inputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a }
+      )
+    }
+    check()
+  }
+}

@@ -1,0 +1,170 @@
+// Linux addition: the engine that talks to accessoryd over its control
+// socket, so companion code using AccessoryControlDevice reaches the
+// routing service. It is the default engine.
+
+import AccessoryControl
+import Dispatch
+import Foundation
+import Synchronization
+
+/// An engine that forwards every call to the accessoryd service.
+///
+/// Each call sends one JSON-RPC request on the control socket (see
+/// `docs/control-protocol.md`); the connection is made on first use and
+/// made again if it breaks. `register` and `update` return once the
+/// service has saved the change and applied the route.
+public final class DaemonAccessoryEngine: AccessoryControlEngine {
+  /// The control socket's path.
+  public let socketPath: String
+  private let connection = Mutex<ControlClient?>(nil)
+
+  /// Creates an engine for the service at a socket.
+  ///
+  /// - Parameter socketPath: The control socket; by default
+  ///   `$XDG_RUNTIME_DIR/accessoryd/control.sock` or `ACCESSORYD_SOCKET`.
+  public init(socketPath: String = ControlSocketPath.resolve()) {
+    self.socketPath = socketPath
+  }
+
+  /// Registers an accessory with the service.
+  public func register(
+    _ accessory: ASAccessory,
+    _ configuration: AccessoryControlDevice.Configuration
+  ) async throws(AccessoryControlDevice.Error) {
+    let address = try Self.address(of: accessory, doing: "registering")
+    _ = try await callInBackground(
+      "accessory.register",
+      [
+        "accessory": .string(address),
+        "configuration": try Self.json(configuration),
+      ])
+  }
+
+  /// Returns the configuration the service holds for an accessory.
+  public func configuration(
+    for accessory: ASAccessory
+  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
+  {
+    let address = try Self.address(of: accessory, doing: "reading")
+    let result = try call(
+      "accessory.current", ["accessory": .string(address)])
+    return try Self.configuration(in: result)
+  }
+
+  /// Sends a new configuration to the service.
+  public func update(
+    _ accessory: ASAccessory,
+    _ configuration: AccessoryControlDevice.Configuration
+  ) async throws(AccessoryControlDevice.Error)
+    -> AccessoryControlDevice.Configuration
+  {
+    let address = try Self.address(of: accessory, doing: "updating")
+    let result = try await callInBackground(
+      "accessory.update",
+      [
+        "accessory": .string(address),
+        "configuration": try Self.json(configuration),
+      ])
+    return try Self.configuration(in: result)
+  }
+
+  // MARK: - Calls
+
+  private func callInBackground(
+    _ method: String, _ params: [String: JSONValue]
+  ) async throws(AccessoryControlDevice.Error) -> JSONValue {
+    let result: Result<JSONValue, AccessoryControlDevice.Error> =
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+          do throws(AccessoryControlDevice.Error) {
+            continuation.resume(
+              returning: .success(try self.call(method, params)))
+          } catch {
+            continuation.resume(returning: .failure(error))
+          }
+        }
+      }
+    return try result.get()
+  }
+
+  private func call(
+    _ method: String, _ params: [String: JSONValue]
+  ) throws(AccessoryControlDevice.Error) -> JSONValue {
+    do {
+      return try connection.withLock { connection throws(ControlClientError) in
+        for attempt in 0..<2 {
+          if connection == nil {
+            connection = try ControlClient(path: socketPath)
+          }
+          do throws(ControlClientError) {
+            return try connection!.call(method, params: .object(params))
+          } catch {
+            guard case .connectionLost = error, attempt == 0 else {
+              throw error
+            }
+            connection = nil
+          }
+        }
+        throw .connectionLost("no answer")
+      }
+    } catch {
+      throw Self.error(from: error)
+    }
+  }
+
+  static func error(
+    from error: ControlClientError
+  ) -> AccessoryControlDevice.Error {
+    guard case .remote(let remote) = error else {
+      return .unknown(reason: error.description)
+    }
+    let reason = remote.data?["reason"]?.stringValue ?? remote.message
+    switch remote.data?["case"]?.stringValue {
+    case "accessoryNotCapable": return .accessoryNotCapable(reason: reason)
+    case "invalidRequest": return .invalidRequest(reason: reason)
+    case "invalidated": return .invalidated(reason: reason)
+    case "unknown": return .unknown(reason: reason)
+    default:
+      return remote.code == -32602
+        ? .invalidRequest(reason: remote.message)
+        : .unknown(reason: remote.message)
+    }
+  }
+
+  // MARK: - Values
+
+  private static func address(
+    of accessory: ASAccessory, doing action: String
+  ) throws(AccessoryControlDevice.Error) -> String {
+    guard let address = accessory.bluetoothAddress else {
+      throw .invalidRequest(
+        reason: "accessory '\(accessory.displayName)' has no Bluetooth "
+          + "identity; pair it with AccessorySetupKit before \(action) it")
+    }
+    return address.description
+  }
+
+  private static func json(
+    _ configuration: AccessoryControlDevice.Configuration
+  ) throws(AccessoryControlDevice.Error) -> JSONValue {
+    do {
+      return try JSONValue(encoding: configuration)
+    } catch {
+      throw .invalidRequest(reason: "the configuration cannot be encoded")
+    }
+  }
+
+  private static func configuration(
+    in result: JSONValue
+  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
+  {
+    guard let value = result["registration"]?["configuration"] else {
+      throw .unknown(reason: "accessoryd answered without a configuration")
+    }
+    do {
+      return try value.decode(as: AccessoryControlDevice.Configuration.self)
+    } catch {
+      throw .unknown(reason: "accessoryd answered with a bad configuration")
+    }
+  }
+}

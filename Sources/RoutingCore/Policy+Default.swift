@@ -1,0 +1,82 @@
+// The default policy, built in so that the daemon runs without a policy
+// file. It is the text of policies/default.json5, byte for byte; a test
+// keeps the two equal.
+
+extension Policy {
+  /// The text of the default policy, `policies/default.json5`.
+  public static let defaultPolicyText = #"""
+    // The default policy: worn accessories take the output, taking one off gives
+    // the output back, the person's own choice holds until an accessory changes,
+    // and displays are used only when nothing else exists.
+    {
+      version: 1,
+      description: "Follow placement and connections; respect manual choices until an accessory changes",
+
+      placement: {
+        // An accessory with the placement capability that has not reported a
+        // placement yet may take the output.
+        eligibleWhenUnknown: true,
+        // Taken off and put back on within this time: no switch.
+        offHeadGraceSeconds: 3,
+      },
+
+      connection: {
+        // An accessory's output that disappears and comes back within this time
+        // (an A2DP <-> headset profile switch) is not a disconnect.
+        reappearGraceSeconds: 5,
+      },
+
+      multipoint: {
+        // This host is only the secondary audio source: leave the accessory to
+        // the primary host.
+        takeWhenSecondary: false,
+      },
+
+      manualChoice: {
+        respect: "untilAccessoryChange",
+        holdSeconds: 0,
+      },
+
+      accessories: {
+        requirePlacement: false,
+        whenTakenOff: "previous",
+      },
+
+      streams: {
+        follow: true,
+        roles: [
+          // Calls go to a headset when one is there and may play.
+          {
+            role: "phone",
+            outputs: [
+              { properties: { "device.form_factor": "headset" } },
+              { properties: { "device.form_factor": "hands-free" } },
+            ],
+          },
+        ],
+      },
+
+      outputs: {
+        // Displays: HDMI, DisplayPort, televisions and monitors.
+        exclude: [
+          { name: "*hdmi*" },
+          { activePort: "*hdmi*" },
+          { name: "*displayport*" },
+          { activePort: "*displayport*" },
+          { properties: { "device.form_factor": "tv" } },
+          { properties: { "device.form_factor": "monitor" } },
+        ],
+        priorities: [
+          { match: { properties: { "device.bus": "usb" } }, priority: 60 },
+          { match: { properties: { "device.form_factor": "internal" } }, priority: 50 },
+          { match: { properties: { "device.bus": "pci" } }, priority: 40 },
+        ],
+      },
+
+      profiles: {
+        activateOutputProfile: true,
+      },
+    }
+
+    """#
+}

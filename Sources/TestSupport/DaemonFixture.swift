@@ -1,0 +1,598 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A private `accessoryd` for one end-to-end test, and the `acctl` that
+/// talks to it.
+///
+/// The daemon is the built product, run in a fresh private directory with
+/// its own state directory, socket, policy file and log, against one test
+/// ``SoundServer``. Its processes, and every `acctl` it runs, belong to one
+/// process group led by a watchdog, so nothing outlives the test process
+/// even if it crashes.
+///
+/// ```swift
+/// let server = try await SoundServer.start(.pulseAudio, sinks: sinks)
+/// let daemon = try await DaemonFixture.start(on: server)
+/// defer { daemon.shutDown() }
+/// let result = try await daemon.acctl(["pair", "AA:BB:CC:DD:EE:01"])
+/// ```
+///
+/// - Important: Call ``shutDown()`` when done; `deinit` does it too.
+public final class DaemonFixture: Sendable {
+  /// The private directory of this daemon, removed by ``shutDown()``.
+  public let directory: String
+
+  /// The control socket.
+  public let socketPath: String
+
+  /// The state directory, passed as `--state-dir`; it survives restarts.
+  public let stateDirectory: String
+
+  /// The policy file, passed as `--policy`; rewrite it with
+  /// ``writePolicy(_:)``.
+  public let policyPath: String
+
+  /// The daemon's log: its standard output and standard error.
+  public let logPath: String
+
+  /// The sound server's address, the daemon's `PULSE_SERVER`.
+  public let soundServerAddress: String
+
+  /// This host's Bluetooth addresses, passed as `--host-address`.
+  public let hostAddresses: [String]
+
+  /// The variables an in-process client needs to reach this daemon:
+  /// `ACCESSORYD_SOCKET`.
+  public var environment: [String: String] {
+    ["ACCESSORYD_SOCKET": socketPath]
+  }
+
+  /// The address tests give this host unless they choose others.
+  public static let defaultHostAddress = "11:22:33:44:55:66"
+
+  /// How long the daemon may take to answer after a start.
+  static let startTimeout = Duration.seconds(15)
+
+  /// How long one `acctl` may run.
+  static let acctlTimeout = Duration.seconds(30)
+
+  private let accessorydPath: String
+  private let acctlPath: String
+  private let state: Mutex<State>
+
+  private struct State {
+    var daemon: ChildProcess?
+    var watchdog: ProcessGroupWatchdog?
+    var isShutDown = false
+    var nextRun = 1
+    var starts = 0
+  }
+
+  private init(
+    directory: String, soundServerAddress: String, hostAddresses: [String],
+    accessorydPath: String, acctlPath: String, watchdog: ProcessGroupWatchdog
+  ) {
+    self.directory = directory
+    self.socketPath = "\(directory)/control.sock"
+    self.stateDirectory = "\(directory)/state"
+    self.policyPath = "\(directory)/policy.json5"
+    self.logPath = "\(directory)/accessoryd.log"
+    self.soundServerAddress = soundServerAddress
+    self.hostAddresses = hostAddresses
+    self.accessorydPath = accessorydPath
+    self.acctlPath = acctlPath
+    self.state = Mutex(State(watchdog: watchdog))
+  }
+
+  deinit {
+    shutDown()
+  }
+
+  // MARK: - Starting and stopping
+
+  /// Starts a daemon for a sound server and waits until it answers on its
+  /// socket and has connected to the server.
+  ///
+  /// - Parameters:
+  ///   - server: The sound server the daemon routes.
+  ///   - policy: The text of the policy file; by default the shipped
+  ///     default policy with a 0.3 s off-head grace time.
+  ///   - hostAddresses: This host's Bluetooth addresses.
+  /// - Returns: The running daemon.
+  /// - Throws: ``DaemonFixtureError`` with the end of the log if the
+  ///   products are missing or the daemon does not come up; nothing is left
+  ///   running.
+  public static func start(
+    on server: SoundServer, policy: String? = nil,
+    hostAddresses: [String] = [defaultHostAddress]
+  ) async throws -> DaemonFixture {
+    let accessoryd = try builtProduct("accessoryd")
+    let acctl = try builtProduct("acctl")
+    let policyText = try policy ?? policyText()
+    let directory = try makePrivateDirectory(prefix: "accessoryd-e2e")
+    let watchdog: ProcessGroupWatchdog
+    do {
+      for subdirectory in ["home", "home/.config", "runtime", "acctl"] {
+        try FileManager.default.createDirectory(
+          atPath: "\(directory)/\(subdirectory)",
+          withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
+      }
+      watchdog = try ProcessGroupWatchdog.start(
+        directory: directory,
+        shell: try ChildProcess.executablePath(
+          of: "sh", searchPath: SoundServer.searchPath),
+        environment: ["PATH": SoundServer.searchPath])
+    } catch {
+      try? FileManager.default.removeItem(atPath: directory)
+      throw error
+    }
+    let fixture = DaemonFixture(
+      directory: directory, soundServerAddress: server.serverAddress,
+      hostAddresses: hostAddresses, accessorydPath: accessoryd,
+      acctlPath: acctl, watchdog: watchdog)
+    do {
+      try fixture.writePolicy(policyText)
+      try await fixture.launch()
+    } catch {
+      fixture.shutDown()
+      throw error
+    }
+    return fixture
+  }
+
+  /// Stops the daemon: SIGTERM, then SIGKILL after five seconds.
+  ///
+  /// The directory stays, so ``restart()`` and ``logTail(lines:)`` still
+  /// work.
+  ///
+  /// - Returns: The daemon's exit status if it exited by itself, nil if it
+  ///   was killed by a signal or was not running.
+  @discardableResult
+  public func stop() -> Int32? {
+    let daemon = state.withLock { state in
+      defer { state.daemon = nil }
+      return state.daemon
+    }
+    guard let daemon else { return nil }
+    terminate(daemon)
+    return daemon.exitStatus
+  }
+
+  /// Kills the daemon at once with SIGKILL, as in a crash, and waits for
+  /// it.
+  public func kill() {
+    let daemon = state.withLock { state in
+      defer { state.daemon = nil }
+      return state.daemon
+    }
+    if let daemon { ChildProcess.killAndWait([daemon]) }
+  }
+
+  /// Starts the daemon again with the same directory, state, socket and
+  /// policy; stops it first if it runs.
+  ///
+  /// - Throws: ``DaemonFixtureError`` with the end of the log if the
+  ///   daemon does not come up.
+  public func restart() async throws {
+    stop()
+    try await launch()
+  }
+
+  /// Stops the daemon and every process of its group, then removes the
+  /// directory.
+  ///
+  /// Safe to call more than once.
+  public func shutDown() {
+    let taken = state.withLock { state in
+      if state.isShutDown { return nil as State? }
+      state.isShutDown = true
+      defer {
+        state.daemon = nil
+        state.watchdog = nil
+      }
+      return state
+    }
+    guard let taken else { return }
+    if let daemon = taken.daemon { terminate(daemon) }
+    taken.watchdog?.release()
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  /// Freezes the daemon with SIGSTOP, so that it misses what happens
+  /// until ``resume()``.
+  public func pause() {
+    signal(SIGSTOP)
+  }
+
+  /// Lets a daemon frozen by ``pause()`` run again.
+  public func resume() {
+    signal(SIGCONT)
+  }
+
+  /// Wakes a paused daemon, then SIGTERM, then SIGKILL after five seconds.
+  private func terminate(_ daemon: ChildProcess) {
+    daemon.send(SIGCONT)
+    ChildProcess.terminate([daemon])
+  }
+
+  /// Sends a signal to the daemon, such as SIGHUP to reload the policy.
+  public func signal(_ signal: Int32) {
+    state.withLock { $0.daemon }?.send(signal)
+  }
+
+  /// The daemon's process identifier, or nil when it does not run.
+  public var processIdentifier: pid_t? {
+    state.withLock { $0.daemon }?.processIdentifier
+  }
+
+  /// Whether the daemon runs.
+  public var isRunning: Bool {
+    state.withLock { $0.daemon }?.isRunning ?? false
+  }
+
+  /// How the daemon ended, such as "signal 6", or nil while it runs.
+  public var exitDescription: String? {
+    state.withLock { $0.daemon }?.exitDescription
+  }
+
+  /// Replaces the policy file; send SIGHUP for the daemon to read it.
+  public func writePolicy(_ text: String) throws {
+    try text.write(toFile: policyPath, atomically: true, encoding: .utf8)
+  }
+
+  /// The last lines of the daemon's log, for failure messages.
+  ///
+  /// - Parameter lines: How many lines to show.
+  public func logTail(lines: Int = 40) -> String {
+    let text = SoundServer.readFile(logPath)
+    let tail = text.split(separator: "\n", omittingEmptySubsequences: false)
+      .suffix(lines + 1).joined(separator: "\n")
+    return "==> accessoryd.log <==\n\(tail)"
+  }
+
+  /// The daemon's whole log.
+  public var log: String { SoundServer.readFile(logPath) }
+
+  // MARK: - Launching
+
+  /// The environment of the daemon and of `acctl`: private XDG
+  /// directories, so no file of the machine's user is read.
+  private var baseEnvironment: [String: String] {
+    [
+      "PATH": SoundServer.searchPath,
+      "HOME": "\(directory)/home",
+      "XDG_RUNTIME_DIR": "\(directory)/runtime",
+      "XDG_CONFIG_HOME": "\(directory)/home/.config",
+      "XDG_STATE_HOME": "\(directory)/home/.local/state",
+      "LANG": "C.UTF-8",
+      "LC_ALL": "C.UTF-8",
+    ]
+  }
+
+  /// The daemon's command line after the program.
+  var daemonArguments: [String] {
+    [
+      "--state-dir", stateDirectory, "--socket", socketPath, "--policy",
+      policyPath, "--log-level", "debug",
+    ] + hostAddresses.flatMap { ["--host-address", $0] }
+  }
+
+  private func launch() async throws {
+    let group = try processGroup()
+    var environment = baseEnvironment
+    environment["PULSE_SERVER"] = soundServerAddress
+    let start = state.withLock { state in
+      state.starts += 1
+      return state.starts
+    }
+    let marker = "==== accessoryd-e2e: start \(start) ====\n"
+    appendToLog(marker)
+    let process = try ChildProcess.spawn(
+      executable: accessorydPath, arguments: daemonArguments,
+      environment: environment, output: logPath, processGroup: group)
+    let isShutDown = state.withLock { state in
+      if !state.isShutDown { state.daemon = process }
+      return state.isShutDown
+    }
+    if isShutDown {
+      ChildProcess.killAndWait([process])
+      throw DaemonFixtureError("the daemon fixture was shut down")
+    }
+    try await waitUntilReady()
+  }
+
+  /// Waits until the daemon answers `route.get` with the sound server
+  /// connected.
+  private func waitUntilReady() async throws {
+    let deadline = ContinuousClock.now + Self.startTimeout
+    var lastAnswer = "no answer"
+    while true {
+      guard let daemon = state.withLock({ $0.daemon }), daemon.isRunning
+      else {
+        let how = state.withLock { $0.daemon }?.exitDescription ?? "stopped"
+        throw DaemonFixtureError(
+          "accessoryd exited (\(how)) before it answered", logTail: logTail())
+      }
+      do {
+        let reply = try DaemonSocket.request(
+          socketPath, method: "route.get", timeout: 2)
+        lastAnswer = reply
+        if reply.contains(#""soundServer":"connected""#) { return }
+      } catch {
+        lastAnswer = "\(error)"
+      }
+      if ContinuousClock.now >= deadline {
+        throw DaemonFixtureError(
+          "accessoryd did not answer with the sound server connected within "
+            + "\(Self.startTimeout); last answer: \(lastAnswer)",
+          logTail: logTail())
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
+  private func appendToLog(_ text: String) {
+    let descriptor = open(logPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    _ = text.utf8CString.withUnsafeBufferPointer { buffer in
+      write(descriptor, buffer.baseAddress!, buffer.count - 1)
+    }
+  }
+
+  private func processGroup() throws -> pid_t {
+    try state.withLock { state in
+      guard !state.isShutDown, let watchdog = state.watchdog else {
+        throw DaemonFixtureError("the daemon fixture was shut down")
+      }
+      return watchdog.processGroup
+    }
+  }
+
+  // MARK: - acctl
+
+  /// Starts `acctl` without waiting for it, for concurrent runs.
+  ///
+  /// `--socket` is added after the arguments unless they give one, and
+  /// `ACCESSORYD_SOCKET` is set too.
+  ///
+  /// - Parameters:
+  ///   - arguments: The command line after `acctl`.
+  ///   - addSocket: Whether to add `--socket`.
+  /// - Returns: The running `acctl`.
+  public func startAcctl(
+    _ arguments: [String], addSocket: Bool = true
+  ) throws -> AcctlRun {
+    let group = try processGroup()
+    let number = state.withLock { state in
+      defer { state.nextRun += 1 }
+      return state.nextRun
+    }
+    var environment = baseEnvironment
+    environment["ACCESSORYD_SOCKET"] = socketPath
+    let all =
+      addSocket && !arguments.contains("--socket")
+      ? arguments + ["--socket", socketPath] : arguments
+    let output = "\(directory)/acctl/\(number).out"
+    let errorOutput = "\(directory)/acctl/\(number).err"
+    let process = try ChildProcess.spawn(
+      executable: acctlPath, arguments: all, environment: environment,
+      output: output, errorOutput: errorOutput, processGroup: group)
+    return AcctlRun(
+      arguments: arguments, process: process, outputPath: output,
+      errorOutputPath: errorOutput)
+  }
+
+  /// Runs `acctl` to completion against this daemon.
+  ///
+  /// - Parameters:
+  ///   - arguments: The command line after `acctl`.
+  ///   - addSocket: Whether to add `--socket` after the arguments.
+  /// - Returns: What it printed and its exit status.
+  /// - Throws: ``DaemonFixtureError`` if it runs longer than 30 seconds.
+  public func acctl(
+    _ arguments: [String], addSocket: Bool = true
+  ) async throws -> AcctlResult {
+    try await startAcctl(arguments, addSocket: addSocket).result()
+  }
+
+  // MARK: - The raw socket
+
+  /// Sends bytes as they are on a new connection and returns the first
+  /// lines of the answer, or those that came before the daemon closed it.
+  ///
+  /// - Parameters:
+  ///   - bytes: What to send, such as a malformed line.
+  ///   - lines: How many answer lines to wait for.
+  ///   - timeout: How long to wait for the answer, in seconds.
+  public func sendRaw(
+    _ bytes: Data, lines: Int = 1, timeout: Double = 10
+  ) throws -> [String] {
+    try DaemonSocket.exchange(
+      socketPath, bytes, lines: lines, timeout: timeout)
+  }
+
+  // MARK: - Policies
+
+  /// The shipped default policy, `policies/default.json5`, with some
+  /// settings changed.
+  ///
+  /// - Parameters:
+  ///   - offHeadGraceSeconds: `placement.offHeadGraceSeconds`.
+  ///   - takeWhenSecondary: `multipoint.takeWhenSecondary`.
+  /// - Throws: ``DaemonFixtureError`` if the file cannot be read or no
+  ///   longer has the settings in their shipped form.
+  public static func policyText(
+    offHeadGraceSeconds: Double = 0.3, takeWhenSecondary: Bool = false
+  ) throws -> String {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../policies/default.json5").standardized.path
+    var text = SoundServer.readFile(path)
+    let edits = [
+      (
+        "offHeadGraceSeconds: 3,",
+        "offHeadGraceSeconds: \(offHeadGraceSeconds),"
+      ),
+      ("takeWhenSecondary: false,", "takeWhenSecondary: \(takeWhenSecondary),"),
+    ]
+    for (old, new) in edits {
+      guard text.contains(old) else {
+        throw DaemonFixtureError("\(path) has no '\(old)' to change")
+      }
+      text = text.replacingOccurrences(of: old, with: new)
+    }
+    return text
+  }
+
+  // MARK: - Helpers
+
+  /// Returns the path of a product built next to the test bundle.
+  static func builtProduct(_ name: String) throws -> String {
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0])
+      .deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = directory.appendingPathComponent(name).path
+      if FileManager.default.isExecutableFile(atPath: candidate) {
+        return candidate
+      }
+      directory.deleteLastPathComponent()
+    }
+    throw DaemonFixtureError(
+      "\(name) is not built next to \(CommandLine.arguments[0]); run "
+        + "'swift build --build-tests' first")
+  }
+
+  /// Creates a fresh directory only this user can enter, short enough for
+  /// a socket path below it.
+  private static func makePrivateDirectory(prefix: String) throws -> String {
+    var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
+    let created = template.withUnsafeMutableBufferPointer { buffer in
+      mkdtemp(buffer.baseAddress!) != nil
+    }
+    guard created else {
+      throw DaemonFixtureError(
+        "cannot create a directory in /tmp: \(String(cString: strerror(errno)))"
+      )
+    }
+    return String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self
+    )
+  }
+}
+
+/// One run of `acctl` started by ``DaemonFixture/startAcctl(_:addSocket:)``.
+public final class AcctlRun: Sendable {
+  /// The command line after `acctl`, as given.
+  public let arguments: [String]
+
+  private let process: ChildProcess
+  private let outputPath: String
+  private let errorOutputPath: String
+
+  init(
+    arguments: [String], process: ChildProcess, outputPath: String,
+    errorOutputPath: String
+  ) {
+    self.arguments = arguments
+    self.process = process
+    self.outputPath = outputPath
+    self.errorOutputPath = errorOutputPath
+  }
+
+  deinit {
+    ChildProcess.killAndWait([process])
+  }
+
+  /// Whether `acctl` still runs.
+  public var isRunning: Bool { process.isRunning }
+
+  /// Waits for `acctl` to end, without blocking a thread, and returns what
+  /// it printed.
+  ///
+  /// - Throws: ``DaemonFixtureError`` if it runs longer than 30 seconds; it
+  ///   is then killed.
+  public func result() async throws -> AcctlResult {
+    let deadline = ContinuousClock.now + DaemonFixture.acctlTimeout
+    var interval = Duration.milliseconds(1)
+    while process.isRunning {
+      if ContinuousClock.now >= deadline {
+        ChildProcess.killAndWait([process])
+        throw DaemonFixtureError(
+          "acctl \(arguments.joined(separator: " ")) did not finish within "
+            + "\(DaemonFixture.acctlTimeout)")
+      }
+      try await Task.sleep(for: interval)
+      interval = min(interval * 2, .milliseconds(10))
+    }
+    let status: Int32
+    if let exitStatus = process.exitStatus {
+      status = exitStatus
+    } else {
+      throw DaemonFixtureError(
+        "acctl \(arguments.joined(separator: " ")) ended with "
+          + (process.exitDescription ?? "an unknown status")
+          + "; stderr: \(SoundServer.readFile(errorOutputPath))")
+    }
+    defer {
+      unlink(outputPath)
+      unlink(errorOutputPath)
+    }
+    return AcctlResult(
+      arguments: arguments, status: status,
+      stdout: SoundServer.readFile(outputPath),
+      stderr: SoundServer.readFile(errorOutputPath))
+  }
+}
+
+/// What one run of `acctl` printed, and its exit status.
+public struct AcctlResult: Sendable, Hashable, CustomStringConvertible {
+  /// The command line after `acctl`, without the added `--socket`.
+  public var arguments: [String]
+  /// The exit status.
+  public var status: Int32
+  /// The standard output.
+  public var stdout: String
+  /// The standard error.
+  public var stderr: String
+
+  /// Creates a result.
+  public init(
+    arguments: [String], status: Int32, stdout: String, stderr: String
+  ) {
+    self.arguments = arguments
+    self.status = status
+    self.stdout = stdout
+    self.stderr = stderr
+  }
+
+  /// The command, its status and its output, for failure messages.
+  public var description: String {
+    "acctl \(arguments.joined(separator: " ")) → status \(status)\n"
+      + "--- stdout\n\(stdout)--- stderr\n\(stderr)---"
+  }
+}
+
+/// An error from starting or driving a ``DaemonFixture``.
+public struct DaemonFixtureError: Error, CustomStringConvertible, Sendable {
+  /// What went wrong.
+  public var message: String
+  /// The end of the daemon's log, or an empty string.
+  public var logTail: String
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - message: What went wrong.
+  ///   - logTail: The end of the daemon's log.
+  public init(_ message: String, logTail: String = "") {
+    self.message = message
+    self.logTail = logTail
+  }
+
+  /// The message, then the log tail if any.
+  public var description: String {
+    logTail.isEmpty ? message : "\(message)\n\(logTail)"
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+
+/// A bare client of the daemon's control socket, independent of the code
+/// under test: it sends bytes as they are and reads the answer.
+enum DaemonSocket {
+  /// Sends one JSON-RPC request without params and returns the answer
+  /// line.
+  static func request(
+    _ path: String, method: String, timeout: Double
+  ) throws -> String {
+    let line = #"{"jsonrpc":"2.0","id":1,"method":"\#(method)"}"# + "\n"
+    return try exchange(path, Data(line.utf8), lines: 1, timeout: timeout)
+      .first ?? ""
+  }
+
+  /// Connects, sends bytes, and returns the first `lines` lines of the
+  /// answer, or those that came before the daemon closed the connection
+  /// (a last line without its newline included).
+  ///
+  /// A failure to send is ignored: a daemon that refuses an oversized line
+  /// answers and closes the connection while the rest is still being sent,
+  /// and its answer is still there to read.
+  static func exchange(
+    _ path: String, _ bytes: Data, lines: Int, timeout: Double
+  ) throws -> [String] {
+    let descriptor = try connect(path, timeout: timeout)
+    defer { close(descriptor) }
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = send(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+          Int32(MSG_NOSIGNAL))
+        if written < 0 {
+          if errno == EINTR { continue }
+          return
+        }
+        offset += written
+      }
+    }
+    var answer = Data()
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while answer.count(where: { $0 == 0x0A }) < lines {
+      let count = recv(descriptor, &chunk, chunk.count, 0)
+      if count > 0 {
+        answer.append(contentsOf: chunk[0..<count])
+      } else if count == 0 {
+        break
+      } else if errno == EINTR {
+        continue
+      } else if errno == EAGAIN || errno == EWOULDBLOCK {
+        throw DaemonFixtureError(
+          "no answer on \(path) within \(timeout) s; got so far: "
+            + String(decoding: answer, as: UTF8.self))
+      } else {
+        if answer.isEmpty {
+          throw DaemonFixtureError(
+            "reading \(path): \(String(cString: strerror(errno)))")
+        }
+        break
+      }
+    }
+    let text = String(decoding: answer, as: UTF8.self)
+    var result = text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    if result.last == "" { result.removeLast() }
+    return Array(result.prefix(lines))
+  }
+
+  /// Connects to a Unix socket with receive and send timeouts.
+  private static func connect(_ path: String, timeout: Double) throws -> Int32 {
+    let descriptor = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else {
+      throw DaemonFixtureError("socket: \(String(cString: strerror(errno)))")
+    }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+      close(descriptor)
+      throw DaemonFixtureError("the socket path '\(path)' is too long")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path.utf8)
+      raw[path.utf8.count] = 0
+    }
+    let status = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(
+          descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard status == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(descriptor)
+      throw DaemonFixtureError("cannot connect to \(path): \(reason)")
+    }
+    var interval = timeval(
+      tv_sec: Int(timeout),
+      tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+    for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+      setsockopt(
+        descriptor, SOL_SOCKET, option, &interval,
+        socklen_t(MemoryLayout<timeval>.size))
+    }
+    return descriptor
+  }
+}

@@ -1,0 +1,127 @@
+// accessoryd: the routing service. Reads its settings, loads the policy
+// and the state, then runs the control server, the sound-server link and
+// the router until SIGTERM or SIGINT; SIGHUP reloads the policy.
+
+import AccessoryControl
+import AccessoryService
+import AudioAccessoryKit
+import Foundation
+import Logging
+import PulseAudio
+
+@main
+struct Accessoryd {
+  static let version = "0.1.0"
+
+  static func main() async {
+    let request: DaemonConfiguration.Request
+    do {
+      request = try DaemonConfiguration.parse(
+        Array(CommandLine.arguments.dropFirst()),
+        environment: ProcessInfo.processInfo.environment)
+    } catch {
+      let isFileProblem =
+        error.description.contains(": ")
+        && !error.description.hasPrefix("The value")
+        && !error.description.hasPrefix("Missing")
+      printError(
+        "Error: \(error)\n"
+          + (isFileProblem
+            ? ""
+            : "Usage: \(DaemonConfiguration.usage)\n"
+              + "  See 'accessoryd --help' for more information.\n"))
+      exit(isFileProblem ? 78 : 64)
+    }
+    switch request {
+    case .help:
+      print(DaemonConfiguration.help, terminator: "")
+    case .version:
+      print("accessoryd \(version)")
+    case .run(let configuration):
+      await run(configuration)
+    }
+  }
+
+  static func run(_ configuration: DaemonConfiguration) async {
+    let logger = Logger(
+      label: "accessoryd", handler: StandardErrorLogHandler(),
+      logLevel: configuration.logLevel)
+    let policies: PolicyStore
+    do {
+      policies = try PolicyStore(path: configuration.policyPath)
+    } catch {
+      logger.critical("The policy is invalid: \(error)")
+      exit(78)
+    }
+    let engine = InProcessAccessoryEngine(
+      stateFile: StateFile(
+        url: URL(fileURLWithPath: configuration.stateFilePath)),
+      logger: logger)
+    let events = EventHub()
+    let link = SoundServerLink(
+      options: PulseConnection.Options(
+        server: configuration.server, applicationName: "accessoryd"),
+      logger: logger)
+    let router = RouteController(
+      engine: engine, link: link, policies: policies,
+      hostAddresses: configuration.hostAddresses, events: events,
+      logger: logger)
+    let status: @Sendable () -> JSONValue = {
+      .object([
+        "version": .string(version),
+        "policyPath": configuration.policyPath.map(JSONValue.string)
+          ?? .string("built-in default"),
+        "statePath": .string(configuration.stateFilePath),
+        "socketPath": .string(configuration.socketPath),
+        "hostAddresses": .array(
+          configuration.hostAddresses.map(JSONValue.string)),
+      ])
+    }
+    let control = ControlServer(
+      path: configuration.socketPath,
+      handler: DaemonMethods(
+        engine: engine, router: router, policies: policies, events: events,
+        status: status, logger: logger),
+      events: events, logger: logger)
+    logger.notice(
+      "Starting",
+      metadata: [
+        "state.path": configuration.stateFilePath,
+        "policy.path": configuration.policyPath ?? "built-in default",
+        "control.socket": configuration.socketPath,
+        "log.level": configuration.logLevel.rawValue,
+      ])
+    let signals = UnixSignal.stream([.sigterm, .sigint, .sighup])
+    let group = ServiceGroup(services: [control, link, router], logger: logger)
+    do {
+      try await group.run {
+        for await signal in signals {
+          if signal == .sighup {
+            do {
+              try policies.reload()
+              logger.notice(
+                "Policy reloaded",
+                metadata: [
+                  "policy.path": configuration.policyPath ?? "built-in"
+                ])
+              await router.reconcile(because: "the policy was reloaded")
+            } catch {
+              logger.error(
+                "The new policy is refused; the old one stays: \(error)")
+            }
+          } else {
+            logger.notice("Stopping", metadata: ["signal": "\(signal)"])
+            return
+          }
+        }
+      }
+    } catch {
+      logger.critical("\(error)")
+      exit(1)
+    }
+  }
+
+  static func printError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}

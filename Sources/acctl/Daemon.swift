@@ -1,0 +1,106 @@
+// Calls to the daemon, and the one table that turns their failures into
+// acctl's exit codes (DESIGN.md, "acctl exit codes").
+
+import AccessoryControl
+import CommandLineKit
+import Foundation
+
+/// A connection to accessoryd, opened on the first call.
+///
+/// A failed call prints `Error: <message>` to standard error and throws the
+/// ``ExitCode`` from ``exitCode(for:answered:)``.
+final class Daemon {
+  /// The control socket's path.
+  let path: String
+  private var client: ControlClient?
+  /// Whether the daemon has answered a call on this connection.
+  private(set) var answered = false
+
+  /// Creates a connection that opens on the first call.
+  init(path: String) {
+    self.path = path
+  }
+
+  /// Calls a method and returns its result.
+  ///
+  /// - Throws: ``ExitCode`` after printing the error.
+  func call(_ method: String, _ params: JSONValue? = nil) throws -> JSONValue {
+    do {
+      let client = try connect()
+      let result = try client.call(method, params: params)
+      answered = true
+      return result
+    } catch {
+      throw fail(error)
+    }
+  }
+
+  /// Waits for the next notification, such as an event.
+  ///
+  /// - Throws: ``ExitCode`` after printing the error.
+  func nextNotification() throws -> ControlResponse {
+    do {
+      return try connect().nextNotification()
+    } catch {
+      throw fail(error)
+    }
+  }
+
+  private func connect() throws(ControlClientError) -> ControlClient {
+    if let client { return client }
+    let client = try ControlClient(path: path)
+    self.client = client
+    return client
+  }
+
+  private func fail(_ error: ControlClientError) -> ExitCode {
+    Output.error("Error: \(error.description)")
+    return Self.exitCode(for: error, answered: answered)
+  }
+
+  /// Returns acctl's exit code for a failed call.
+  ///
+  /// - Parameters:
+  ///   - error: Why the call failed.
+  ///   - answered: Whether the daemon had answered an earlier call on the
+  ///     connection; a broken connection before that means the daemon is
+  ///     unreachable.
+  static func exitCode(
+    for error: ControlClientError, answered: Bool
+  ) -> ExitCode {
+    switch error {
+    case .unreachable, .timedOut: return .unavailable
+    case .connectionLost: return answered ? .failure : .unavailable
+    case .permissionDenied: return .permissionDenied
+    case .remote(let error): return exitCode(forCode: error.code)
+    }
+  }
+
+  /// Returns acctl's exit code for a JSON-RPC error code.
+  static func exitCode(forCode code: Int) -> ExitCode {
+    switch code {
+    case -32001: ExitCode(2)  // accessoryNotCapable
+    case -32002, -32602: ExitCode(3)  // invalidRequest, invalid params
+    case -32003: ExitCode(4)  // invalidated
+    case -32077: .permissionDenied
+    case -32078: .configurationError
+    default: .failure  // unknown (-32000), internal (-32603), and the rest
+    }
+  }
+}
+
+/// Writes acctl's output.
+///
+/// Output is written straight to the file descriptors, so each line of
+/// `acctl events` reaches a pipe as soon as it is printed.
+enum Output {
+  /// Writes text and a newline to standard output.
+  static func print(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+
+  /// Writes text and a newline to standard error.
+  static func error(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+}

@@ -1,0 +1,86 @@
+// The options several subcommands share, and the checks of the values they
+// take: Bluetooth addresses, placements and capabilities.
+
+import AccessoryControl
+import AudioAccessoryKit
+import CommandLineKit
+
+extension Acctl {
+  /// The argument and options that several subcommands declare.
+  enum Shared {
+    /// The accessory a command acts on.
+    static let accessory = ArgumentDefinition.argument(
+      "accessory", abstract: "A Bluetooth address or a display name.")
+
+    /// Where the daemon listens.
+    static let socket = ArgumentDefinition.option(
+      "socket", valueName: "path",
+      abstract: "The daemon's socket, instead of $ACCESSORYD_SOCKET or the "
+        + "default.")
+
+    /// Asks for JSON instead of text.
+    static func json(_ what: String) -> ArgumentDefinition {
+      .flag("json", abstract: "Print \(what) as JSON.")
+    }
+
+    /// Every placement name, as Apple spells it.
+    static let placements = AccessoryControlDevice.Placement.allCases.map(
+      \.rawValue)
+  }
+
+  /// The daemon's socket path, from `--socket` or the environment.
+  static func socketPath(_ arguments: ArgumentCursor) -> String {
+    arguments.value("socket") ?? ControlSocketPath.resolve()
+  }
+
+  /// Returns the accessory selector to send: an address in its canonical
+  /// form, or the display name as given.
+  static func selector(_ text: String) -> String {
+    BluetoothAddress(text)?.description ?? text
+  }
+}
+
+/// A value on the command line that does not have the expected form; its
+/// description completes `The value 'x' is invalid for '--option': …`.
+struct InvalidValue: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// Parses a Bluetooth address in any letter case, with `:` or `-`.
+func parseAddress(_ text: String) throws -> BluetoothAddress {
+  guard let address = BluetoothAddress(text) else {
+    throw InvalidValue(
+      description:
+        "expected six hexadecimal bytes such as 'AA:BB:CC:DD:EE:FF'")
+  }
+  return address
+}
+
+/// Parses a Bluetooth address, or `none` for nil.
+func parseAddressOrNone(_ text: String) throws -> BluetoothAddress? {
+  guard text != "none" else { return nil }
+  guard let address = BluetoothAddress(text) else {
+    throw InvalidValue(
+      description:
+        "expected six hexadecimal bytes such as 'AA:BB:CC:DD:EE:FF', "
+        + "or none")
+  }
+  return address
+}
+
+/// Parses a comma-separated list of capability names.
+func parseCapabilities(
+  _ text: String
+) throws -> AccessoryControlDevice.Capabilities {
+  let names = text.split(separator: ",", omittingEmptySubsequences: false)
+    .map(String.init)
+  guard !text.isEmpty,
+    let capabilities = AccessoryControlDevice.Capabilities(names: names)
+  else {
+    let known = AccessoryControlDevice.Capabilities.names.map(\.name)
+    throw InvalidValue(
+      description: "expected a comma-separated list of "
+        + known.joined(separator: ", "))
+  }
+  return capabilities
+}

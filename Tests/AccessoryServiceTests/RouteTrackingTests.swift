@@ -1,0 +1,169 @@
+// The router's memory: manual choices, pins, history and outputs that come
+// and go, learned from successive server states.
+
+import AccessoryService
+import Testing
+
+@testable import PulseAudio
+
+private func sink(
+  _ index: UInt32, _ name: String, address: String? = nil
+) -> Sink {
+  var properties: [String: String] = [:]
+  if let address { properties["api.bluez5.address"] = address }
+  return Sink(
+    index: index, name: name, description: name, properties: properties,
+    ports: [], activePortName: nil, state: .running, isMuted: false,
+    cardIndex: nil, ownerModuleIndex: nil, driver: nil)
+}
+
+private func stream(
+  _ index: UInt32, on sink: UInt32, properties: [String: String] = [:]
+) -> SinkInput {
+  SinkInput(
+    index: index, name: nil, sinkIndex: sink, clientIndex: nil,
+    clientName: nil, properties: properties, isCorked: false, isMuted: false,
+    ownerModuleIndex: nil)
+}
+
+private func server(default name: String?) -> ServerInfo {
+  ServerInfo(
+    serverName: "pulseaudio", serverVersion: "16.1", defaultSinkName: name,
+    defaultSourceName: nil, hostName: "h", userName: "u")
+}
+
+@Suite("Route tracking")
+struct RouteTrackingTests {
+  let speaker = sink(0, "speaker")
+  let buds = sink(1, "buds", address: "aa:bb:cc:dd:ee:01")
+
+  @Test func aDefaultChangeOfItsOwnIsNotAManualChoice() {
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker, buds],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 10)
+    tracking.expectedDefault = "buds"
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 11)
+    #expect(tracking.manualChoice == nil)
+    #expect(tracking.history == ["speaker"])
+    #expect(tracking.expectedDefault == nil)
+  }
+
+  @Test func anotherProgramsDefaultChangeIsAManualChoice() {
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 10)
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker, buds],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 12)
+    #expect(tracking.manualChoice?.output == "speaker")
+    #expect(tracking.manualChoice?.at == 12)
+  }
+
+  @Test func aRestartedServersOwnDefaultIsNotAManualChoice() {
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 10)
+    tracking.forgetConnection()
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker, buds],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 20)
+    #expect(tracking.manualChoice == nil)
+  }
+
+  @Test func theServersFallbackWhenAnOutputGoesIsNotAManualChoice() {
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 10)
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 11)
+    #expect(tracking.manualChoice == nil)
+  }
+
+  @Test func aStreamThePersonMovesIsPinnedUntilItGoesBackToTheDefault() {
+    var tracking = RouteTracking()
+    let sinks = [speaker, buds]
+    tracking.observe(
+      server: server(default: "speaker"), sinks: sinks,
+      sinkInputs: [stream(7, on: 0)], accessories: [], reappearGrace: 5,
+      now: 10)
+    // Moved by someone else to a sink that is not the default.
+    tracking.observe(
+      server: server(default: "speaker"), sinks: sinks,
+      sinkInputs: [stream(7, on: 1)], accessories: [], reappearGrace: 5,
+      now: 11)
+    #expect(tracking.pins[7] == .user)
+    // Moved back to the default: free again.
+    tracking.observe(
+      server: server(default: "speaker"), sinks: sinks,
+      sinkInputs: [stream(7, on: 0)], accessories: [], reappearGrace: 5,
+      now: 12)
+    #expect(tracking.pins[7] == nil)
+  }
+
+  @Test func aMoveOfItsOwnDoesNotPin() {
+    var tracking = RouteTracking()
+    let sinks = [speaker, buds]
+    tracking.observe(
+      server: server(default: "speaker"), sinks: sinks,
+      sinkInputs: [stream(7, on: 0)], accessories: [], reappearGrace: 5,
+      now: 10)
+    tracking.expectedMoves[7] = "buds"
+    tracking.observe(
+      server: server(default: "speaker"), sinks: sinks,
+      sinkInputs: [stream(7, on: 1)], accessories: [], reappearGrace: 5,
+      now: 11)
+    #expect(tracking.pins[7] == nil)
+    #expect(tracking.expectedMoves.isEmpty)
+  }
+
+  @Test func aStreamWithATargetIsPinnedByItsApplication() {
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker],
+      sinkInputs: [stream(3, on: 0, properties: ["target.object": "speaker"])],
+      accessories: [], reappearGrace: 5, now: 10)
+    #expect(tracking.pins[3] == .application)
+  }
+
+  @Test func anOutputThatComesBackWithinTheGraceIsNotAReconnection() {
+    var tracking = RouteTracking()
+    let address = "AA:BB:CC:DD:EE:01"
+    func observe(_ sinks: [Sink], at now: Double) {
+      tracking.observe(
+        server: server(default: "speaker"), sinks: sinks, sinkInputs: [],
+        accessories: [address], reappearGrace: 5, now: now)
+    }
+    observe([speaker, buds], at: 10)
+    #expect(tracking.presence[address]?.connectedAt == 10)
+    observe([speaker], at: 20)
+    #expect(tracking.presence[address]?.missingSince == 20)
+    observe([speaker, buds], at: 22)
+    #expect(tracking.presence[address]?.connectedAt == 10)
+    #expect(tracking.presence[address]?.missingSince == nil)
+    // Gone longer than the grace: coming back is a new connection.
+    observe([speaker], at: 30)
+    observe([speaker, buds], at: 40)
+    #expect(tracking.presence[address]?.connectedAt == 40)
+  }
+
+  @Test func theHistoryKeepsTheMostRecentFirstWithoutRepeats() {
+    var tracking = RouteTracking()
+    let third = sink(2, "hdmi")
+    for (now, name) in [
+      (1.0, "speaker"), (2, "buds"), (3, "hdmi"), (4, "speaker"), (5, "buds"),
+    ] {
+      tracking.expectedDefault = name
+      tracking.observe(
+        server: server(default: name), sinks: [speaker, buds, third],
+        sinkInputs: [], accessories: [], reappearGrace: 5, now: now)
+    }
+    #expect(tracking.history == ["speaker", "hdmi"])
+  }
+}

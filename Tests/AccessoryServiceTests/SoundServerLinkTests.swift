@@ -1,0 +1,466 @@
+// SoundServerLink against real servers: a private PulseAudio daemon and a
+// private PipeWire stack, each test on its own server. Every wait is on the
+// link's updates with a deadline; pactl, an independent client, confirms.
+
+import AccessoryService
+import Foundation
+import Logging
+import PulseAudio
+import Synchronization
+import TestSupport
+import Testing
+
+/// The sinks every test server starts with: `speaker`, the default, and
+/// Bluetooth-like `buds`.
+private func startServer(_ kind: SoundServerKind) async throws -> SoundServer {
+  try await SoundServer.start(
+    kind,
+    sinks: [
+      .speaker(name: "speaker", description: "Built-in Speaker"),
+      .bluetoothHeadphones(
+        name: "buds", address: "AA:BB:CC:DD:EE:FF", description: "Studio Buds",
+        deviceAPI: kind.bluetoothDeviceAPI),
+    ])
+}
+
+/// Runs a link to a server while `body` runs, then cancels it.
+private func withLink<T: Sendable>(
+  to server: SoundServer, logs: InMemoryLogHandler = InMemoryLogHandler(),
+  _ body: (SoundServerLink) async throws -> T
+) async throws -> T {
+  let link = SoundServerLink(
+    options: .init(
+      server: server.serverAddress, applicationName: "link-test",
+      operationTimeout: .seconds(3)),
+    logger: Logger(label: "test.link", handler: logs, logLevel: .debug))
+  return try await withThrowingTaskGroup(of: Void.self) { group in
+    group.addTask { try await link.run() }
+    let value = try await body(link)
+    group.cancelAll()
+    return value
+  }
+}
+
+/// Returns the first update of a stream that satisfies a condition, or
+/// fails the test after the deadline, naming the updates seen.
+@discardableResult
+private func firstUpdate(
+  in updates: AsyncStream<LinkUpdate>, _ what: String,
+  within limit: Duration = .seconds(10),
+  where condition: @escaping @Sendable (LinkUpdate) -> Bool
+) async throws -> LinkUpdate {
+  let (found, history) = try await update(
+    in: updates, within: limit, where: condition)
+  return try #require(
+    found, "timed out waiting for \(what); last updates: \(history)")
+}
+
+/// Returns the first update of a stream that satisfies a condition, or nil
+/// after the deadline, with a summary of the last updates skipped.
+///
+/// A wait that times out ends the stream.
+private func update(
+  in updates: AsyncStream<LinkUpdate>, within limit: Duration,
+  where condition: @escaping @Sendable (LinkUpdate) -> Bool
+) async throws -> (LinkUpdate?, String) {
+  let seen = SeenUpdates()
+  let found = try await withThrowingTaskGroup(of: LinkUpdate?.self) { group in
+    group.addTask {
+      for await update in updates {
+        if condition(update) { return update }
+        seen.list.withLock { $0.append(summary(of: update)) }
+      }
+      return nil
+    }
+    group.addTask {
+      try await Task.sleep(for: limit)
+      return nil
+    }
+    let first = try await group.next() ?? nil
+    group.cancelAll()
+    return first
+  }
+  return (found, seen.list.withLock { $0.suffix(5).joined(separator: "; ") })
+}
+
+/// Summaries of the updates a wait skipped.
+private final class SeenUpdates: Sendable {
+  let list = Mutex<[String]>([])
+}
+
+/// A short description of an update, for failure messages.
+private func summary(of update: LinkUpdate) -> String {
+  let mirror = update.mirror.map { mirror in
+    "default \(mirror.defaultSinkName ?? "none"), sinks "
+      + "\(mirror.sinks.map(\.name)), \(mirror.sinkInputs.count) streams"
+  }
+  switch update {
+  case .connected: return "connected: \(mirror ?? "")"
+  case .changed: return "changed: \(mirror ?? "")"
+  case .disconnected(let error): return "disconnected: \(error)"
+  }
+}
+
+/// Returns the first mirror that the link publishes as changed and that
+/// satisfies a condition.
+@discardableResult
+private func firstChange(
+  in updates: AsyncStream<LinkUpdate>, _ what: String,
+  where condition: @escaping @Sendable (ServerMirror) -> Bool
+) async throws -> ServerMirror {
+  let update = try await firstUpdate(in: updates, what) { update in
+    if case .changed(let mirror) = update { condition(mirror) } else { false }
+  }
+  return try #require(update.mirror)
+}
+
+/// Waits for the link's first connection and returns its mirror.
+private func connected(_ link: SoundServerLink) async throws -> ServerMirror {
+  let update = try await firstUpdate(in: await link.updates(), "connected") {
+    if case .connected = $0 { true } else { false }
+  }
+  return try #require(update.mirror)
+}
+
+@Suite("SoundServerLink on real servers")
+struct SoundServerLinkTests {
+  @Test(arguments: SoundServerKind.allCases)
+  func mirrorsTheSinksWithTheirProperties(
+    _ kind: SoundServerKind
+  ) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    let logs = InMemoryLogHandler()
+    try await withLink(to: server, logs: logs) { link in
+      let mirror = try await connected(link)
+      #expect(await link.isConnected)
+      #expect(await link.mirror?.sinks.map(\.name) == mirror.sinks.map(\.name))
+      #expect(mirror.serverInfo.isPipeWire == (kind == .pipeWire))
+      #expect(mirror.defaultSinkName == "speaker")
+      #expect(mirror.defaultSink?.name == "speaker")
+
+      let buds = try #require(mirror.sink(named: "buds"))
+      #expect(buds.description == "Studio Buds")
+      #expect(buds.properties["device.api"] == kind.bluetoothDeviceAPI)
+      #expect(buds.properties["api.bluez5.address"] == "AA:BB:CC:DD:EE:FF")
+      #expect(mirror.sink(index: buds.index) == buds)
+      #expect(
+        mirror.sinks(forBluetoothAddress: "aa-bb-cc-dd-ee-ff").map(\.name)
+          == ["buds"])
+      #expect(mirror.sinks(forBluetoothAddress: "AA:BB:CC:DD:EE:00").isEmpty)
+      #expect(mirror.sinkInputs.isEmpty)
+
+      // The same sinks and values that pactl reports.
+      let observed = try server.sinks()
+      #expect(
+        Set(observed.map(\.name)) == Set(mirror.sinks.map(\.name)),
+        "pactl: \(observed.map(\.name))")
+      for sink in observed {
+        let mirrored = try #require(mirror.sink(named: sink.name))
+        #expect(Int(mirrored.index) == sink.index)
+        for (key, value) in sink.properties {
+          #expect(mirrored.properties[key] == value, "\(sink.name) \(key)")
+        }
+      }
+    }
+    let notice = logs.records.first { $0.message.contains("connected") }
+    #expect(notice?.level == .notice)
+    #expect(notice?.metadata["pulse.server"] == server.serverAddress)
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func findsBluetoothSinksByEitherServersProperties(
+    _ kind: SoundServerKind
+  ) async throws {
+    let server = try await SoundServer.start(
+      kind,
+      sinks: [
+        .speaker(name: "speaker", description: "Built-in Speaker"),
+        NullSinkSpec(
+          name: "pulse_style", description: "Pulse Style",
+          properties: [
+            "device.api": "bluez", "device.string": "11:22:33:44:55:66",
+          ]),
+        NullSinkSpec(
+          name: "pipewire_style", description: "PipeWire Style",
+          properties: [
+            "device.api": "bluez5", "api.bluez5.address": "11:22:33:44:55:66",
+          ]),
+        NullSinkSpec(
+          name: "not_bluetooth", description: "Not Bluetooth",
+          properties: [
+            "device.api": "alsa", "device.string": "11:22:33:44:55:66",
+          ]),
+      ])
+    defer { server.stop() }
+    try await withLink(to: server) { link in
+      let mirror = try await connected(link)
+      for text in [
+        "11:22:33:44:55:66", "11-22-33-44-55-66", "11_22_33_44_55_66",
+        "112233445566",
+      ] {
+        #expect(
+          Set(mirror.sinks(forBluetoothAddress: text).map(\.name))
+            == ["pulse_style", "pipewire_style"], "\(text)")
+      }
+      #expect(mirror.sinks(forBluetoothAddress: "not an address").isEmpty)
+    }
+  }
+
+  @Test func normalizesBluetoothAddresses() {
+    let normalized = ServerMirror.normalizedBluetoothAddress
+    #expect(normalized("aa:bb:cc:dd:ee:ff") == "AA:BB:CC:DD:EE:FF")
+    #expect(normalized("AA-bb-CC-dd-EE-ff") == "AA:BB:CC:DD:EE:FF")
+    #expect(normalized("AA_BB_CC_DD_EE_FF") == "AA:BB:CC:DD:EE:FF")
+    #expect(normalized("aabbccddeeff") == "AA:BB:CC:DD:EE:FF")
+    #expect(normalized("AA:BB:CC:DD:EE") == nil)
+    #expect(normalized("AA:BB:CC:DD:EE:FF:00") == nil)
+    #expect(normalized("AA:BB:CC:DD:EE:GG") == nil)
+    #expect(normalized("A:BB:CC:DD:EE:FFF") == nil)
+    #expect(normalized("") == nil)
+    #expect(normalized("ＡＡ:BB:CC:DD:EE:FF") == nil)
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func publishesSinksAndStreamsAsTheyChange(
+    _ kind: SoundServerKind
+  ) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    try await withLink(to: server) { link in
+      _ = try await connected(link)
+      let updates = await link.updates()
+      let other = await link.updates()
+
+      let module = try server.loadNullSink(
+        .speaker(name: "extra", description: "Extra Output"))
+      let withExtra = try await firstChange(in: updates, "sink extra") {
+        $0.sink(named: "extra") != nil
+      }
+      #expect(withExtra.sink(named: "extra")?.description == "Extra Output")
+      // Every subscriber sees the change.
+      try await firstChange(in: other, "sink extra, second subscriber") {
+        $0.sink(named: "extra") != nil
+      }
+
+      let streams = try server.startStreams(1, on: "speaker")
+      defer { streams.forEach { $0.stop() } }
+      let client = streams[0].clientName
+      let playing = try await firstChange(in: updates, "a stream on speaker") {
+        $0.sinkInputs(onSinkNamed: "speaker").contains {
+          $0.clientName == client
+        }
+      }
+      let input = try #require(
+        playing.sinkInputs.first { $0.clientName == client })
+
+      let result = try await link.apply(
+        PulseBatch(moves: [.init(sinkInput: input.index, sink: "extra")]))
+      #expect(result.succeeded)
+      try await firstChange(in: updates, "the stream on extra") {
+        $0.sinkInputs(onSinkNamed: "extra").map(\.index) == [input.index]
+      }
+      #expect(try server.sinkInputs().first?.sinkName == "extra")
+
+      try server.unloadModule(module)
+      // The stream falls back to the default sink.
+      try await firstChange(in: updates, "extra removed") {
+        $0.sink(named: "extra") == nil
+          && $0.sinkInputs(onSinkNamed: "speaker").map(\.index)
+            == [input.index]
+      }
+      #expect(await link.mirror?.sink(named: "extra") == nil)
+      #expect(try server.sinkInputs().first?.sinkName == "speaker")
+    }
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func theDefaultFollowsABatch(_ kind: SoundServerKind) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    // A client that is there before the change, like the link's.
+    let witness = try await PulseConnection.connect(
+      .init(server: server.serverAddress))
+    defer { witness.close() }
+    try await withLink(to: server) { link in
+      let before = try await connected(link)
+      #expect(before.defaultSinkName == "speaker")
+      let updates = await link.updates()
+      let result = try await link.apply(PulseBatch(defaultSink: "buds"))
+      #expect(result.succeeded)
+      let (followed, history) = try await update(
+        in: updates, within: .seconds(5)
+      ) { $0.mirror?.defaultSinkName == "buds" }
+      if followed == nil {
+        // pipewire-pulse 0.3.65 sometimes tells none of its existing
+        // clients (no event, stale replies) while new clients see the
+        // change. Only then may the link miss it, and reconnect() must
+        // recover.
+        #expect(kind == .pipeWire, "missed the change: \(history)")
+        #expect(try server.defaultSinkName() == "buds")
+        #expect(
+          try await witness.serverInfo().defaultSinkName != "buds",
+          "the server told an older client; the link missed it: \(history)")
+        // A timed-out wait ends its stream: subscribe again.
+        let fresh = await link.updates()
+        await link.reconnect()
+        try await firstUpdate(in: fresh, "a fresh mirror") {
+          if case .connected(let mirror) = $0 {
+            mirror.defaultSinkName == "buds"
+          } else {
+            false
+          }
+        }
+      }
+      #expect(await link.mirror?.defaultSinkName == "buds")
+      #expect(try server.defaultSinkName() == "buds")
+
+      let refused = try await link.apply(PulseBatch(defaultSink: "nowhere"))
+      #expect(refused.errors == [.noSuchEntity])
+    }
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func reconnectingOnRequestLoadsAFreshMirror(
+    _ kind: SoundServerKind
+  ) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    let logs = InMemoryLogHandler()
+    try await withLink(to: server, logs: logs) { link in
+      let first = try await connected(link)
+      let updates = await link.updates()
+      // The current state comes first.
+      try await firstUpdate(in: updates, "the current state") {
+        $0 == .connected(first)
+      }
+      await link.reconnect()
+      // The next update is a new connection, not a disconnection.
+      let next = try await firstUpdate(in: updates, "any update") { update in
+        if case .changed = update { false } else { true }
+      }
+      guard case .connected(let mirror) = next else {
+        Issue.record("expected connected, got \(summary(of: next))")
+        return
+      }
+      #expect(mirror.sinks.map(\.name) == first.sinks.map(\.name))
+      #expect(mirror.defaultSinkName == "speaker")
+      #expect(await link.isConnected)
+      let result = try await link.apply(PulseBatch(defaultSink: "buds"))
+      #expect(result.succeeded)
+    }
+    #expect(!logs.records.contains { $0.level >= .warning })
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func reconnectsByItselfAfterTheServerRestarts(
+    _ kind: SoundServerKind
+  ) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    let logs = InMemoryLogHandler()
+    try await withLink(to: server, logs: logs) { link in
+      _ = try await connected(link)
+      let updates = await link.updates()
+
+      server.kill()
+      let lost = try await firstUpdate(in: updates, "disconnected") {
+        if case .disconnected = $0 { true } else { false }
+      }
+      if case .disconnected(let error) = lost {
+        #expect(error.meansConnectionLost, "\(error)")
+      }
+      #expect(await !link.isConnected)
+      #expect(await link.mirror == nil)
+      await #expect(throws: PulseError.connectionTerminated) {
+        try await link.apply(PulseBatch(defaultSink: "buds"))
+      }
+      // A new subscriber learns the state at once.
+      try await firstUpdate(in: await link.updates(), "disconnected, again") {
+        if case .disconnected = $0 { true } else { false }
+      }
+
+      try await server.restart()
+      let back = try await firstUpdate(in: updates, "reconnected") {
+        if case .connected = $0 { true } else { false }
+      }
+      // The server may still be creating its sinks when the link comes
+      // back; the rest arrives as changes.
+      let restored: @Sendable (ServerMirror) -> Bool = {
+        $0.sink(named: "speaker") != nil && $0.sink(named: "buds") != nil
+      }
+      if !restored(try #require(back.mirror)) {
+        try await firstChange(
+          in: updates, "the restarted sinks", where: restored)
+      }
+      #expect(await link.isConnected)
+      let result = try await link.apply(PulseBatch(defaultSink: "buds"))
+      #expect(result.succeeded)
+    }
+    let warning = logs.records.first { $0.level == .warning }
+    #expect(warning?.metadata["pulse.error"] != nil)
+    #expect(warning?.metadata["pulse.server"] == server.serverAddress)
+    #expect(
+      logs.records.filter {
+        $0.level == .notice && $0.message.contains("connected")
+      }.count == 2)
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func cancellingRunEndsItPromptly(_ kind: SoundServerKind) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    let link = SoundServerLink(
+      options: .init(
+        server: server.serverAddress, applicationName: "link-test"),
+      logger: Logger(label: "test.link"))
+    let running = Task { try await link.run() }
+    _ = try await connected(link)
+    let updates = await link.updates()
+    #expect(try server.pactl(["list", "clients"]).contains("link-test"))
+
+    let cancelledAt = ContinuousClock.now
+    running.cancel()
+    try await running.value
+    #expect(ContinuousClock.now - cancelledAt < .seconds(1))
+    #expect(await !link.isConnected)
+    // Streams end after a last disconnected update.
+    var last: LinkUpdate?
+    for await update in updates { last = update }
+    #expect(last == .disconnected(.connectionTerminated))
+    var later: [LinkUpdate] = []
+    for await update in await link.updates() { later.append(update) }
+    #expect(later == [.disconnected(.connectionTerminated)])
+    // Both connections are closed; the server notices soon.
+    let deadline = ContinuousClock.now + .seconds(5)
+    while try server.pactl(["list", "clients"]).contains("link-test") {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("the server still lists the link's clients")
+        break
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func cancellingWhileDisconnectedEndsRunPromptly(
+    _ kind: SoundServerKind
+  ) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    let link = SoundServerLink(
+      options: .init(server: server.serverAddress),
+      backoff: .init(initialDelay: .seconds(30), maximumDelay: .seconds(30)),
+      logger: Logger(label: "test.link"))
+    let running = Task { try await link.run() }
+    _ = try await connected(link)
+    server.kill()
+    try await firstUpdate(in: await link.updates(), "disconnected") {
+      if case .disconnected = $0 { true } else { false }
+    }
+    let cancelledAt = ContinuousClock.now
+    running.cancel()
+    try await running.value
+    #expect(ContinuousClock.now - cancelledAt < .seconds(1))
+  }
+}

@@ -1,0 +1,231 @@
+// Golden tests of the acctl binary without a daemon: help, version, usage
+// errors (exit 64) and an unreachable daemon (exit 69). Each compares the
+// whole standard output, standard error and exit status.
+
+import Testing
+
+private let updateUsage = """
+  Usage: acctl update <accessory> [--placement <placement>]
+         [--primary-source <address>] [--secondary-source <address>] [--json]
+         [--socket <path>]
+    See 'acctl update --help' for more information.
+
+  """
+
+@Suite struct AcctlCommandLineTests {
+  static let rootHelp = """
+    OVERVIEW: Control accessoryd, the automatic audio output switcher.
+
+    USAGE: acctl <subcommand>
+
+    OPTIONS:
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    SUBCOMMANDS:
+      pair                    Pair an accessory by its Bluetooth address.
+      unpair                  Unpair an accessory and invalidate its registration.
+      register                Register an accessory with its capabilities.
+      update                  Change an accessory's placement or audio sources.
+      current                 Show an accessory's registration and configuration.
+      list                    List the paired accessories.
+      route                   Show the output accessoryd chose and why.
+      events                  Print events as they happen, until interrupted.
+      policy                  Check a policy file or show the policy in use.
+      status                  Show the daemon, its sound server and its files.
+
+      See 'acctl help <subcommand>' for detailed help.
+
+    """
+
+  static let updateHelp = """
+    OVERVIEW: Change an accessory's placement or audio sources.
+
+    Only the given fields change; 'none' clears one. The daemon checks the change
+    against the registration and applies the route before it answers.
+
+    USAGE: acctl update <accessory> [--placement <placement>]
+           [--primary-source <address>] [--secondary-source <address>] [--json]
+           [--socket <path>]
+
+    ARGUMENTS:
+      <accessory>             A Bluetooth address or a display name.
+
+    OPTIONS:
+      --placement <placement> Where the accessory is now. (values: inEar, onHead,
+                              overTheEar, offHead, none)
+      --primary-source <address>
+                              The Bluetooth address of the primary audio source, or
+                              none.
+      --secondary-source <address>
+                              The Bluetooth address of the secondary audio source,
+                              or none.
+      --json                  Print the accessory as JSON.
+      --socket <path>         The daemon's socket, instead of $ACCESSORYD_SOCKET or
+                              the default.
+      -h, --help              Show help information.
+
+    """
+
+  @Test func rootHelp() throws {
+    let expected = Transcript(output: Self.rootHelp, error: "", status: 0)
+    #expect(try acctl("--help") == expected)
+    #expect(try acctl("-h") == expected)
+    #expect(try acctl("help") == expected)
+    #expect(try acctl() == expected)
+  }
+
+  @Test func updateHelp() throws {
+    let expected = Transcript(output: Self.updateHelp, error: "", status: 0)
+    #expect(try acctl("update", "--help") == expected)
+    #expect(try acctl("update", "Studio Buds", "-h") == expected)
+    #expect(try acctl("help", "update") == expected)
+  }
+
+  @Test func policyHelpListsItsSubcommands() throws {
+    let expected = """
+      OVERVIEW: Check a policy file or show the policy in use.
+
+      USAGE: acctl policy <subcommand>
+
+      OPTIONS:
+        -h, --help              Show help information.
+
+      SUBCOMMANDS:
+        check                   Check a policy file without using it.
+        show                    Print the policy in use, as the daemon loaded it.
+
+        See 'acctl help policy <subcommand>' for detailed help.
+
+      """
+    #expect(
+      try acctl("policy", "--help")
+        == Transcript(output: expected, error: "", status: 0))
+    #expect(try acctl("policy").output == expected)
+    #expect(
+      try acctl("help", "policy", "check").output.hasPrefix(
+        "OVERVIEW: Check a policy file without using it.\n"))
+  }
+
+  @Test func version() throws {
+    #expect(
+      try acctl("--version")
+        == Transcript(output: "0.1.0\n", error: "", status: 0))
+  }
+
+  @Test(
+    arguments: [
+      (
+        ["update", "Studio Buds", "--foo"],
+        "Error: Unknown option '--foo'\n" + updateUsage
+      ),
+      (
+        ["update"],
+        "Error: Missing expected argument '<accessory>'\n" + updateUsage
+      ),
+      (
+        ["update", "Studio Buds", "--placement", "inTheAir"],
+        "Error: The value 'inTheAir' is invalid for '--placement': expected "
+          + "one of inEar, onHead, overTheEar, offHead, none\n" + updateUsage
+      ),
+      (
+        ["update", "Studio Buds", "--primary-source", "12:34:56"],
+        "Error: The value '12:34:56' is invalid for '--primary-source': "
+          + "expected six hexadecimal bytes such as 'AA:BB:CC:DD:EE:FF', or "
+          + "none\n" + updateUsage
+      ),
+      (
+        ["update", "Studio Buds"],
+        "Error: Please provide at least one of '--placement', "
+          + "'--primary-source' or '--secondary-source'.\n" + updateUsage
+      ),
+      (
+        ["update", "Studio Buds", "--placement"],
+        "Error: Missing value for '--placement <placement>'\n" + updateUsage
+      ),
+      (
+        ["update", "Studio Buds", "extra", "--placement", "inEar"],
+        "Error: Unexpected argument 'extra'\n" + updateUsage
+      ),
+      (
+        ["pair", "AA:BB:CC:DD:EE:GG"],
+        """
+        Error: The value 'AA:BB:CC:DD:EE:GG' is invalid for '<address>': \
+        expected six hexadecimal bytes such as 'AA:BB:CC:DD:EE:FF'
+        Usage: acctl pair <address> [--name <name>] [--json] [--socket <path>]
+          See 'acctl pair --help' for more information.
+
+        """
+      ),
+      (
+        ["register", "Studio Buds", "--capabilities", "audioSwitching,fly"],
+        """
+        Error: The value 'audioSwitching,fly' is invalid for \
+        '--capabilities': expected a comma-separated list of audioSwitching, \
+        placement
+        Usage: acctl register <accessory> --capabilities <capabilities>
+               [--placement <placement>] [--primary-source <address>]
+               [--secondary-source <address>] [--json] [--socket <path>]
+          See 'acctl register --help' for more information.
+
+        """
+      ),
+      (
+        ["register", "Studio Buds", "--placement", "none"],
+        """
+        Error: The value 'none' is invalid for '--placement': expected one \
+        of inEar, onHead, overTheEar, offHead
+        Usage: acctl register <accessory> --capabilities <capabilities>
+               [--placement <placement>] [--primary-source <address>]
+               [--secondary-source <address>] [--json] [--socket <path>]
+          See 'acctl register --help' for more information.
+
+        """
+      ),
+      (
+        ["frobnicate"],
+        """
+        Error: Unexpected argument 'frobnicate'
+        Usage: acctl <subcommand>
+          See 'acctl --help' for more information.
+
+        """
+      ),
+      (
+        ["list", "--json=yes"],
+        """
+        Error: The option '--json' does not take any value, but 'yes' was \
+        specified.
+        Usage: acctl list [--json] [--socket <path>]
+          See 'acctl list --help' for more information.
+
+        """
+      ),
+    ])
+  func usageError(arguments: [String], message: String) throws {
+    // The socket does not exist: a usage error must stop acctl before it
+    // tries to connect.
+    #expect(
+      try acctl(arguments + ["--socket", "/nonexistent/x.sock"])
+        == Transcript(output: "", error: message, status: 64))
+  }
+
+  @Test func daemonUnreachable() throws {
+    let expected = Transcript(
+      output: "",
+      error: """
+        Error: accessoryd is not running: cannot connect to \
+        '/nonexistent/x.sock' (No such file or directory); start it with \
+        'accessoryd' or 'systemctl --user start accessoryd'
+
+        """,
+      status: 69)
+    #expect(try acctl("status", "--socket", "/nonexistent/x.sock") == expected)
+    #expect(
+      try acctl("list", "--socket=/nonexistent/x.sock", "--json") == expected)
+    #expect(
+      try acctl(
+        ["status"], environment: ["ACCESSORYD_SOCKET": "/nonexistent/x.sock"])
+        == expected)
+  }
+}

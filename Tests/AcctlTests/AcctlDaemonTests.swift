@@ -1,0 +1,610 @@
+// Tests of acctl against a fake daemon: the requests it sends, how it
+// prints the answers as text and JSON, and the exit code for each
+// JSON-RPC error.
+
+import AccessoryControl
+import Foundation
+import Testing
+
+// MARK: - Canned answers
+
+/// An accessory as the daemon describes it, with a lower-case address that
+/// acctl must print in canonical form.
+private let studioBuds = """
+  {"address":"aa:bb:cc:dd:ee:01","displayName":"Studio Buds",\
+  "formFactor":"headphone","state":"authorized","registration":\
+  {"configuration":{"deviceCapabilities":["audioSwitching","placement"],\
+  "devicePlacement":"inEar","primaryAudioSourceDeviceIdentifier":\
+  "12:34:56:78:9a:bc","secondaryAudioSourceDeviceIdentifier":null},\
+  "invalidated":false},"output":"bluez_output.AA_BB_CC_DD_EE_01.1"}
+  """
+
+/// A paired accessory without a registration or an output.
+private let deskSpeaker = """
+  {"address":"AA:BB:CC:DD:EE:02","displayName":"Desk Speaker",\
+  "formFactor":"speaker","state":"authorized","registration":null,\
+  "output":null}
+  """
+
+/// A registered accessory whose registration was invalidated.
+private let oldBuds = """
+  {"address":"AA:BB:CC:DD:EE:03","displayName":"Old Buds",\
+  "formFactor":"headset","state":"authorized","registration":\
+  {"configuration":{"deviceCapabilities":["audioSwitching"]},\
+  "invalidated":true},"output":null}
+  """
+
+private let studioBudsText = """
+  Studio Buds (AA:BB:CC:DD:EE:01)
+    form factor:       headphone
+    state:             authorized
+    output:            bluez_output.AA_BB_CC_DD_EE_01.1
+    registration:      registered
+    capabilities:      audioSwitching,placement
+    placement:         inEar
+    primary source:    12:34:56:78:9A:BC
+    secondary source:  none
+
+  """
+
+private let studioBudsJSON = """
+  {
+    "address": "AA:BB:CC:DD:EE:01",
+    "displayName": "Studio Buds",
+    "formFactor": "headphone",
+    "output": "bluez_output.AA_BB_CC_DD_EE_01.1",
+    "registration": {
+      "configuration": {
+        "deviceCapabilities": [
+          "audioSwitching",
+          "placement"
+        ],
+        "devicePlacement": "inEar",
+        "primaryAudioSourceDeviceIdentifier": "12:34:56:78:9A:BC",
+        "secondaryAudioSourceDeviceIdentifier": null
+      },
+      "invalidated": false
+    },
+    "state": "authorized"
+  }
+
+  """
+
+private let route = """
+  {"output":"bluez_output.AA_BB_CC_DD_EE_01.1","description":"Studio Buds",\
+  "pending":false,"soundServer":"connected",\
+  "summary":"Studio Buds is worn, so it plays",\
+  "explanation":{"summary":"Studio Buds is worn, so it plays","steps":[\
+  {"rule":"placement","conclusion":"worn accessories first","candidates":[\
+  {"subject":"Studio Buds","verdict":"kept","reason":"inEar"}]}]},\
+  "text":"Studio Buds is worn, so it plays.\\n1. placement: worn \
+  accessories first\\n   Studio Buds: kept (inEar)\\n"}
+  """
+
+/// Runs acctl against a fake daemon that answers each method with a
+/// canned result, and returns the transcript and the requests.
+private func run(
+  _ arguments: [String], results: [String: String]
+) throws -> (Transcript, [ControlRequest]) {
+  let daemon = try FakeDaemon(results: results)
+  defer { daemon.stop() }
+  let transcript = try acctl(arguments + ["--socket", daemon.path])
+  return (transcript, daemon.requests)
+}
+
+// MARK: - Requests
+
+@Suite struct AcctlRequestTests {
+  @Test func updateSendsOnlyTheGivenChanges() throws {
+    let daemon = try FakeDaemon(results: ["accessory.update": studioBuds])
+    defer { daemon.stop() }
+    let transcript = try acctl(
+      "update", "Studio Buds", "--placement", "inEar", "--primary-source",
+      "none", "--socket", daemon.path)
+    #expect(
+      transcript
+        == Transcript(output: studioBudsText, error: "", status: 0))
+    let request = try #require(daemon.requests.first)
+    #expect(daemon.requests.count == 1)
+    #expect(request.method == "accessory.update")
+    #expect(
+      request.params
+        == .object([
+          "accessory": .string("Studio Buds"),
+          "changes": .object([
+            "devicePlacement": .string("inEar"),
+            "primaryAudioSourceDeviceIdentifier": .null,
+          ]),
+        ]))
+    #expect(
+      daemon.lines.first?.contains(
+        #""changes":{"devicePlacement":"inEar","#
+          + #""primaryAudioSourceDeviceIdentifier":null}"#) == true)
+  }
+
+  @Test func updateWritesAddressesInCanonicalForm() throws {
+    let (transcript, requests) = try run(
+      [
+        "update", "aa-bb-cc-dd-ee-01", "--secondary-source",
+        "12-34-56-78-9a-bc", "--placement=none",
+      ],
+      results: ["accessory.update": studioBuds])
+    #expect(transcript.status == 0)
+    #expect(
+      requests.first?.params
+        == .object([
+          "accessory": .string("AA:BB:CC:DD:EE:01"),
+          "changes": .object([
+            "devicePlacement": .null,
+            "secondaryAudioSourceDeviceIdentifier": .string(
+              "12:34:56:78:9A:BC"),
+          ]),
+        ]))
+  }
+
+  @Test func registerSendsTheWholeConfiguration() throws {
+    let (transcript, requests) = try run(
+      [
+        "register", "Studio Buds", "--capabilities",
+        "audioSwitching,placement", "--placement", "offHead",
+        "--primary-source", "12:34:56:78:9a:bc",
+      ],
+      results: ["accessory.register": studioBuds])
+    #expect(transcript.status == 0)
+    #expect(requests.first?.method == "accessory.register")
+    #expect(
+      requests.first?.params
+        == .object([
+          "accessory": .string("Studio Buds"),
+          "configuration": .object([
+            "deviceCapabilities": .array([
+              .string("audioSwitching"), .string("placement"),
+            ]),
+            "devicePlacement": .string("offHead"),
+            "primaryAudioSourceDeviceIdentifier": .string(
+              "12:34:56:78:9A:BC"),
+          ]),
+        ]))
+  }
+
+  @Test func pairSendsTheAddressAndName() throws {
+    let (transcript, requests) = try run(
+      ["pair", "aa:bb:cc:dd:ee:01", "--name", "Studio Buds", "--json"],
+      results: ["accessory.pair": studioBuds])
+    #expect(
+      transcript == Transcript(output: studioBudsJSON, error: "", status: 0))
+    #expect(requests.first?.method == "accessory.pair")
+    #expect(
+      requests.first?.params
+        == .object([
+          "address": .string("AA:BB:CC:DD:EE:01"),
+          "name": .string("Studio Buds"),
+        ]))
+  }
+
+  @Test func unpair() throws {
+    let (transcript, requests) = try run(
+      ["unpair", "Studio Buds"], results: ["accessory.unpair": "{}"])
+    #expect(
+      transcript
+        == Transcript(output: "Unpaired 'Studio Buds'.\n", error: "", status: 0)
+    )
+    #expect(requests.first?.method == "accessory.unpair")
+    #expect(
+      requests.first?.params == .object(["accessory": .string("Studio Buds")]))
+  }
+
+  @Test func policyCheckSendsAnAbsolutePath() throws {
+    let daemon = try FakeDaemon(results: [
+      "policy.check": #"{"path":"ignored","description":"Worn first"}"#
+    ])
+    defer { daemon.stop() }
+    let directory = URL(fileURLWithPath: daemon.path)
+      .deletingLastPathComponent()
+    let transcript = try acctl(
+      ["policy", "check", "policies/../strict.json5", "--socket", daemon.path],
+      directory: directory)
+    #expect(
+      transcript
+        == Transcript(
+          output: "'ignored' is a valid policy: Worn first\n", error: "",
+          status: 0))
+    #expect(
+      daemon.requests.first?.params
+        == .object(["path": .string(directory.path + "/strict.json5")]))
+  }
+}
+
+// MARK: - Rendering
+
+@Suite struct AcctlRenderingTests {
+  @Test func currentAsText() throws {
+    let (transcript, requests) = try run(
+      ["current", "AA-BB-CC-DD-EE-01"],
+      results: ["accessory.current": studioBuds])
+    #expect(
+      transcript == Transcript(output: studioBudsText, error: "", status: 0))
+    #expect(requests.first?.method == "accessory.current")
+    #expect(
+      requests.first?.params
+        == .object(["accessory": .string("AA:BB:CC:DD:EE:01")]))
+  }
+
+  @Test func currentAsJSON() throws {
+    let (transcript, _) = try run(
+      ["current", "Studio Buds", "--json"],
+      results: ["accessory.current": studioBuds])
+    #expect(
+      transcript == Transcript(output: studioBudsJSON, error: "", status: 0))
+  }
+
+  @Test func currentOfAnUnregisteredAccessory() throws {
+    let (transcript, _) = try run(
+      ["current", "Desk Speaker"],
+      results: ["accessory.current": deskSpeaker])
+    #expect(
+      transcript.output == """
+        Desk Speaker (AA:BB:CC:DD:EE:02)
+          form factor:       speaker
+          state:             authorized
+          output:            none
+          registration:      none
+
+        """)
+  }
+
+  @Test func updateWhileTheSoundServerIsAway() throws {
+    let pending = String(studioBuds.dropLast()) + #","routePending":true}"#
+    let (transcript, _) = try run(
+      ["update", "Studio Buds", "--placement", "inEar"],
+      results: ["accessory.update": pending])
+    #expect(
+      transcript.output
+        == studioBudsText
+        + "  route:             pending until the sound server is back\n")
+  }
+
+  @Test func listAsText() throws {
+    let (transcript, requests) = try run(
+      ["list"],
+      results: [
+        "accessory.list":
+          #"{"accessories":[\#(studioBuds),\#(deskSpeaker),\#(oldBuds)]}"#
+      ])
+    let expected = """
+      ADDRESS            NAME          CAPABILITIES              PLACEMENT  OUTPUT
+      AA:BB:CC:DD:EE:01  Studio Buds   audioSwitching,placement  inEar      bluez_output.AA_BB_CC_DD_EE_01.1
+      AA:BB:CC:DD:EE:02  Desk Speaker  -                         -          -
+      AA:BB:CC:DD:EE:03  Old Buds      invalidated               -          -
+
+      """
+    #expect(transcript == Transcript(output: expected, error: "", status: 0))
+    #expect(requests.first?.method == "accessory.list")
+    #expect(requests.first?.params == nil)
+  }
+
+  @Test func listWhenEmpty() throws {
+    let (transcript, _) = try run(
+      ["list"], results: ["accessory.list": #"{"accessories":[]}"#])
+    #expect(
+      transcript
+        == Transcript(
+          output: "No accessories are paired.\n", error: "", status: 0))
+    let (json, _) = try run(
+      ["list", "--json"], results: ["accessory.list": #"{"accessories":[]}"#])
+    #expect(
+      json
+        == Transcript(
+          output: "{\n  \"accessories\": []\n}\n", error: "", status: 0))
+  }
+
+  @Test func statusWithoutTheOptionalFields() throws {
+    let (transcript, _) = try run(
+      ["status"],
+      results: [
+        "daemon.status": """
+        {"version":"0.1.0","soundServer":"disconnected",\
+        "policyPath":"built-in default","statePath":"/s.json",\
+        "socketPath":"/c.sock","hostAddresses":[]}
+        """
+      ])
+    let expected = """
+      accessoryd 0.1.0
+        sound server:   disconnected
+        policy:         built-in default
+        state:          /s.json
+        socket:         /c.sock
+
+      """
+    #expect(transcript == Transcript(output: expected, error: "", status: 0))
+  }
+
+  @Test func listAsJSON() throws {
+    let (transcript, _) = try run(
+      ["list", "--json"],
+      results: ["accessory.list": #"{"accessories":[\#(deskSpeaker)]}"#])
+    let expected = """
+      {
+        "accessories": [
+          {
+            "address": "AA:BB:CC:DD:EE:02",
+            "displayName": "Desk Speaker",
+            "formFactor": "speaker",
+            "output": null,
+            "registration": null,
+            "state": "authorized"
+          }
+        ]
+      }
+
+      """
+    #expect(transcript == Transcript(output: expected, error: "", status: 0))
+  }
+
+  @Test func jsonEscapesStringsAndKeepsNumbers() throws {
+    let (transcript, _) = try run(
+      ["current", "x", "--json"],
+      results: [
+        "accessory.current": #"""
+        {"displayName":"Bob's \"Buds\"/2\n\u0001é","weight":2.5,\#
+        "count":3,"nested":{"empty":{},"list":[]}}
+        """#
+      ])
+    let expected = #"""
+      {
+        "count": 3,
+        "displayName": "Bob's \"Buds\"/2\n\u0001é",
+        "nested": {
+          "empty": {},
+          "list": []
+        },
+        "weight": 2.5
+      }
+
+      """#
+    #expect(transcript == Transcript(output: expected, error: "", status: 0))
+  }
+
+  @Test func routeExplained() throws {
+    let (transcript, requests) = try run(
+      ["route", "--explain"], results: ["route.get": route])
+    let expected = """
+      output:       bluez_output.AA_BB_CC_DD_EE_01.1 (Studio Buds)
+      pending:      no
+      sound server: connected
+      summary:      Studio Buds is worn, so it plays
+
+      Studio Buds is worn, so it plays.
+      1. placement: worn accessories first
+         Studio Buds: kept (inEar)
+
+      """
+    #expect(transcript == Transcript(output: expected, error: "", status: 0))
+    #expect(requests.first?.method == "route.get")
+    #expect(requests.first?.params == .object(["explain": .bool(true)]))
+  }
+
+  @Test func routeWithoutExplanation() throws {
+    let (transcript, requests) = try run(
+      ["route"],
+      results: [
+        "route.get": """
+        {"output":null,"description":null,"pending":true,\
+        "soundServer":"disconnected","summary":"No output yet"}
+        """
+      ])
+    let expected = """
+      output:       none
+      pending:      yes, until the sound server is back
+      sound server: disconnected
+      summary:      No output yet
+
+      """
+    #expect(transcript == Transcript(output: expected, error: "", status: 0))
+    #expect(requests.first?.params == .object(["explain": .bool(false)]))
+  }
+
+  @Test func routeAsJSON() throws {
+    let (transcript, _) = try run(
+      ["route", "--explain", "--json"], results: ["route.get": route])
+    let expected = """
+      {
+        "description": "Studio Buds",
+        "explanation": {
+          "steps": [
+            {
+              "candidates": [
+                {
+                  "reason": "inEar",
+                  "subject": "Studio Buds",
+                  "verdict": "kept"
+                }
+              ],
+              "conclusion": "worn accessories first",
+              "rule": "placement"
+            }
+          ],
+          "summary": "Studio Buds is worn, so it plays"
+        },
+        "output": "bluez_output.AA_BB_CC_DD_EE_01.1",
+        "pending": false,
+        "soundServer": "connected",
+        "summary": "Studio Buds is worn, so it plays",
+        "text": "Studio Buds is worn, so it plays.\\n1. placement: worn accessories first\\n   Studio Buds: kept (inEar)\\n"
+      }
+
+      """
+    #expect(transcript == Transcript(output: expected, error: "", status: 0))
+  }
+
+  @Test func status() throws {
+    let (transcript, _) = try run(
+      ["status"],
+      results: [
+        "daemon.status": """
+        {"version":"0.1.0","soundServer":{"state":"connected",\
+        "name":"PulseAudio (on PipeWire 1.2.7)","version":"15.0.0"},\
+        "policyPath":"/home/u/.config/accessoryd/policy.json5",\
+        "statePath":"/home/u/.local/state/accessoryd/state.json",\
+        "socketPath":"/run/user/1000/accessoryd/control.sock",\
+        "hostAddresses":["12:34:56:78:9a:bc","12:34:56:78:9A:BD"]}
+        """
+      ])
+    let expected = """
+      accessoryd 0.1.0
+        sound server:   connected (PulseAudio (on PipeWire 1.2.7) 15.0.0)
+        policy:         /home/u/.config/accessoryd/policy.json5
+        state:          /home/u/.local/state/accessoryd/state.json
+        socket:         /run/user/1000/accessoryd/control.sock
+        host addresses: 12:34:56:78:9A:BC, 12:34:56:78:9A:BD
+
+      """
+    #expect(transcript == Transcript(output: expected, error: "", status: 0))
+  }
+
+  @Test func policyShowPrintsTheText() throws {
+    let (transcript, _) = try run(
+      ["policy", "show"],
+      results: [
+        "policy.show":
+          #"{"path":"/p.json5","description":"d","text":"{ version: 1 }\n"}"#
+      ])
+    #expect(
+      transcript
+        == Transcript(output: "{ version: 1 }\n", error: "", status: 0))
+  }
+}
+
+// MARK: - Events
+
+@Suite struct AcctlEventTests {
+  static let events = [
+    #"{"kind":"soundServer","state":"connected"}"#,
+    #"{"kind":"accessory","change":"updated","accessory":\#(studioBuds)}"#,
+    #"{"kind":"route","output":"bluez_output.AA_BB_CC_DD_EE_01.1","#
+      + #""summary":"Studio Buds is worn, so it plays","moves":2,"#
+      + #""defaultChanged":true,"pending":false}"#,
+  ]
+
+  /// A daemon that sends the events after the subscription, then closes
+  /// the connection.
+  private func daemon() throws -> FakeDaemon {
+    try FakeDaemon { request in
+      guard request.method == "events.subscribe" else { return .close }
+      return .lines(
+        [FakeDaemon.result(request, "{}")]
+          + Self.events.map(FakeDaemon.event), close: true)
+    }
+  }
+
+  @Test func eventsAsText() throws {
+    let daemon = try daemon()
+    defer { daemon.stop() }
+    let transcript = try acctl("events", "--socket", daemon.path)
+    #expect(
+      transcript
+        == Transcript(
+          output: """
+            sound server connected
+            accessory updated: Studio Buds (AA:BB:CC:DD:EE:01)
+            route bluez_output.AA_BB_CC_DD_EE_01.1: Studio Buds is worn, so it \
+            plays [2 streams moved, default changed]
+
+            """,
+          error: "Error: the connection to accessoryd broke: accessoryd "
+            + "closed the connection\n",
+          status: 1))
+    #expect(daemon.requests.map(\.method) == ["events.subscribe"])
+  }
+
+  @Test func eventsAsJSONLines() throws {
+    let daemon = try daemon()
+    defer { daemon.stop() }
+    let transcript = try acctl("events", "--json", "--socket", daemon.path)
+    let lines = transcript.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(lines.first == #"{"kind":"soundServer","state":"connected"}"#)
+    #expect(
+      lines.last
+        == #"{"defaultChanged":true,"kind":"route","moves":2,"#
+        + #""output":"bluez_output.AA_BB_CC_DD_EE_01.1","pending":false,"#
+        + #""summary":"Studio Buds is worn, so it plays"}"#)
+    #expect(lines[1].contains(#""address":"AA:BB:CC:DD:EE:01""#))
+    #expect(transcript.status == 1)
+  }
+}
+
+// MARK: - Exit codes
+
+@Suite struct AcctlExitCodeTests {
+  @Test(
+    arguments: [
+      (-32001, Int32(2)), (-32002, 3), (-32602, 3), (-32003, 4),
+      (-32000, 1), (-32603, 1), (-32601, 1), (-32078, 78),
+    ])
+  func daemonErrors(code: Int, status: Int32) throws {
+    let message = "accessory 'Studio Buds' (AA:BB:CC:DD:EE:01) says no"
+    let daemon = try FakeDaemon { request in
+      .lines([FakeDaemon.error(request, code: code, message: message)])
+    }
+    defer { daemon.stop() }
+    let transcript = try acctl(
+      "update", "Studio Buds", "--placement", "offHead", "--socket",
+      daemon.path)
+    #expect(
+      transcript
+        == Transcript(output: "", error: "Error: \(message)\n", status: status))
+  }
+
+  @Test func permissionDenied() throws {
+    let daemon = try FakeDaemon { request in
+      .lines([
+        FakeDaemon.error(
+          request, code: -32077,
+          message: "permission denied: the control socket belongs to another "
+            + "user")
+      ])
+    }
+    defer { daemon.stop() }
+    let transcript = try acctl("list", "--socket", daemon.path)
+    #expect(
+      transcript
+        == Transcript(
+          output: "",
+          error: "Error: permission denied: '\(daemon.path)' belongs to "
+            + "another user\n",
+          status: 77))
+  }
+
+  @Test func invalidPolicy() throws {
+    let daemon = try FakeDaemon { request in
+      .lines([
+        FakeDaemon.error(
+          request, code: -32078,
+          message: "/tmp/p.json5:3:5: unknown rule 'lodness'")
+      ])
+    }
+    defer { daemon.stop() }
+    let transcript = try acctl(
+      "policy", "check", "/tmp/p.json5", "--socket", daemon.path)
+    #expect(
+      transcript
+        == Transcript(
+          output: "",
+          error: "Error: /tmp/p.json5:3:5: unknown rule 'lodness'\n",
+          status: 78))
+  }
+
+  @Test func connectionClosedBeforeAnAnswer() throws {
+    let daemon = try FakeDaemon { _ in .close }
+    defer { daemon.stop() }
+    let transcript = try acctl("status", "--socket", daemon.path)
+    #expect(
+      transcript
+        == Transcript(
+          output: "",
+          error: "Error: the connection to accessoryd broke: accessoryd "
+            + "closed the connection\n",
+          status: 69))
+  }
+}

@@ -1,0 +1,123 @@
+// Tests of contrib/acctl.bash-completion: it runs in bash against the
+// built acctl and a fake daemon, and offers what acctl's help lists.
+
+import Foundation
+import Testing
+
+/// The completion script in the package's contrib directory.
+private let script = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+  .appendingPathComponent("contrib/acctl.bash-completion")
+
+/// Returns what bash completes for a command line typed up to its end.
+///
+/// - Parameters:
+///   - line: The command line, such as `acctl update `.
+///   - socket: The daemon's socket, in `ACCESSORYD_SOCKET`.
+private func complete(
+  _ line: String, socket: String = "/nonexistent/x.sock"
+) throws -> [String] {
+  let binaries = try builtProduct("acctl").deletingLastPathComponent().path
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/bin/bash")
+  process.arguments = [
+    "--norc", "--noprofile", "-c",
+    #"source "$1"; COMP_LINE=$2; COMP_POINT=${#COMP_LINE}; _acctl; "#
+      + #"printf '%s\n' "${COMPREPLY[@]}""#,
+    "bash", script.path, line,
+  ]
+  var environment = ProcessInfo.processInfo.environment
+  environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin")
+  environment["ACCESSORYD_SOCKET"] = socket
+  process.environment = environment
+  let output = Pipe()
+  process.standardOutput = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  #expect(process.terminationStatus == 0)
+  return String(decoding: data, as: UTF8.self)
+    .split(separator: "\n").map(String.init)
+}
+
+/// Returns the labels listed in one section of a help text.
+private func labels(_ section: String, in help: String) -> [String] {
+  guard let start = help.range(of: section + ":\n") else { return [] }
+  return help[start.upperBound...]
+    .split(separator: "\n", omittingEmptySubsequences: false)
+    .prefix { !$0.isEmpty }
+    .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+    .map { line in
+      String(line.dropFirst(2).prefix { $0 != " " }).replacing(",", with: "")
+    }
+}
+
+@Suite struct CompletionTests {
+  @Test func subcommandsMatchTheHelp() throws {
+    let help = try acctl("--help").output
+    #expect(
+      try complete("acctl ") == labels("SUBCOMMANDS", in: help) + ["help"])
+    #expect(try complete("acctl u") == ["unpair", "update"])
+    #expect(try complete("acctl policy ") == ["check", "show", "-h", "--help"])
+  }
+
+  @Test(
+    arguments: [
+      "pair", "unpair", "register", "update", "current", "list", "route",
+      "events", "policy check", "policy show", "status",
+    ])
+  func optionsMatchTheHelp(command: String) throws {
+    let words = command.split(separator: " ").map(String.init)
+    let help = try acctl(words + ["--help"]).output
+    // The help's last entry, "-h, --help", completes "--" as "--help".
+    let listed = labels("OPTIONS", in: help).filter { $0 != "-h" } + ["--help"]
+    #expect(try complete("acctl \(command) --") == listed)
+  }
+
+  @Test func placementsCapabilitiesAndNone() throws {
+    #expect(
+      try complete("acctl update X --placement ")
+        == ["inEar", "onHead", "overTheEar", "offHead", "none"])
+    #expect(
+      try complete("acctl register X --placement o")
+        == ["onHead", "overTheEar", "offHead"])
+    #expect(
+      try complete("acctl update X --placement=in") == ["inEar"])
+    #expect(
+      try complete("acctl register X --capabilities ")
+        == ["audioSwitching", "placement"])
+    #expect(
+      try complete("acctl register X --capabilities audioSwitching,")
+        == ["audioSwitching,placement"])
+    #expect(try complete("acctl update X --primary-source ") == ["none"])
+    #expect(try complete("acctl register X --primary-source ") == [])
+  }
+
+  @Test func accessoriesComeFromTheDaemon() throws {
+    let daemon = try FakeDaemon(results: [
+      "accessory.list": """
+      {"accessories":[{"address":"AA:BB:CC:DD:EE:01",\
+      "displayName":"Studio Buds","registration":null,"output":null},\
+      {"address":"aa:bb:cc:dd:ee:02","displayName":"Desk",\
+      "registration":null,"output":null}]}
+      """
+    ])
+    defer { daemon.stop() }
+    #expect(
+      try complete("acctl update ", socket: daemon.path)
+        == ["AA:BB:CC:DD:EE:01", "Studio\\ Buds", "AA:BB:CC:DD:EE:02", "Desk"])
+    #expect(
+      try complete("acctl current S", socket: daemon.path) == ["Studio\\ Buds"])
+    // Bash replaces only the part after the last ':' of the word.
+    #expect(
+      try complete("acctl unpair AA:BB:CC:DD:EE:0", socket: daemon.path)
+        == ["01", "02"])
+    // Once the accessory is given, nothing more is offered.
+    #expect(try complete("acctl update Desk ", socket: daemon.path) == [])
+  }
+
+  @Test func nothingWhenTheDaemonIsDown() throws {
+    #expect(try complete("acctl current ") == [])
+  }
+}

@@ -1,0 +1,163 @@
+// A stand-in for accessoryd: a Unix socket listener on its own thread that
+// records each JSON-RPC request and answers with canned lines.
+
+import AccessoryControl
+import Foundation
+import Glibc
+import Synchronization
+
+/// A fake control socket that answers requests with canned JSON-RPC lines.
+final class FakeDaemon: Sendable {
+  /// What the fake does with one request.
+  enum Reply: Sendable {
+    /// Sends these lines, in order, each with its newline, and then closes
+    /// the connection if asked to.
+    case lines([String], close: Bool = false)
+    /// Closes the connection without answering.
+    case close
+  }
+
+  /// The socket's path.
+  let path: String
+  private let directory: String
+  private let listener: Int32
+  private let answer: @Sendable (ControlRequest) -> Reply
+  private let received = Mutex<[ControlRequest]>([])
+  private let receivedLines = Mutex<[String]>([])
+  private let finished = DispatchSemaphore(value: 0)
+
+  /// Starts listening.
+  ///
+  /// - Parameter answer: Returns the reply to each request.
+  init(answer: @escaping @Sendable (ControlRequest) -> Reply) throws {
+    var template = Array("/tmp/acctl-fake-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw POSIXError(.init(rawValue: errno) ?? .EIO)
+    }
+    directory = String(cString: made)
+    path = directory + "/control.sock"
+    self.answer = answer
+
+    listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path.utf8)
+      raw[path.utf8.count] = 0
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard bound == 0, listen(listener, 8) == 0 else {
+      let code = errno
+      Glibc.close(listener)
+      throw POSIXError(.init(rawValue: code) ?? .EIO)
+    }
+    Thread.detachNewThread { [self] in
+      serve()
+      finished.signal()
+    }
+  }
+
+  /// Replies with a result to every request.
+  ///
+  /// - Parameter result: The JSON text of the result, by method.
+  convenience init(results: [String: String]) throws {
+    try self.init { request in
+      guard let result = results[request.method] else {
+        return .lines([
+          FakeDaemon.error(
+            request, code: -32601, message: "method not found")
+        ])
+      }
+      return .lines([FakeDaemon.result(request, result)])
+    }
+  }
+
+  /// The requests received so far, in order.
+  var requests: [ControlRequest] { received.withLock { $0 } }
+
+  /// The request lines received so far, as sent.
+  var lines: [String] { receivedLines.withLock { $0 } }
+
+  /// Stops listening and removes the socket.
+  func stop() {
+    shutdown(listener, Int32(SHUT_RDWR))
+    finished.wait()
+    Glibc.close(listener)
+    unlink(path)
+    rmdir(directory)
+  }
+
+  /// Returns a response line with a result.
+  static func result(_ request: ControlRequest, _ json: String) -> String {
+    #"{"jsonrpc":"2.0","id":\#(id(request)),"result":\#(json)}"#
+  }
+
+  /// Returns a response line with an error.
+  static func error(
+    _ request: ControlRequest, code: Int, message: String
+  ) -> String {
+    #"{"jsonrpc":"2.0","id":\#(id(request)),"error":{"code":\#(code),"#
+      + #""message":"\#(message)"}}"#
+  }
+
+  /// Returns a notification line for an event.
+  static func event(_ json: String) -> String {
+    #"{"jsonrpc":"2.0","method":"event","params":\#(json)}"#
+  }
+
+  private static func id(_ request: ControlRequest) -> String {
+    let data = (try? JSONEncoder().encode(request.id ?? .null)) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  private func serve() {
+    while true {
+      let connection = accept(listener, nil, nil)
+      if connection < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      handle(connection)
+      Glibc.close(connection)
+    }
+  }
+
+  private func handle(_ connection: Int32) {
+    var buffer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      while let newline = buffer.firstIndex(of: 0x0A) {
+        let line = Array(buffer[..<newline])
+        buffer.removeSubrange(...newline)
+        receivedLines.withLock {
+          $0.append(String(decoding: line, as: UTF8.self))
+        }
+        guard
+          let request = try? JSONDecoder().decode(
+            ControlRequest.self, from: Data(line))
+        else { return }
+        received.withLock { $0.append(request) }
+        switch answer(request) {
+        case .close:
+          return
+        case .lines(let lines, let close):
+          for reply in lines {
+            let bytes = Array((reply + "\n").utf8)
+            let sent = send(
+              connection, bytes, bytes.count, Int32(MSG_NOSIGNAL))
+            guard sent == bytes.count else { return }
+          }
+          if close { return }
+        }
+      }
+      let count = recv(connection, &chunk, chunk.count, 0)
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return }
+      buffer.append(contentsOf: chunk[..<count])
+    }
+  }
+}

@@ -1,0 +1,297 @@
+// Bad input end to end: each refusal gives its exact message and exit
+// code, and the daemon still answers afterwards.
+
+import AccessoryControl
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Bad input, end to end")
+struct BadInputTests {
+  /// One bad command and what acctl must say.
+  struct Row: CustomStringConvertible {
+    var label: String
+    var arguments: [String]
+    var status: Int32
+    var stderr: String
+    var stdout = ""
+    /// Whether `stderr` is only the beginning of the message, for text
+    /// that comes from the system.
+    var stderrIsPrefix = false
+
+    var description: String { label }
+  }
+
+  static let updateUsage = """
+    Usage: acctl update <accessory> [--placement <placement>]
+           [--primary-source <address>] [--secondary-source <address>] [--json]
+           [--socket <path>]
+      See 'acctl update --help' for more information.
+
+    """
+
+  static let registerUsage = """
+    Usage: acctl register <accessory> --capabilities <capabilities>
+           [--placement <placement>] [--primary-source <address>]
+           [--secondary-source <address>] [--json] [--socket <path>]
+      See 'acctl register --help' for more information.
+
+    """
+
+  @Test(
+    "Each bad input gives its message and exit code; the daemon lives on",
+    arguments: SoundServerKind.allCases)
+  func badInputs(_ kind: SoundServerKind) async throws {
+    try await withRig(kind, phones: true, streams: 0) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "offHead")
+      let badPolicy = rig.daemon.directory + "/bad.json5"
+      try """
+      { version: 1, placement: { offHeadGraceSeconds: 900 } }
+      """.write(toFile: badPolicy, atomically: true, encoding: .utf8)
+      let missingPolicy = rig.daemon.directory + "/missing.json5"
+
+      // Before the phones are paired.
+      try await check(
+        rig,
+        [
+          Row(
+            label: "malformed address",
+            arguments: ["pair", "AA:BB:CC:DD:EE"], status: 64,
+            stderr: """
+              Error: The value 'AA:BB:CC:DD:EE' is invalid for '<address>': \
+              expected six hexadecimal bytes such as 'AA:BB:CC:DD:EE:FF'
+              Usage: acctl pair <address> [--name <name>] [--json] \
+              [--socket <path>]
+                See 'acctl pair --help' for more information.
+
+              """),
+          Row(
+            label: "malformed source address",
+            arguments: ["update", budsAddress, "--primary-source", "12:34"],
+            status: 64,
+            stderr: """
+              Error: The value '12:34' is invalid for '--primary-source': \
+              expected six hexadecimal bytes such as 'AA:BB:CC:DD:EE:FF', or \
+              none
+
+              """ + Self.updateUsage),
+          Row(
+            label: "unknown placement",
+            arguments: ["update", budsAddress, "--placement", "onTable"],
+            status: 64,
+            stderr: """
+              Error: The value 'onTable' is invalid for '--placement': \
+              expected one of inEar, onHead, overTheEar, offHead, none
+
+              """ + Self.updateUsage),
+          Row(
+            label: "unknown capability",
+            arguments: [
+              "register", budsAddress, "--capabilities",
+              "audioSwitching,flying",
+            ],
+            status: 64,
+            stderr: """
+              Error: The value 'audioSwitching,flying' is invalid for \
+              '--capabilities': expected a comma-separated list of \
+              audioSwitching, placement
+
+              """ + Self.registerUsage),
+          Row(
+            label: "unknown accessory name",
+            arguments: ["current", "Nobody"], status: 3,
+            stderr: """
+              Error: no accessory is named 'Nobody'; paired: 'Studio Buds'
+
+              """),
+          Row(
+            label: "pairing an address the sound server does not have",
+            arguments: ["pair", "AA:BB:CC:DD:EE:09"], status: 3,
+            stderr: """
+              Error: the sound server has no Bluetooth output with the \
+              address AA:BB:CC:DD:EE:09; connect the accessory first
+
+              """),
+          Row(
+            label: "bad policy file",
+            arguments: ["policy", "check", badPolicy], status: 78,
+            stderr: """
+              Error: \(badPolicy): placement.offHeadGraceSeconds: is the \
+              number 900; expected a number of seconds from 0 to 600
+
+              """),
+          Row(
+            label: "missing policy file",
+            arguments: ["policy", "check", missingPolicy], status: 78,
+            stderr: "Error: \(missingPolicy): cannot be read: ",
+            stderrIsPrefix: true),
+        ])
+
+      // An address nobody paired: exit 3, naming it and what to do first.
+      let unknown = try await rig.daemon.acctl([
+        "update", "AA:BB:CC:DD:EE:09", "--placement", "inEar",
+      ])
+      #expect(unknown.status == 3, "\(unknown)")
+      #expect(
+        unknown.stderr
+          == "Error: accessory AA:BB:CC:DD:EE:09 is neither paired nor "
+          + "registered; pair it first (AccessorySetupKit's picker, or "
+          + "'acctl pair'), then register it\n",
+        "\(unknown)")
+      try await stillAnswers(rig, after: "an unknown address")
+
+      // An accessory that is not paired: exit 3 and a message that names
+      // it and the command that pairs it.
+      let unpaired = try await rig.daemon.acctl([
+        "register", phonesAddress, "--capabilities", "audioSwitching",
+      ])
+      #expect(unpaired.status == 3, "\(unpaired)")
+      #expect(
+        unpaired.stderr
+          == "Error: accessory \(phonesAddress) is not paired; pair it first "
+          + "(AccessorySetupKit's picker, or 'acctl pair') before registering "
+          + "it\n",
+        "\(unpaired)")
+      try await stillAnswers(rig, after: "an unpaired accessory")
+
+      // The phones are paired and registered without placement.
+      try await rig.pairAndRegister(
+        phonesAddress, capabilities: "audioSwitching", placement: nil)
+      try await check(
+        rig,
+        [
+          Row(
+            label: "placement without the capability (update)",
+            arguments: ["update", phonesAddress, "--placement", "inEar"],
+            status: 2,
+            stderr: """
+              Error: placement 'inEar' reported for 'Travel Phones' \
+              (AA:BB:CC:DD:EE:02) without the placement capability
+
+              """),
+          Row(
+            label: "placement without the capability (register)",
+            arguments: [
+              "register", "Travel Phones", "--capabilities", "audioSwitching",
+              "--placement", "onHead",
+            ],
+            status: 2,
+            stderr: """
+              Error: placement 'onHead' reported for 'Travel Phones' \
+              (AA:BB:CC:DD:EE:02) without the placement capability
+
+              """),
+        ])
+
+      // The buds are unpaired: their registration is invalidated.
+      let unpairing = try await rig.ok(["unpair", budsAddress])
+      #expect(unpairing.stdout == "Unpaired 'AA:BB:CC:DD:EE:01'.\n")
+      try await check(
+        rig,
+        [
+          Row(
+            label: "invalidated registration (current)",
+            arguments: ["current", budsAddress], status: 4,
+            stderr: """
+              Error: the registration of AA:BB:CC:DD:EE:01 was invalidated \
+              because the accessory was unpaired; pair and register it again
+
+              """),
+          Row(
+            label: "invalidated registration (update)",
+            arguments: ["update", budsAddress, "--placement", "inEar"],
+            status: 4,
+            stderr: """
+              Error: the registration of AA:BB:CC:DD:EE:01 was invalidated \
+              because the accessory was unpaired; pair and register it again
+
+              """),
+          Row(
+            label: "unpairing twice",
+            arguments: ["unpair", budsAddress], status: 3,
+            stderr: """
+              Error: AA:BB:CC:DD:EE:01 is not paired
+
+              """),
+        ])
+
+      // Raw lines on the socket: JSON-RPC errors, and the connection or
+      // the daemon survives.
+      let garbage = try rig.daemon.sendRaw(
+        Data(
+          "hello\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"daemon.status\"}\n"
+            .utf8), lines: 2)
+      #expect(
+        garbage.first
+          == #"{"error":{"code":-32700,"message":"parse error: the line is "#
+          + #"not valid JSON"},"id":null,"jsonrpc":"2.0"}"#)
+      #expect(
+        garbage.count == 2 && garbage[1].contains(#""id":2"#)
+          && garbage[1].contains(#""result""#),
+        "the connection did not answer after the garbage: \(garbage)")
+      try await stillAnswers(rig, after: "a garbage line")
+
+      let notAnObject = try rig.daemon.sendRaw(Data("[1,2]\n".utf8))
+      #expect(
+        notAnObject
+          == [
+            #"{"error":{"code":-32600,"message":"invalid request: expected a "#
+              + #"JSON object"},"id":null,"jsonrpc":"2.0"}"#
+          ])
+      let unknownMethod = try rig.daemon.sendRaw(
+        Data(#"{"jsonrpc":"2.0","id":"x","method":"no.such"}"#.utf8 + [0x0A]))
+      #expect(
+        unknownMethod.first?.contains(#""code":-32601"#) == true
+          && unknownMethod.first?.contains(#""id":"x""#) == true,
+        "\(unknownMethod)")
+      try await stillAnswers(rig, after: "an unknown method")
+
+      var oversized = Data(#"{"jsonrpc":"2.0","id":1,"method":""#.utf8)
+      oversized.append(Data(repeating: UInt8(ascii: "a"), count: 1 << 20))
+      oversized.append(Data("\"}\n".utf8))
+      let refused = try rig.daemon.sendRaw(oversized, lines: 2)
+      #expect(
+        refused
+          == [
+            #"{"error":{"code":-32600,"message":"invalid request: the line is "#
+              + #"longer than 1048576 bytes"},"id":null,"jsonrpc":"2.0"}"#
+          ], "the oversized line was not refused alone: \(refused)")
+      try await stillAnswers(rig, after: "an oversized line")
+
+      // The daemon reports its sound server, as the protocol says.
+      let status = try await rig.json(["status"])
+      #expect(
+        status["soundServer"]?["state"] == "connected",
+        "daemon.status has no soundServer state: \(status)")
+      #expect(status["socketPath"]?.stringValue == rig.daemon.socketPath)
+      #expect(status["policyPath"]?.stringValue == rig.daemon.policyPath)
+    }
+  }
+
+  /// Runs each row, requires its exact output and exit code, and checks
+  /// that the daemon still answers after it.
+  private func check(_ rig: Rig, _ rows: [Row]) async throws {
+    for row in rows {
+      let result = try await rig.daemon.acctl(row.arguments)
+      #expect(result.status == row.status, "\(row.label): \(result)")
+      if row.stderrIsPrefix {
+        #expect(
+          result.stderr.hasPrefix(row.stderr) && result.stderr.hasSuffix("\n")
+            && result.stderr.count(where: { $0 == "\n" }) == 1,
+          "\(row.label): \(result)")
+      } else {
+        #expect(result.stderr == row.stderr, "\(row.label): \(result)")
+      }
+      #expect(result.stdout == row.stdout, "\(row.label): \(result)")
+      try await stillAnswers(rig, after: row.label)
+    }
+  }
+
+  /// Requires the daemon to run and `acctl status` to succeed.
+  private func stillAnswers(_ rig: Rig, after what: String) async throws {
+    #expect(rig.daemon.isRunning, "accessoryd died after \(what)")
+    let status = try await rig.daemon.acctl(["status"])
+    #expect(status.status == 0, "after \(what): \(status)")
+    #expect(status.stdout.hasPrefix("accessoryd "), "after \(what): \(status)")
+  }
+}

@@ -1,0 +1,171 @@
+// PulseConnection.apply against real servers: a private PulseAudio daemon
+// and a private PipeWire stack, each test on its own server. Changes are
+// confirmed from a second connection, never from the acknowledgements.
+
+import Foundation
+import PulseAudio
+import TestSupport
+import Testing
+
+@Suite("PulseConnection.apply on real servers")
+struct PulseConnectionBatchTests {
+  /// Starts a server with two sinks, `speaker` (the default) and `buds`,
+  /// and connects a commanding and an observing client to it.
+  private static func start(
+    _ kind: SoundServerKind, operationTimeout: Duration = .seconds(5)
+  ) async throws -> (SoundServer, PulseConnection, PulseConnection) {
+    let server = try await SoundServer.start(
+      kind,
+      sinks: [
+        .speaker(name: "speaker", description: "Built-in Speaker"),
+        .bluetoothHeadphones(
+          name: "buds", address: "AA:BB:CC:DD:EE:FF",
+          description: "Studio Buds", deviceAPI: kind.bluetoothDeviceAPI),
+      ])
+    let options = PulseConnection.Options(
+      server: server.serverAddress, operationTimeout: operationTimeout)
+    let commander = try await PulseConnection.connect(options)
+    let observer = try await PulseConnection.connect(options)
+    return (server, commander, observer)
+  }
+
+  /// Waits until the observer's listings satisfy a condition, rechecking
+  /// after each of its events; fails the test after the deadline.
+  private static func waitUntil(
+    _ what: String, on observer: PulseConnection,
+    within limit: Duration = .seconds(10),
+    _ condition: @escaping @Sendable () async throws -> Bool
+  ) async throws {
+    let events = observer.events
+    let satisfied = try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        if try await condition() { return true }
+        for await _ in events {
+          if try await condition() { return true }
+        }
+        return false
+      }
+      group.addTask {
+        try await Task.sleep(for: limit)
+        return false
+      }
+      let first = try await group.next() ?? false
+      group.cancelAll()
+      return first
+    }
+    #expect(satisfied, "timed out waiting for \(what)")
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func defaultAndMovesGoOutInOneRound(_ kind: SoundServerKind) async throws {
+    let (server, commander, observer) = try await Self.start(kind)
+    defer { server.stop() }
+    let streams = try server.startStreams(3)
+    defer { streams.forEach { $0.stop() } }
+    let inputs = try await observer.sinkInputs()
+    #expect(inputs.count == 3)
+
+    let batch = PulseBatch(
+      defaultSink: "buds",
+      moves: inputs.map { .init(sinkInput: $0.index, sink: "buds") })
+    #expect(batch.operationCount == 4)
+    let result = await commander.apply(batch)
+    #expect(result.cardProfiles.isEmpty)
+    #expect(throws: Never.self) { try result.defaultSink?.get() }
+    #expect(result.moves.count == 3)
+    #expect(result.succeeded)
+    #expect(result.all.count == 4)
+    #expect(throws: Never.self) { try result.get() }
+
+    let buds = try await observer.sink(named: "buds")
+    try await Self.waitUntil("default buds, every stream on buds", on: observer)
+    {
+      let info = try await observer.serverInfo()
+      let inputs = try await observer.sinkInputs()
+      return info.defaultSinkName == "buds"
+        && inputs.allSatisfy { $0.sinkIndex == buds.index }
+    }
+    #expect(try server.defaultSinkName() == "buds")
+    #expect(try server.sinkInputs().allSatisfy { $0.sinkName == "buds" })
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func eachOperationSucceedsOrFailsAlone(
+    _ kind: SoundServerKind
+  ) async throws {
+    let (server, commander, observer) = try await Self.start(kind)
+    defer { server.stop() }
+    let streams = try server.startStreams(1, on: "speaker")
+    defer { streams.forEach { $0.stop() } }
+    let input = try #require(try await observer.sinkInputs().first)
+
+    let result = await commander.apply(
+      PulseBatch(
+        cardProfiles: [.init(cardName: "no-such-card", profileName: "off")],
+        defaultSink: "no-such-sink",
+        moves: [
+          .init(sinkInput: input.index, sink: "buds"),
+          .init(sinkInput: 999_999, sink: "buds"),
+          .init(sinkInput: input.index, sink: "no-such-sink"),
+        ]))
+    #expect(result.cardProfiles.count == 1)
+    #expect(throws: PulseError.noSuchEntity) {
+      try result.cardProfiles[0].get()
+    }
+    #expect(throws: PulseError.noSuchEntity) {
+      try result.defaultSink?.get()
+    }
+    #expect(throws: Never.self) { try result.moves[0].get() }
+    #expect(throws: PulseError.noSuchEntity) { try result.moves[1].get() }
+    #expect(throws: PulseError.noSuchEntity) { try result.moves[2].get() }
+    #expect(result.errors.count == 4)
+    #expect(!result.succeeded)
+    #expect(throws: PulseError.self) { try result.get() }
+
+    let buds = try await observer.sink(named: "buds")
+    try await Self.waitUntil("the stream on buds", on: observer) {
+      try await observer.sinkInputs().first?.sinkIndex == buds.index
+    }
+    #expect(try server.defaultSinkName() == "speaker")
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func operationsAreInFlightTogether(_ kind: SoundServerKind) async throws {
+    let timeout = Duration.milliseconds(400)
+    let (server, commander, _) = try await Self.start(
+      kind, operationTimeout: timeout)
+    defer { server.stop() }
+    let pid = try #require(server.pulseProtocolServerPID)
+    // A frozen server answers nothing: if the operations waited for one
+    // another, five timeouts would take five times as long.
+    kill(pid, SIGSTOP)
+    defer { kill(pid, SIGCONT) }
+    let started = ContinuousClock.now
+    let result = await commander.apply(
+      PulseBatch(
+        cardProfiles: [.init(cardName: "card", profileName: "profile")],
+        defaultSink: "buds",
+        moves: [1, 2, 3].map { .init(sinkInput: $0, sink: "buds") }))
+    let elapsed = ContinuousClock.now - started
+    #expect(result.all.count == 5)
+    #expect(result.errors == Array(repeating: .timeout, count: 5))
+    #expect(elapsed < timeout * 2, "took \(elapsed)")
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func emptyAndClosedBatches(_ kind: SoundServerKind) async throws {
+    let (server, commander, _) = try await Self.start(kind)
+    defer { server.stop() }
+    let empty = await commander.apply(PulseBatch())
+    #expect(PulseBatch().isEmpty)
+    #expect(empty.all.isEmpty)
+    #expect(empty.defaultSink == nil)
+    #expect(empty.succeeded)
+
+    commander.close()
+    let closed = await commander.apply(
+      PulseBatch(
+        defaultSink: "buds", moves: [.init(sinkInput: 1, sink: "buds")]))
+    #expect(closed.errors == [.connectionTerminated, .connectionTerminated])
+  }
+}
