@@ -107,7 +107,7 @@ let package = Package(
 
     .testTarget(
       name: "AcctlTests",
-      dependencies: ["CommandLineKit", "AccessoryControl"]
+      dependencies: ["CommandLineKit", "AccessoryControl", "TestSupport"]
     ),
     .testTarget(
       name: "AccessorySetupKitTests",

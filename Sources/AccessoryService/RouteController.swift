@@ -48,6 +48,11 @@ public actor RouteController: Service {
   private var lastPolicy: Policy?
   private var pending = false
   private let timer: ReconsiderTimer
+  /// Checks that a default change this router sent shows up; PipeWire now
+  /// and then stops telling existing connections about default changes.
+  private let confirmation: ReconsiderTimer
+  /// How long a sent default change may take to show up.
+  static let confirmationDelay = 1.5
 
   /// Creates the router.
   public init(
@@ -65,12 +70,14 @@ public actor RouteController: Service {
     self.logger = logger
     self.clock = clock
     self.timer = ReconsiderTimer()
+    self.confirmation = ReconsiderTimer()
   }
 
   /// Follows the sound server and the grace-time timer until cancelled.
   public func run() async throws {
     let updates = await link.updates()
     let wakeups = timer.wakeups
+    let confirmations = confirmation.wakeups
     await withDiscardingTaskGroup { group in
       group.addTask {
         for await update in updates { await self.handle(update) }
@@ -80,8 +87,12 @@ public actor RouteController: Service {
           _ = await self.reconcile(because: "a grace time ended")
         }
       }
+      group.addTask {
+        for await _ in confirmations { await self.confirmDefault() }
+      }
     }
     timer.cancel()
+    confirmation.cancel()
   }
 
   private func handle(_ update: LinkUpdate) async {
@@ -161,6 +172,10 @@ public actor RouteController: Service {
     for move in decision.moves { tracking.expectedMoves[move.stream] = move.to }
     do {
       let result = try await link.apply(batch)
+      if decision.defaultChange != nil {
+        confirmation.schedule(
+          at: Self.confirmationDelay, now: DispatchTime.now())
+      }
       for error in result.errors {
         logger.warning(
           "A routing operation failed",
@@ -191,6 +206,18 @@ public actor RouteController: Service {
         "pending": .bool(pending),
       ]))
     return pending
+  }
+
+  /// Refreshes the link's view when a default change this router sent has
+  /// not shown up in time.
+  private func confirmDefault() async {
+    guard let expected = tracking.expectedDefault, mirror != nil,
+      mirror?.defaultSinkName != expected
+    else { return }
+    logger.warning(
+      "The sound server did not report the new default; refreshing",
+      metadata: ["route.output": expected])
+    await link.reconnect()
   }
 
   /// Returns the last decision and, on request, why.

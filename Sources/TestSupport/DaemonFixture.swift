@@ -107,10 +107,11 @@ public final class DaemonFixture: Sendable {
     on server: SoundServer, policy: String? = nil,
     hostAddresses: [String] = [defaultHostAddress]
   ) async throws -> DaemonFixture {
-    let accessoryd = try builtProduct("accessoryd")
-    let acctl = try builtProduct("acctl")
+    let accessoryd = try builtProduct("accessoryd").path
+    let acctl = try builtProduct("acctl").path
     let policyText = try policy ?? policyText()
-    let directory = try makePrivateDirectory(prefix: "accessoryd-e2e")
+    let directory = try SoundServer.makePrivateDirectory(
+      prefix: "accessoryd-e2e")
     let watchdog: ProcessGroupWatchdog
     do {
       for subdirectory in ["home", "home/.config", "runtime", "acctl"] {
@@ -444,41 +445,6 @@ public final class DaemonFixture: Sendable {
       text = text.replacingOccurrences(of: old, with: new)
     }
     return text
-  }
-
-  // MARK: - Helpers
-
-  /// Returns the path of a product built next to the test bundle.
-  static func builtProduct(_ name: String) throws -> String {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0])
-      .deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = directory.appendingPathComponent(name).path
-      if FileManager.default.isExecutableFile(atPath: candidate) {
-        return candidate
-      }
-      directory.deleteLastPathComponent()
-    }
-    throw DaemonFixtureError(
-      "\(name) is not built next to \(CommandLine.arguments[0]); run "
-        + "'swift build --build-tests' first")
-  }
-
-  /// Creates a fresh directory only this user can enter, short enough for
-  /// a socket path below it.
-  private static func makePrivateDirectory(prefix: String) throws -> String {
-    var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
-    let created = template.withUnsafeMutableBufferPointer { buffer in
-      mkdtemp(buffer.baseAddress!) != nil
-    }
-    guard created else {
-      throw DaemonFixtureError(
-        "cannot create a directory in /tmp: \(String(cString: strerror(errno)))"
-      )
-    }
-    return String(
-      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self
-    )
   }
 }
 

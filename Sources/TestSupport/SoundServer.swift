@@ -592,7 +592,7 @@ public final class SoundServer: Sendable {
   ///
   /// Uses `TMPDIR` when it is a plain absolute path short enough for the
   /// socket paths below it (at most 108 bytes), and `/tmp` otherwise.
-  private static func makePrivateDirectory(prefix: String) throws -> String {
+  static func makePrivateDirectory(prefix: String) throws -> String {
     var base = "/tmp"
     if let temporary = ProcessInfo.processInfo.environment["TMPDIR"],
       temporary.hasPrefix("/"), temporary.utf8.count <= 48,

@@ -2,6 +2,7 @@
 // status, for golden tests of whole transcripts.
 
 import Foundation
+import TestSupport
 
 /// What one run of acctl printed, and how it ended.
 struct Transcript: Equatable, CustomStringConvertible {
@@ -12,24 +13,6 @@ struct Transcript: Equatable, CustomStringConvertible {
   var description: String {
     "status \(status)\n--- stdout\n\(output)--- stderr\n\(error)---"
   }
-}
-
-/// Returns the path of a product built next to the test bundle.
-func builtProduct(_ name: String) throws -> URL {
-  var directory = URL(fileURLWithPath: CommandLine.arguments[0])
-    .deletingLastPathComponent()
-  for _ in 0..<4 {
-    let candidate = directory.appendingPathComponent(name)
-    if FileManager.default.isExecutableFile(atPath: candidate.path) {
-      return candidate
-    }
-    directory.deleteLastPathComponent()
-  }
-  throw CocoaError(
-    .fileNoSuchFile,
-    userInfo: [
-      NSFilePathErrorKey: name + " next to " + CommandLine.arguments[0]
-    ])
 }
 
 /// Runs acctl with arguments and returns its transcript.

@@ -2,6 +2,7 @@
 // built acctl and a fake daemon, and offers what acctl's help lists.
 
 import Foundation
+import TestSupport
 import Testing
 
 /// The completion script in the package's contrib directory.

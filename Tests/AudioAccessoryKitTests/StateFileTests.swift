@@ -4,6 +4,7 @@
 import AudioAccessoryKit
 import Foundation
 import Logging
+import TestSupport
 import Testing
 
 @Suite("State file")
@@ -230,22 +231,4 @@ func pairingFailureReason(_ engine: InProcessAccessoryEngine) async -> String? {
     return nil
   }
   return reason
-}
-
-/// Returns the location of an executable built alongside the tests.
-func builtProduct(_ name: String) throws -> URL {
-  var directory = URL(fileURLWithPath: CommandLine.arguments[0])
-    .deletingLastPathComponent()
-  for _ in 0..<4 {
-    let candidate = directory.appendingPathComponent(name)
-    if FileManager.default.isExecutableFile(atPath: candidate.path) {
-      return candidate
-    }
-    directory.deleteLastPathComponent()
-  }
-  throw CocoaError(
-    .fileNoSuchFile,
-    userInfo: [
-      NSFilePathErrorKey: name + " next to " + CommandLine.arguments[0]
-    ])
 }
