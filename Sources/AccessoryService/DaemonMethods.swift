@@ -103,14 +103,13 @@ public struct DaemonMethods: ControlHandler {
           + "\(address); connect the accessory first")
     }
     let name = try params.string("name") ?? output.sink.description
-    let accessory = try engine.pair(
+    try engine.pair(
       address, displayName: name,
       formFactor: output.formFactor.map(AudioFormFactor.init(rawValue:)))
     publishAccessory("paired", address)
     logger.notice(
       "Paired",
       metadata: ["accessory.address": "\(address)", "accessory.name": name])
-    _ = accessory
     await router.reconcile(because: "an accessory was paired")
     return await accessoryJSON(address)
   }

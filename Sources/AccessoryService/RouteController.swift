@@ -48,10 +48,10 @@ public actor RouteController: Service {
   private var lastPolicy: Policy?
   private var pending = false
   private let timer: ReconsiderTimer
-  /// Checks that a default change this router sent shows up; PipeWire now
-  /// and then stops telling existing connections about default changes.
+  /// Checks that the changes this router sent show up; PipeWire now and
+  /// then stops telling existing connections about default changes.
   private let confirmation: ReconsiderTimer
-  /// How long a sent default change may take to show up.
+  /// How long sent changes may take to show up.
   static let confirmationDelay = 1.5
 
   /// Creates the router.
@@ -88,7 +88,7 @@ public actor RouteController: Service {
         }
       }
       group.addTask {
-        for await _ in confirmations { await self.confirmDefault() }
+        for await _ in confirmations { await self.confirmSentChanges() }
       }
     }
     timer.cancel()
@@ -158,7 +158,18 @@ public actor RouteController: Service {
     timer.schedule(
       at: decision.reconsiderAt.map { $0 - now },
       now: DispatchTime.now())
-    guard decision.hasActions else {
+    // Changes already sent and not yet seen are not sent again: a server
+    // event during a batch would otherwise repeat it.
+    let defaultChange =
+      decision.defaultChange == tracking.expectedDefault
+      ? nil : decision.defaultChange
+    let moves = decision.moves.filter {
+      tracking.expectedMoves[$0.stream] != $0.to
+    }
+    guard
+      defaultChange != nil || !moves.isEmpty
+        || !decision.profileRequests.isEmpty
+    else {
       pending = false
       return false
     }
@@ -166,16 +177,19 @@ public actor RouteController: Service {
       cardProfiles: decision.profileRequests.map {
         .init(cardName: $0.card, profileName: $0.profile)
       },
-      defaultSink: decision.defaultChange,
-      moves: decision.moves.map { .init(sinkInput: $0.stream, sink: $0.to) })
-    if let change = decision.defaultChange { tracking.expectedDefault = change }
-    for move in decision.moves { tracking.expectedMoves[move.stream] = move.to }
+      defaultSink: defaultChange,
+      moves: moves.map { .init(sinkInput: $0.stream, sink: $0.to) })
+    if let defaultChange { tracking.expectedDefault = defaultChange }
+    for move in moves { tracking.expectedMoves[move.stream] = move.to }
     do {
       let result = try await link.apply(batch)
-      if decision.defaultChange != nil {
-        confirmation.schedule(
-          at: Self.confirmationDelay, now: DispatchTime.now())
+      // Whatever failed is not expected any more; whatever was sent is
+      // checked for once the server has had time to show it.
+      if case .failure = result.defaultSink { tracking.expectedDefault = nil }
+      for (move, outcome) in zip(moves, result.moves) {
+        if case .failure = outcome { tracking.expectedMoves[move.stream] = nil }
       }
+      confirmation.schedule(at: Self.confirmationDelay, now: DispatchTime.now())
       for error in result.errors {
         logger.warning(
           "A routing operation failed",
@@ -183,6 +197,8 @@ public actor RouteController: Service {
       }
       pending = false
     } catch {
+      tracking.expectedDefault = nil
+      tracking.expectedMoves = [:]
       pending = true
       logger.warning(
         "Cannot apply the route now; it is pending",
@@ -208,16 +224,24 @@ public actor RouteController: Service {
     return pending
   }
 
-  /// Refreshes the link's view when a default change this router sent has
-  /// not shown up in time.
-  private func confirmDefault() async {
-    guard let expected = tracking.expectedDefault, mirror != nil,
+  /// Checks, once the server has had time, that what this router sent
+  /// showed up: a default change PipeWire did not report makes the link
+  /// load a fresh mirror; moves never seen are forgotten and decided again.
+  private func confirmSentChanges() async {
+    guard mirror != nil else { return }
+    if let expected = tracking.expectedDefault,
       mirror?.defaultSinkName != expected
-    else { return }
-    logger.warning(
-      "The sound server did not report the new default; refreshing",
-      metadata: ["route.output": expected])
-    await link.reconnect()
+    {
+      logger.warning(
+        "The sound server did not report the new default; refreshing",
+        metadata: ["route.output": expected])
+      tracking.expectedDefault = nil
+      await link.reconnect()
+    }
+    if !tracking.expectedMoves.isEmpty {
+      tracking.expectedMoves = [:]
+      await reconcile(because: "sent moves did not show up")
+    }
   }
 
   /// Returns the last decision and, on request, why.

@@ -161,13 +161,13 @@ public func bluetoothAddress(of sink: Sink) -> String? {
 
 /// Returns the Bluetooth address in a property list, normalized, or nil.
 public func bluetoothAddress(properties: [String: String]) -> String? {
-  let candidate: String?
-  if let address = properties["api.bluez5.address"] {
-    candidate = address
-  } else if let api = properties["device.api"], api.hasPrefix("bluez") {
-    candidate = properties["device.string"]
-  } else {
-    candidate = nil
+  if let value = properties["api.bluez5.address"],
+    let address = ServerMirror.normalizedBluetoothAddress(value)
+  {
+    return address
   }
-  return candidate.flatMap { BluetoothAddress($0)?.description }
+  guard let api = properties["device.api"]?.lowercased(),
+    api == "bluez" || api == "bluez5", let value = properties["device.string"]
+  else { return nil }
+  return ServerMirror.normalizedBluetoothAddress(value)
 }

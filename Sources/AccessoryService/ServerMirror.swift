@@ -83,19 +83,7 @@ public struct ServerMirror: Sendable, Hashable {
     guard let wanted = Self.normalizedBluetoothAddress(address) else {
       return []
     }
-    return sinks.filter { sink in
-      let properties = sink.properties
-      if let value = properties["api.bluez5.address"],
-        Self.normalizedBluetoothAddress(value) == wanted
-      {
-        return true
-      }
-      guard let api = properties["device.api"]?.lowercased(),
-        api == "bluez" || api == "bluez5",
-        let value = properties["device.string"]
-      else { return false }
-      return Self.normalizedBluetoothAddress(value) == wanted
-    }
+    return sinks.filter { bluetoothAddress(of: $0) == wanted }
   }
 
   /// Returns a Bluetooth address in the form `AA:BB:CC:DD:EE:FF`, or `nil`

@@ -308,6 +308,31 @@ final class Daemon: Sendable {
     return switches
   }
 
+  /// The run time of each of the daemon's threads so far in milliseconds,
+  /// by thread id, from the scheduler's `se.sum_exec_runtime` in
+  /// `/proc/<pid>/task/*/sched`, which counts in nanoseconds; empty if the
+  /// kernel has no such file.
+  func threadRunTimes() -> [Int: Double] {
+    let tasks = "/proc/\(pid)/task"
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+    var times: [Int: Double] = [:]
+    for name in names {
+      guard let thread = Int(name),
+        let text = try? String(
+          contentsOfFile: "\(tasks)/\(name)/sched", encoding: .utf8),
+        let line = text.split(separator: "\n").first(where: {
+          $0.hasPrefix("se.sum_exec_runtime")
+        }),
+        let value = line.split(separator: ":").last.flatMap({
+          Double($0.trimmingCharacters(in: .whitespaces))
+        })
+      else { continue }
+      times[thread] = value
+    }
+    return times
+  }
+
   /// The kernel's clock ticks per second.
   static let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
 }

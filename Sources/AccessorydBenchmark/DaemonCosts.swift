@@ -31,6 +31,10 @@ struct IdleFigure: Sendable {
   /// The context switches over the interval of the daemon's threads that
   /// ran at its end (threads that ended meanwhile are not counted).
   var contextSwitches: Int
+  /// The run time over the interval, in milliseconds, of the threads that
+  /// ran at its end, from the scheduler; `nil` without
+  /// `/proc/<pid>/task/*/sched`.
+  var runTimeMilliseconds: Double?
   /// The daemon's threads at the start and at the end.
   var threads: (start: Int, end: Int)
   var streams: Int
@@ -42,6 +46,11 @@ struct IdleFigure: Sendable {
   /// Scaled to one minute.
   var millisecondsPerMinute: Double {
     milliseconds * 60_000 / duration.milliseconds
+  }
+
+  /// The scheduler's run time scaled to one minute.
+  var runTimeMillisecondsPerMinute: Double? {
+    runTimeMilliseconds.map { $0 * 60_000 / duration.milliseconds }
   }
 
   /// The context switches scaled to one minute.
@@ -58,6 +67,8 @@ struct DaemonCosts {
   let workspace: Workspace
 
   static let idleStreams = 2
+  /// How long after the last route the idle interval starts.
+  static let idleSettle = Duration.seconds(6)
 
   /// Runs `acctl update` alternately with `inEar` and `offHead`, then
   /// leaves the headphones worn and watches the daemon's CPU time.
@@ -150,14 +161,18 @@ struct DaemonCosts {
   ) async throws
     -> IdleFigure
   {
-    // Let the last route and its echoes pass first.
-    try await Task.sleep(for: .seconds(1))
+    // Idle starts once the last route and its echoes have passed: every
+    // libpulse operation arms a 5 s timeout timer that fires even after
+    // the reply came, so wait for those too.
+    try await Task.sleep(for: Self.idleSettle)
     let ticksBefore = try daemon.cpuTicks()
     let switchesBefore = daemon.contextSwitches()
+    let runTimesBefore = daemon.threadRunTimes()
     let start = ContinuousClock.now
     try await Task.sleep(for: options.idleDuration)
     let ticksAfter = try daemon.cpuTicks()
     let switchesAfter = daemon.contextSwitches()
+    let runTimesAfter = daemon.threadRunTimes()
     let elapsed = ContinuousClock.now - start
     let switches = switchesAfter.reduce(0) { total, entry in
       total + entry.value - (switchesBefore[entry.key] ?? 0)
@@ -165,6 +180,11 @@ struct DaemonCosts {
     return IdleFigure(
       duration: elapsed, ticks: ticksAfter - ticksBefore,
       ticksPerSecond: Daemon.ticksPerSecond, contextSwitches: switches,
+      runTimeMilliseconds: runTimesAfter.isEmpty
+        ? nil
+        : runTimesAfter.reduce(0) { total, entry in
+          total + entry.value - (runTimesBefore[entry.key] ?? 0)
+        },
       threads: (switchesBefore.count, switchesAfter.count),
       streams: streams)
   }

@@ -260,7 +260,9 @@ enum Report {
         + "\(format(seconds, digits: 1)) s"
         + (seconds < 59 ? ", scaled to a minute" : "")
         + "; PulseAudio, the headphones registered and worn (inEar), "
-        + "\(figure.streams) streams playing on them")
+        + "\(figure.streams) streams playing on them; starting "
+        + format(DaemonCosts.idleSettle.milliseconds / 1000, digits: 0)
+        + " s after the route was applied")
     let perMinute = figure.millisecondsPerMinute
     let meets = perMinute <= idleMillisecondsPerMinute
     var line =
@@ -272,6 +274,14 @@ enum Report {
     let resolution = 1000 / Double(figure.ticksPerSecond) * 60 / seconds
     line += "; resolution \(format(resolution, digits: 0)) ms per minute"
     print(line)
+    if let runTime = figure.runTimeMilliseconds,
+      let perMinute = figure.runTimeMillisecondsPerMinute
+    {
+      print(
+        "  finer, the scheduler's run time (se.sum_exec_runtime) of the "
+          + "threads running at the end: \(format(runTime, digits: 2)) ms = "
+          + "\(format(perMinute, digits: 2)) ms per minute")
+    }
     print(
       "  wake-ups (context switches of the threads running at the end): "
         + "\(figure.contextSwitches) = "
@@ -283,6 +293,9 @@ enum Report {
       + "ticks=\(figure.ticks) cpu_ms=\(format(figure.milliseconds, digits: 1)) "
       + "per_minute_ms=\(format(perMinute, digits: 1)) "
       + "scaled=\(seconds < 59 ? "yes" : "no")"
+    if let perMinute = figure.runTimeMillisecondsPerMinute {
+      figureLine += " runtime_per_minute_ms=\(format(perMinute, digits: 2))"
+    }
     figureLine += " context_switches=\(figure.contextSwitches)"
     print(figureLine)
     print(
