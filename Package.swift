@@ -79,11 +79,15 @@ let package = Package(
       name: "AccessoryDemo",
       dependencies: ["AudioAccessoryKit", "AccessorySetupKit", "Logging"]
     ),
-    .executableTarget(name: "PulseBenchmark", dependencies: ["PulseAudio", "TestSupport"]),
+    .executableTarget(
+      name: "PulseBenchmark",
+      dependencies: ["BenchmarkSupport", "PulseAudio", "TestSupport"]
+    ),
     .executableTarget(
       name: "AccessorydBenchmark",
       dependencies: [
-        "AudioAccessoryKit", "AccessoryControl", "PulseAudio", "TestSupport",
+        "AudioAccessoryKit", "AccessoryControl", "BenchmarkSupport",
+        "PulseAudio", "TestSupport",
       ]
     ),
 
@@ -97,6 +101,10 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: []
+    ),
+    .target(
+      name: "BenchmarkSupport",
+      dependencies: ["PulseAudio", "TestSupport"]
     ),
     .executableTarget(
       name: "StateFileWriter",

@@ -28,7 +28,8 @@ public enum ControlClientError: Error, Sendable, Hashable,
     switch self {
     case .unreachable(let path, let reason):
       "accessoryd is not running: cannot connect to '\(path)' (\(reason)); "
-        + "start it with 'accessoryd' or 'systemctl --user start accessoryd'"
+        + "start it with 'accessoryd' or 'systemctl --user start accessoryd', "
+        + "or point to its socket with --socket or ACCESSORYD_SOCKET"
     case .permissionDenied(let path):
       "permission denied: '\(path)' belongs to another user"
     case .remote(let error): error.message

@@ -5,6 +5,7 @@
 
 import AccessoryControl
 import AudioAccessoryKit
+import BenchmarkSupport
 import Foundation
 import Glibc
 import TestSupport
@@ -12,18 +13,7 @@ import TestSupport
 @main
 struct AccessorydBenchmark {
   static func main() async {
-    let options: Options
-    do {
-      options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
-    } catch {
-      FileHandle.standardError.write(
-        Data("accessoryd-benchmark: \(error)\n\(Options.usage)\n".utf8))
-      exit(2)
-    }
-    if options.showsHelp {
-      print(Options.usage)
-      exit(0)
-    }
+    let options = Options.parseCommandLine(program: "accessoryd-benchmark")
     let succeeded = await BenchmarkRun(options: options).run()
     exit(succeeded ? 0 : 1)
   }

@@ -2,6 +2,7 @@
 // policy per run, its log in a file, started and stopped by the benchmark.
 
 import AccessoryControl
+import BenchmarkSupport
 import Foundation
 import Glibc
 import TestSupport

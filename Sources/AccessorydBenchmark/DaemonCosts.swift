@@ -1,4 +1,5 @@
 import AccessoryControl
+import BenchmarkSupport
 import Foundation
 import PulseAudio
 import TestSupport

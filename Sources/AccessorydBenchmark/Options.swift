@@ -1,8 +1,9 @@
+import BenchmarkSupport
 import Glibc
 import TestSupport
 
 /// What the command line asks for.
-struct Options: Sendable {
+struct Options: Sendable, CommandLineOptions {
   /// Whether `--quick` was given.
   var isQuick = false
   /// Measured repetitions of each switch figure, per stream count.
@@ -76,31 +77,16 @@ struct Options: Sendable {
         options.acctlRuns = 50
         options.idleDuration = .seconds(15)
       case "--repetitions":
-        repetitions = try positiveNumber(after: argument, in: &remaining)
+        repetitions = try remaining.popPositiveNumber(after: argument)
       case "--idle-seconds":
-        idleSeconds = try positiveNumber(after: argument, in: &remaining)
+        idleSeconds = try remaining.popPositiveNumber(after: argument)
       case "--server":
-        guard let name = remaining.popFirst() else {
-          throw UsageError("--server needs a value")
-        }
-        guard
-          let kind = SoundServerKind.allCases.first(where: {
-            $0.identifier == name.lowercased()
-          })
-        else {
-          throw UsageError("unknown server '\(name)'")
-        }
-        options.servers = [kind]
+        options.servers = [try remaining.popServerKind(after: argument)]
       case "--log-level":
-        guard let level = remaining.popFirst(), !level.hasPrefix("-") else {
-          throw UsageError("--log-level needs a value")
-        }
-        options.daemonLogLevel = level
+        options.daemonLogLevel = try remaining.popValue(after: argument)
       case "--accessoryd":
-        guard let path = remaining.popFirst(), !path.hasPrefix("-") else {
-          throw UsageError("--accessoryd needs a path")
-        }
-        options.accessorydPath = path
+        options.accessorydPath = try remaining.popValue(
+          after: argument, what: "a path")
       case "--keep-logs":
         options.keepsLogs = true
       case "-h", "--help":
@@ -127,38 +113,4 @@ struct Options: Sendable {
     }
     return accessorydPath
   }
-
-  private static func positiveNumber(
-    after option: String, in remaining: inout ArraySlice<String>
-  ) throws(UsageError) -> Int {
-    guard let text = remaining.popFirst(), let value = Int(text), value > 0
-    else {
-      throw UsageError("\(option) needs a positive number")
-    }
-    return value
-  }
-}
-
-/// A command line the benchmark does not understand.
-struct UsageError: Error, CustomStringConvertible {
-  var description: String
-
-  init(_ description: String) {
-    self.description = description
-  }
-}
-
-/// A failure of the benchmark itself.
-struct BenchmarkError: Error, CustomStringConvertible {
-  var description: String
-
-  init(_ description: String) {
-    self.description = description
-  }
-}
-
-extension SoundServerKind {
-  /// The server's name in machine-readable output: `pulseaudio` or
-  /// `pipewire`.
-  var identifier: String { description.lowercased() }
 }

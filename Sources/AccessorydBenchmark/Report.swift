@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import TestSupport
 
@@ -20,8 +21,8 @@ enum Report {
     let info = ProcessInfo.processInfo
     print("accessoryd-benchmark\(options.isQuick ? " (--quick)" : "")")
     print(
-      "machine: \(info.activeProcessorCount) cores (\(cpuModel())), "
-        + "load average at start \(loadAverage())")
+      "machine: \(info.activeProcessorCount) cores (\(Machine.cpuModel())), "
+        + "load average at start \(Machine.loadAverage())")
     print(
       "programs: "
         + ((try? options.accessorydExecutable()) ?? "accessoryd (missing)")
@@ -72,23 +73,16 @@ enum Report {
   }
 
   private static func printTable(_ figures: [Figure]) {
-    let labelWidth = FigureKind.allCases.map(\.label.count).max() ?? 0
-    print(
-      pad("scenario", labelWidth) + leftPad("streams", 8)
-        + leftPad("median ms", 11) + leftPad("p99 ms", 10)
-        + leftPad("count", 7) + "  notes")
-    var previousStreams: Int?
-    for figure in figures {
-      if let previousStreams, previousStreams != figure.streams { print("") }
-      previousStreams = figure.streams
-      var line = pad(figure.kind.label, labelWidth)
-      line += leftPad("\(figure.streams)", 8)
+    let table = FigureTable(
+      labelWidth: FigureKind.allCases.map(\.label.count).max() ?? 0,
+      medianWidth: 11, p99Width: 10, notesHeading: "notes")
+    table.printRows(figures, streams: \.streams) { figure in
+      var line = table.lead(figure.kind.label, streams: figure.streams)
       let samples = figure.samples
       if figure.neverHappened {
         line += "   never happened (\(samples.timeouts) timeouts)"
-      } else if let median = samples.median, let p99 = samples.p99 {
-        line += leftPad(format(median), 11) + leftPad(format(p99), 10)
-        line += leftPad("\(samples.count)", 7)
+      } else if let columns = table.measurements(samples) {
+        line += columns
         var notes: [String] = []
         if samples.timeouts > 0 { notes.append("\(samples.timeouts) timeouts") }
         if let routes = figure.routesPerUpdate {
@@ -96,20 +90,15 @@ enum Report {
         }
         if !notes.isEmpty { line += "  " + notes.joined(separator: ", ") }
       }
-      print(line)
+      return line
     }
   }
 
   private static func figureLine(_ figure: Figure) -> String {
-    var line = "figure server=\(figure.server.identifier)"
-    line += " scenario=\(figure.kind.rawValue) n=\(figure.streams)"
-    let samples = figure.samples
-    if figure.neverHappened {
-      line += " status=never-happened"
-    } else if let median = samples.median, let p99 = samples.p99 {
-      line += " median_ms=\(format(median)) p99_ms=\(format(p99))"
-    }
-    line += " count=\(samples.count) timeouts=\(samples.timeouts)"
+    var line = BenchmarkSupport.figureLine(
+      server: figure.server.identifier, scenario: figure.kind.rawValue,
+      streams: figure.streams, samples: figure.samples,
+      neverStatus: "never-happened")
     if let routes = figure.routesPerUpdate {
       line += " routes_per_update=\(format(routes, digits: 2))"
     }
@@ -303,49 +292,10 @@ enum Report {
         + "max=\(format(idleMillisecondsPerMinute, digits: 0)) "
         + "meets=\(meets ? "yes" : "no")")
   }
-
-  // MARK: - Formatting
-
-  private static func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width
-      ? text : text + String(repeating: " ", count: width - text.count)
-  }
-
-  private static func leftPad(_ text: String, _ width: Int) -> String {
-    text.count >= width
-      ? " " + text : String(repeating: " ", count: width - text.count) + text
-  }
-
-  /// The 1, 5 and 15 minute load averages from `/proc/loadavg`.
-  private static func loadAverage() -> String {
-    let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
-    let fields = text?.split(separator: " ").prefix(3) ?? []
-    return fields.count == 3 ? fields.joined(separator: " ") : "unknown"
-  }
-
-  /// The processor model from `/proc/cpuinfo`, or "unknown CPU".
-  private static func cpuModel() -> String {
-    let text = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))
-    let line = text?.split(separator: "\n").first {
-      $0.hasPrefix("model name")
-    }
-    guard let line, let colon = line.firstIndex(of: ":") else {
-      return "unknown CPU"
-    }
-    return line[line.index(after: colon)...].trimmingCharacters(
-      in: .whitespaces)
-  }
-}
-
-/// A number with a fixed count of decimals.
-func format(_ value: Double, digits: Int = 3) -> String {
-  String(format: "%.\(digits)f", value)
 }
 
 /// Prints a progress line on standard error, after what standard output
 /// holds so far, so the two interleave in order even when piped.
 func progress(_ message: String) {
-  fflush(nil)
-  FileHandle.standardError.write(
-    Data("[accessoryd-benchmark] \(message)\n".utf8))
+  printProgress(message, program: "accessoryd-benchmark")
 }

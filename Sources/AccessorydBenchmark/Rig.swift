@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import PulseAudio
 import TestSupport
 
@@ -11,31 +12,20 @@ final class Rig {
   static let newSink = "bench_new"
   static let headphonesAddress = "AA:BB:CC:DD:EE:01"
 
-  let kind: SoundServerKind
-  let server: SoundServer
-  /// The connection that issues the references' commands and the resets.
-  let control: PulseConnection
-  let observer: StateObserver
-  let info: ServerInfo
-  /// The sink input index of each stream, in start order.
-  private(set) var streamIndexes: [UInt32] = []
-  private let observerConnection: PulseConnection
-  private let eventDrain: Task<Void, Never>
+  /// The server, its connections, observer and streams.
+  let base: BenchmarkServer
 
-  private init(
-    kind: SoundServerKind, server: SoundServer, control: PulseConnection,
-    observerConnection: PulseConnection, observer: StateObserver,
-    info: ServerInfo
-  ) {
-    self.kind = kind
-    self.server = server
-    self.control = control
-    self.observerConnection = observerConnection
-    self.observer = observer
-    self.info = info
-    // The control connection is subscribed too; drain its events.
-    let events = control.events
-    eventDrain = Task { for await _ in events {} }
+  var kind: SoundServerKind { base.kind }
+  var server: SoundServer { base.server }
+  /// The connection that issues the references' commands and the resets.
+  var control: PulseConnection { base.connection }
+  var observer: ServerObserver { base.observer }
+  var info: ServerInfo { base.info }
+  /// The sink input index of each stream, in start order.
+  var streamIndexes: [UInt32] { base.streamIndexes }
+
+  private init(base: BenchmarkServer) {
+    self.base = base
   }
 
   /// Starts a private server with a speaker (the default) and Bluetooth-like
@@ -52,7 +42,7 @@ final class Rig {
     _ kind: SoundServerKind, extraSinks: [NullSinkSpec] = [],
     switchOnConnect: Bool = false
   ) async throws -> Rig {
-    let server = try await SoundServer.start(
+    let base = try await BenchmarkServer.open(
       kind,
       sinks: [
         .speaker(name: speaker, description: "Bench Speaker"),
@@ -60,54 +50,23 @@ final class Rig {
           name: headphones, address: headphonesAddress,
           description: "Bench Buds", deviceAPI: kind.bluetoothDeviceAPI),
       ] + extraSinks,
-      defaultSink: speaker, loadSwitchOnConnect: switchOnConnect)
-    var connections: [PulseConnection] = []
-    do {
-      for name in ["control", "observer"] {
-        connections.append(
-          try await PulseConnection.connect(
-            .init(
-              server: server.serverAddress,
-              applicationName: "accessoryd-benchmark-\(name)")))
-      }
-      let observer = await StateObserver.start(connection: connections[1])
-      return Rig(
-        kind: kind, server: server, control: connections[0],
-        observerConnection: connections[1], observer: observer,
-        info: try await connections[0].serverInfo())
-    } catch {
-      connections.forEach { $0.close() }
-      server.stop()
-      throw error
-    }
+      defaultSink: speaker, switchOnConnect: switchOnConnect,
+      applicationNames: (
+        "accessoryd-benchmark-control", "accessoryd-benchmark-observer"
+      ))
+    return Rig(base: base)
   }
 
   /// Closes the connections and stops the streams and the server.
   func close() async {
-    await observer.stop()
-    eventDrain.cancel()
-    control.close()
-    observerConnection.close()
-    server.stop()
+    await base.close()
   }
 
   // MARK: - Streams
 
   /// Starts more streams on the default sink until there are `count`.
   func growStreams(to count: Int) async throws {
-    guard count > streamIndexes.count else { return }
-    let started = try server.startStreams(count - streamIndexes.count)
-    let inputs = try await control.sinkInputs()
-    for stream in started {
-      guard
-        let input = inputs.first(where: {
-          ($0.clientName ?? $0.applicationName) == stream.clientName
-        })
-      else {
-        throw BenchmarkError("no sink input for \(stream.clientName)")
-      }
-      streamIndexes.append(input.index)
-    }
+    try await base.growStreams(to: count)
   }
 
   /// The goal that every stream plays on a sink, which is the default.
@@ -139,13 +98,6 @@ final class Rig {
 
   /// Moves every stream to a sink, pipelined.
   func moveAll(to sink: String) async throws {
-    let results = await control.moveSinkInputs(streamIndexes, toSinkNamed: sink)
-    for (index, result) in zip(streamIndexes, results) {
-      do {
-        try result.get()
-      } catch {
-        throw BenchmarkError("moving sink input \(index) to \(sink): \(error)")
-      }
-    }
+    try await base.moveAll(to: sink)
   }
 }

@@ -2,6 +2,7 @@
 // Foundation's Process polls for the exit every 50 ms on Linux, far too
 // coarse to time acctl, so the benchmark spawns its children itself.
 
+import BenchmarkSupport
 import Foundation
 import Glibc
 

@@ -1,5 +1,6 @@
 import AccessoryControl
 import AudioAccessoryKit
+import BenchmarkSupport
 import PulseAudio
 import TestSupport
 

@@ -1,7 +1,8 @@
+import BenchmarkSupport
 import TestSupport
 
 /// What the command line asks for.
-struct BenchmarkOptions: Sendable {
+struct BenchmarkOptions: Sendable, CommandLineOptions {
   /// Repetitions of each stream scenario, per stream count.
   var repetitions = 30
   /// Repetitions of the set-default round trip.
@@ -47,21 +48,11 @@ struct BenchmarkOptions: Sendable {
         options.repetitions = 5
         options.roundTrips = 40
       case "--repetitions":
-        repetitions = try positiveNumber(after: argument, in: &remaining)
+        repetitions = try remaining.popPositiveNumber(after: argument)
       case "--round-trips":
-        roundTrips = try positiveNumber(after: argument, in: &remaining)
+        roundTrips = try remaining.popPositiveNumber(after: argument)
       case "--server":
-        guard let name = remaining.popFirst() else {
-          throw UsageError("--server needs a value")
-        }
-        guard
-          let kind = SoundServerKind.allCases.first(where: {
-            $0.identifier == name.lowercased()
-          })
-        else {
-          throw UsageError("unknown server '\(name)'")
-        }
-        options.servers = [kind]
+        options.servers = [try remaining.popServerKind(after: argument)]
       case "-h", "--help":
         options.showsHelp = true
       default:
@@ -73,29 +64,4 @@ struct BenchmarkOptions: Sendable {
     if let roundTrips { options.roundTrips = roundTrips }
     return options
   }
-
-  private static func positiveNumber(
-    after option: String, in remaining: inout ArraySlice<String>
-  ) throws(UsageError) -> Int {
-    guard let text = remaining.popFirst(), let value = Int(text), value > 0
-    else {
-      throw UsageError("\(option) needs a positive number")
-    }
-    return value
-  }
-}
-
-/// A command line the benchmark does not understand.
-struct UsageError: Error, CustomStringConvertible {
-  var description: String
-
-  init(_ description: String) {
-    self.description = description
-  }
-}
-
-extension SoundServerKind {
-  /// The server's name in machine-readable output: `pulseaudio` or
-  /// `pipewire`.
-  var identifier: String { description.lowercased() }
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import PulseAudio
 import TestSupport
 
@@ -13,35 +14,23 @@ final class BenchmarkSession {
   /// The sink that the switch-on-connect scenario loads and unloads.
   static let newSink = "bench_new"
 
-  let kind: SoundServerKind
-  let server: SoundServer
-  /// The connection that issues the measured operations.
-  let connection: PulseConnection
-  let observer: ServerObserver
-  /// The server's identity, read at start.
-  let info: ServerInfo
+  /// The server, its connections, observer and streams.
+  let base: BenchmarkServer
   let settleInterval: Duration
-  /// The sink input index of each stream, in start order.
-  private(set) var streamIndexes: [UInt32] = []
-  private let observerConnection: PulseConnection
-  private let eventDrain: Task<Void, Never>
 
-  private init(
-    kind: SoundServerKind, server: SoundServer, connection: PulseConnection,
-    observerConnection: PulseConnection, observer: ServerObserver,
-    info: ServerInfo, settleInterval: Duration
-  ) {
-    self.kind = kind
-    self.server = server
-    self.connection = connection
-    self.observerConnection = observerConnection
-    self.observer = observer
-    self.info = info
+  var kind: SoundServerKind { base.kind }
+  var server: SoundServer { base.server }
+  /// The connection that issues the measured operations.
+  var connection: PulseConnection { base.connection }
+  var observer: ServerObserver { base.observer }
+  /// The server's identity, read at start.
+  var info: ServerInfo { base.info }
+  /// The sink input index of each stream, in start order.
+  var streamIndexes: [UInt32] { base.streamIndexes }
+
+  private init(base: BenchmarkServer, settleInterval: Duration) {
+    self.base = base
     self.settleInterval = settleInterval
-    // The measuring connection is subscribed too; drain its events so they
-    // do not pile up in memory.
-    let events = connection.events
-    eventDrain = Task { for await _ in events {} }
   }
 
   /// Starts a private server with `bench_a` (the default) and `bench_b`,
@@ -52,65 +41,27 @@ final class BenchmarkSession {
   static func open(
     _ kind: SoundServerKind, settleInterval: Duration
   ) async throws -> BenchmarkSession {
-    let server = try await SoundServer.start(
+    let base = try await BenchmarkServer.open(
       kind,
       sinks: [
         .speaker(name: sinkA, description: "Bench A"),
         .speaker(name: sinkB, description: "Bench B"),
       ],
-      defaultSink: sinkA, loadSwitchOnConnect: true)
-    do {
-      let connection = try await PulseConnection.connect(
-        .init(server: server.serverAddress, applicationName: "pulse-benchmark"))
-      let observerConnection: PulseConnection
-      do {
-        observerConnection = try await PulseConnection.connect(
-          .init(
-            server: server.serverAddress,
-            applicationName: "pulse-benchmark-observer"))
-      } catch {
-        connection.close()
-        throw error
-      }
-      let observer = await ServerObserver.start(connection: observerConnection)
-      let session = BenchmarkSession(
-        kind: kind, server: server, connection: connection,
-        observerConnection: observerConnection, observer: observer,
-        info: try await connection.serverInfo(), settleInterval: settleInterval
-      )
-      return session
-    } catch {
-      server.stop()
-      throw error
-    }
+      defaultSink: sinkA, switchOnConnect: true,
+      applicationNames: ("pulse-benchmark", "pulse-benchmark-observer"))
+    return BenchmarkSession(base: base, settleInterval: settleInterval)
   }
 
   /// Closes the connections and stops the streams and the server.
   func close() async {
-    await observer.stop()
-    eventDrain.cancel()
-    connection.close()
-    observerConnection.close()
-    server.stop()
+    await base.close()
   }
 
   // MARK: - Streams
 
   /// Starts more streams on the default sink until there are `count`.
   func growStreams(to count: Int) async throws {
-    guard count > streamIndexes.count else { return }
-    let started = try server.startStreams(count - streamIndexes.count)
-    let inputs = try await connection.sinkInputs()
-    for stream in started {
-      guard
-        let input = inputs.first(where: {
-          ($0.clientName ?? $0.applicationName) == stream.clientName
-        })
-      else {
-        throw BenchmarkError("no sink input for \(stream.clientName)")
-      }
-      streamIndexes.append(input.index)
-    }
+    try await base.growStreams(to: count)
   }
 
   /// The goal that every stream plays on a sink.
@@ -142,15 +93,7 @@ final class BenchmarkSession {
   /// Moves every stream to a sink, pipelined, and throws if one move
   /// fails.
   func moveAll(to sink: String) async throws {
-    let results = await connection.moveSinkInputs(
-      streamIndexes, toSinkNamed: sink)
-    for (index, result) in zip(streamIndexes, results) {
-      do {
-        try result.get()
-      } catch {
-        throw BenchmarkError("moving sink input \(index) to \(sink): \(error)")
-      }
-    }
+    try await base.moveAll(to: sink)
   }
 
   /// Waits, untimed, until the observer sees a goal, then lets the server

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Ours with the default change, comparable to switch-on-connect.
 ///
 /// Set-default and the pipelined moves of every stream are issued together;

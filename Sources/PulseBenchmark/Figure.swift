@@ -1,37 +1,5 @@
+import BenchmarkSupport
 import TestSupport
-
-/// Durations measured for one figure, in milliseconds.
-struct Samples: Sendable {
-  /// The measured durations, in the order taken.
-  private(set) var milliseconds: [Double] = []
-  /// How many repetitions ended without the awaited state being seen.
-  var timeouts = 0
-
-  mutating func append(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    milliseconds.append(Double(seconds) * 1e3 + Double(attoseconds) / 1e15)
-  }
-
-  var count: Int { milliseconds.count }
-
-  /// The median; the mean of the two middle values for an even count.
-  var median: Double? {
-    guard !milliseconds.isEmpty else { return nil }
-    let sorted = milliseconds.sorted()
-    let middle = sorted.count / 2
-    return sorted.count.isMultiple(of: 2)
-      ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
-  }
-
-  /// The 99th percentile by nearest rank, as pabench computes it (the
-  /// maximum for fewer than 100 samples).
-  var p99: Double? {
-    guard !milliseconds.isEmpty else { return nil }
-    let sorted = milliseconds.sorted()
-    let rank = Int((0.99 * Double(sorted.count)).rounded(.up))
-    return sorted[max(rank - 1, 0)]
-  }
-}
 
 /// What one figure measures.
 enum FigureKind: String, Sendable, CaseIterable {
@@ -68,7 +36,7 @@ struct Figure: Sendable {
   var samples: Samples
 
   /// Whether every try timed out: the awaited change never happened.
-  var neverHappened: Bool { samples.count == 0 && samples.timeouts > 0 }
+  var neverHappened: Bool { samples.neverHappened }
 }
 
 extension Array where Element == Figure {

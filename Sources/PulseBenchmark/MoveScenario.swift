@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Scenario 2: moving every stream from one sink to the other, alternating
 /// direction.
 ///

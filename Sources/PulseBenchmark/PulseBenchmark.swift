@@ -3,25 +3,14 @@
 // and 50 playing streams, and the server's own module-switch-on-connect as
 // the in-server reference. Build it as release (scripts/benchmark).
 
+import BenchmarkSupport
 import Foundation
 import TestSupport
 
 @main
 struct PulseBenchmark {
   static func main() async {
-    let options: BenchmarkOptions
-    do {
-      options = try BenchmarkOptions.parse(
-        Array(CommandLine.arguments.dropFirst()))
-    } catch {
-      FileHandle.standardError.write(
-        Data("pulse-benchmark: \(error)\n\(BenchmarkOptions.usage)\n".utf8))
-      exit(2)
-    }
-    if options.showsHelp {
-      print(BenchmarkOptions.usage)
-      exit(0)
-    }
+    let options = BenchmarkOptions.parseCommandLine(program: "pulse-benchmark")
     let succeeded = await BenchmarkRun(options: options).run()
     exit(succeeded ? 0 : 1)
   }
@@ -47,9 +36,9 @@ struct BenchmarkRun {
         print("\(kind): benchmark failed: \(error)")
       }
     }
-    let total = Report.milliseconds(.now - start) / 1000
+    let total = (ContinuousClock.now - start).milliseconds / 1000
     print("")
-    print("total \(Report.format(total, digits: 1)) s")
+    print("total \(format(total, digits: 1)) s")
     fflush(nil)
     return succeeded
   }
@@ -109,6 +98,5 @@ struct ServerBenchmark {
 /// Prints a progress line on standard error, after what standard output
 /// holds so far, so the two interleave in order even when piped.
 func progress(_ message: String) {
-  fflush(nil)
-  FileHandle.standardError.write(Data("[pulse-benchmark] \(message)\n".utf8))
+  printProgress(message, program: "pulse-benchmark")
 }

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// How long a measured repetition may take until the observer sees it done,
 /// before it counts as a timeout.
 let observationTimeout = Duration.seconds(5)

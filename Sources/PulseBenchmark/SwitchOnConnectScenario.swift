@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import TestSupport
 
 /// Scenario 3: the server's own `module-switch-on-connect` as the

@@ -216,7 +216,8 @@ private let updateUsage = """
       error: """
         Error: accessoryd is not running: cannot connect to \
         '/nonexistent/x.sock' (No such file or directory); start it with \
-        'accessoryd' or 'systemctl --user start accessoryd'
+        'accessoryd' or 'systemctl --user start accessoryd', or point to its \
+        socket with --socket or ACCESSORYD_SOCKET
 
         """,
       status: 69)

@@ -1,19 +1,29 @@
 import PulseAudio
 
-/// A state of the server that a measurement waits for, as seen from
-/// outside.
-struct Goal: Sendable, CustomStringConvertible {
+/// A state of the server that a measurement waits to see from outside.
+public struct Goal: Sendable, CustomStringConvertible {
   /// The sink that must be the default, if any.
-  var defaultSink: String?
+  public var defaultSink: String?
   /// The sink that all of ``streams`` must play on, if any.
-  var streamsSink: String?
+  public var streamsSink: String?
   /// The sink inputs that must play on ``streamsSink``.
-  var streams: [UInt32] = []
+  public var streams: [UInt32]
   /// A sink that must not exist, if any.
-  var absentSink: String?
+  public var absentSink: String?
+
+  /// Creates a goal from the conditions that must all hold.
+  public init(
+    defaultSink: String? = nil, streamsSink: String? = nil,
+    streams: [UInt32] = [], absentSink: String? = nil
+  ) {
+    self.defaultSink = defaultSink
+    self.streamsSink = streamsSink
+    self.streams = streams
+    self.absentSink = absentSink
+  }
 
   /// What the observer must list to judge the goal.
-  var parts: Set<ObservedPart> {
+  public var parts: Set<ObservedPart> {
     var parts: Set<ObservedPart> = []
     if defaultSink != nil { parts.insert(.server) }
     if streamsSink != nil || absentSink != nil { parts.insert(.sinks) }
@@ -21,7 +31,8 @@ struct Goal: Sendable, CustomStringConvertible {
     return parts
   }
 
-  var description: String {
+  /// The conditions, such as `default bench_a, 10 streams on bench_a`.
+  public var description: String {
     var terms: [String] = []
     if let defaultSink { terms.append("default \(defaultSink)") }
     if let streamsSink {
@@ -32,22 +43,30 @@ struct Goal: Sendable, CustomStringConvertible {
   }
 }
 
-/// What the observer lists: the server info, the sinks or the sink inputs.
-enum ObservedPart: Hashable, Sendable {
+/// What an observer lists: the server info, the sinks or the sink inputs.
+public enum ObservedPart: Hashable, Sendable {
+  /// The server info, which names the default sink.
   case server
+  /// The list of sinks.
   case sinks
+  /// The list of sink inputs.
   case inputs
 }
 
-/// What the observer last saw of the server.
-struct SeenState: Sendable, CustomStringConvertible {
-  var defaultSinkName: String?
+/// What an observer last saw of the server.
+public struct ObservedState: Sendable, CustomStringConvertible {
+  /// The default sink's name, if the server has one.
+  public var defaultSinkName: String?
   /// Sink indexes by name.
-  var sinkIndexes: [String: UInt32] = [:]
+  public var sinkIndexes: [String: UInt32] = [:]
   /// The sink index of each sink input.
-  var inputSinks: [UInt32: UInt32] = [:]
+  public var inputSinks: [UInt32: UInt32] = [:]
 
-  func satisfies(_ goal: Goal) -> Bool {
+  /// Creates a state in which nothing has been seen yet.
+  public init() {}
+
+  /// Whether everything the goal asks for holds in this state.
+  public func satisfies(_ goal: Goal) -> Bool {
     if let name = goal.defaultSink, defaultSinkName != name { return false }
     if let name = goal.absentSink, sinkIndexes[name] != nil { return false }
     if let name = goal.streamsSink {
@@ -57,7 +76,8 @@ struct SeenState: Sendable, CustomStringConvertible {
     return true
   }
 
-  var description: String {
+  /// The default sink, the sinks and how many streams play on each.
+  public var description: String {
     let names = Dictionary(
       sinkIndexes.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
     var counts: [String: Int] = [:]
@@ -66,26 +86,29 @@ struct SeenState: Sendable, CustomStringConvertible {
     }
     let streams = counts.sorted { $0.key < $1.key }
       .map { "\($0.value) on \($0.key)" }.joined(separator: ", ")
-    return "default \(defaultSinkName ?? "none"); streams: "
-      + (streams.isEmpty ? "none" : streams)
+    return "default \(defaultSinkName ?? "none"); sinks "
+      + sinkIndexes.keys.sorted().joined(separator: ",")
+      + "; streams: \(streams.isEmpty ? "none" : streams)"
   }
 }
 
-/// An independent libpulse client that watches the server through its own
-/// connection, as pabench does: it follows the server's events and, while a
-/// goal is armed, answers each burst of events by listing what changed
-/// (pipelined), and notes the moment it first sees the goal hold.
+/// An independent libpulse client that watches a server through its own
+/// connection, as pabench does.
+///
+/// It follows the server's events and, while a goal is armed, answers each
+/// batch of events by listing what changed (pipelined), and notes when it
+/// first sees the goal hold.
 ///
 /// Events that arrive while a listing is in flight are coalesced into one
-/// more listing. With no goal armed it lists nothing, so it leaves the
-/// server alone during the idle measurement.
-actor StateObserver {
+/// more listing. When no goal is armed it lists nothing, so it does not load
+/// the server during measurements that do not observe.
+public actor ServerObserver {
   private let connection: PulseConnection
-  private var state = SeenState()
+  private var state = ObservedState()
   /// The parts whose events arrived since they were last listed.
   private var dirty: Set<ObservedPart> = []
   /// The serial of the newest listing applied, per part, so that an older
-  /// reply never overwrites a newer one.
+  /// reply that arrives late never overwrites a newer one.
   private var appliedSerials: [ObservedPart: Int] = [:]
   private var nextSerial = 0
   private var watch: Watch?
@@ -111,9 +134,13 @@ actor StateObserver {
     (kicks, kick) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
   }
 
-  /// Starts observing through a connection of its own, taking its events.
-  static func start(connection: PulseConnection) async -> StateObserver {
-    let observer = StateObserver(connection: connection)
+  /// Starts observing through a connection of its own.
+  ///
+  /// The observer takes the connection's event stream.
+  public static func start(
+    connection: PulseConnection
+  ) async -> ServerObserver {
+    let observer = ServerObserver(connection: connection)
     await observer.startTasks()
     return observer
   }
@@ -127,7 +154,7 @@ actor StateObserver {
   }
 
   /// Stops observing; the connection stays open.
-  func stop() {
+  public func stop() {
     kick.finish()
     for task in tasks { task.cancel() }
     if let waiter = watch?.waiter {
@@ -137,16 +164,17 @@ actor StateObserver {
   }
 
   /// What the observer last saw.
-  var lastSeen: SeenState { state }
+  public var lastSeen: ObservedState { state }
 
   // MARK: - Goals
 
-  /// Lists the parts the goal needs, then watches for it; call it before
-  /// starting the operation, then ``wait(until:)``.
+  /// Lists the parts the goal needs, then watches for it.
   ///
-  /// - Throws: If the goal already holds (the measurement would mean
-  ///   nothing) or listing fails.
-  func arm(_ goal: Goal) async throws {
+  /// Call it before starting the operation; then ``wait(until:)``.
+  ///
+  /// - Throws: If the goal already holds, since the measurement would then
+  ///   mean nothing, or if listing fails.
+  public func arm(_ goal: Goal) async throws {
     if try await begin(goal) {
       throw BenchmarkError("\(goal) already holds before the operation")
     }
@@ -156,7 +184,7 @@ actor StateObserver {
   ///
   /// - Returns: The instant the observer first saw it hold, or `nil` if it
   ///   did not by `deadline`.
-  func wait(
+  public func wait(
     until deadline: ContinuousClock.Instant
   ) async throws -> ContinuousClock.Instant? {
     guard var current = watch else {
@@ -180,9 +208,12 @@ actor StateObserver {
   /// Waits, untimed, until a goal holds, such as the end of a repetition.
   ///
   /// - Throws: ``BenchmarkError`` if it does not within `timeout`.
-  func reach(_ goal: Goal, timeout: Duration = .seconds(5)) async throws {
+  public func reach(
+    _ goal: Goal, timeout: Duration = .seconds(5)
+  ) async throws {
     if try await begin(goal) { return }
-    guard try await wait(until: .now + timeout) != nil else {
+    let deadline = ContinuousClock.now + timeout
+    guard try await wait(until: deadline) != nil else {
       throw BenchmarkError(
         "the observer did not see \(goal) within \(timeout); it saw \(state)")
     }
@@ -279,30 +310,58 @@ actor StateObserver {
     dirty.subtract(parts)
     nextSerial += 1
     let serial = nextSerial
-    let connection = self.connection
-    async let server =
-      parts.contains(.server) ? connection.serverInfo() : nil
-    async let sinks = parts.contains(.sinks) ? connection.sinks() : nil
-    async let inputs =
-      parts.contains(.inputs) ? connection.sinkInputs() : nil
-    let listed = try await (server, sinks, inputs)
+    let listing = try await Listing.fetch(parts, from: connection)
+    apply(listing, serial: serial)
+    check()
+  }
+
+  private func apply(_ listing: Listing, serial: Int) {
     func isNewest(_ part: ObservedPart) -> Bool {
       guard serial > appliedSerials[part, default: 0] else { return false }
       appliedSerials[part] = serial
       return true
     }
-    if let info = listed.0, isNewest(.server) {
-      state.defaultSinkName = info.defaultSinkName
+    if let server = listing.server, isNewest(.server) {
+      state.defaultSinkName = server.defaultSinkName
     }
-    if let sinks = listed.1, isNewest(.sinks) {
+    if let sinks = listing.sinks, isNewest(.sinks) {
       state.sinkIndexes = Dictionary(
         sinks.map { ($0.name, $0.index) }, uniquingKeysWith: { a, _ in a })
     }
-    if let inputs = listed.2, isNewest(.inputs) {
+    if let inputs = listing.inputs, isNewest(.inputs) {
       state.inputSinks = Dictionary(
         inputs.map { ($0.index, $0.sinkIndex) }, uniquingKeysWith: { a, _ in a }
       )
     }
-    check()
+  }
+}
+
+/// What one refresh of an observer listed.
+private struct Listing: Sendable {
+  var server: ServerInfo?
+  var sinks: [Sink]?
+  var inputs: [SinkInput]?
+
+  /// Lists the parts at once, pipelined on the connection.
+  static func fetch(
+    _ parts: Set<ObservedPart>, from connection: PulseConnection
+  ) async throws -> Listing {
+    async let server =
+      parts.contains(.server) ? connection.serverInfo() : nil
+    async let sinks = parts.contains(.sinks) ? connection.sinks() : nil
+    async let inputs =
+      parts.contains(.inputs) ? connection.sinkInputs() : nil
+    return try await Listing(server: server, sinks: sinks, inputs: inputs)
+  }
+}
+
+/// A failure of the benchmark itself, as opposed to a missed target.
+public struct BenchmarkError: Error, CustomStringConvertible {
+  /// What went wrong.
+  public var description: String
+
+  /// Creates an error that describes what went wrong.
+  public init(_ description: String) {
+    self.description = description
   }
 }
