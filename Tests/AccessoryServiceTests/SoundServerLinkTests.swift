@@ -406,7 +406,9 @@ struct SoundServerLinkTests {
       }.count == 2)
   }
 
-  @Test(arguments: SoundServerKind.allCases)
+  // A run that did not end on cancellation would hang: the time limit
+  // turns that into a failure.
+  @Test(.timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
   func cancellingRunEndsItPromptly(_ kind: SoundServerKind) async throws {
     let server = try await startServer(kind)
     defer { server.stop() }
@@ -419,10 +421,8 @@ struct SoundServerLinkTests {
     let updates = await link.updates()
     #expect(try server.pactl(["list", "clients"]).contains("link-test"))
 
-    let cancelledAt = ContinuousClock.now
     running.cancel()
     try await running.value
-    #expect(ContinuousClock.now - cancelledAt < .seconds(1))
     #expect(await !link.isConnected)
     // Streams end after a last disconnected update.
     var last: LinkUpdate?
@@ -442,7 +442,9 @@ struct SoundServerLinkTests {
     }
   }
 
-  @Test(arguments: SoundServerKind.allCases)
+  // The backoff is far longer than the time limit: only a run that ends on
+  // cancellation, without waiting the backoff out, passes.
+  @Test(.timeLimit(.minutes(1)), arguments: SoundServerKind.allCases)
   func cancellingWhileDisconnectedEndsRunPromptly(
     _ kind: SoundServerKind
   ) async throws {
@@ -450,7 +452,8 @@ struct SoundServerLinkTests {
     defer { server.stop() }
     let link = SoundServerLink(
       options: .init(server: server.serverAddress),
-      backoff: .init(initialDelay: .seconds(30), maximumDelay: .seconds(30)),
+      backoff: .init(
+        initialDelay: .seconds(600), maximumDelay: .seconds(600)),
       logger: Logger(label: "test.link"))
     let running = Task { try await link.run() }
     _ = try await connected(link)
@@ -458,9 +461,7 @@ struct SoundServerLinkTests {
     try await firstUpdate(in: await link.updates(), "disconnected") {
       if case .disconnected = $0 { true } else { false }
     }
-    let cancelledAt = ContinuousClock.now
     running.cancel()
     try await running.value
-    #expect(ContinuousClock.now - cancelledAt < .seconds(1))
   }
 }

@@ -47,7 +47,9 @@ struct RoutingTests {
     "Taking the buds off gives the output back after the grace time",
     arguments: SoundServerKind.allCases)
   func offHeadReturnsToThePreviousOutput(_ kind: SoundServerKind) async throws {
-    let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 1)
+    // A grace time long enough that the checks within it finish on a busy
+    // machine.
+    let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 4)
     try await withRig(kind, policy: policy) { rig in
       try await rig.pairAndRegister(budsAddress, placement: "inEar")
       try await rig.eventuallyRouted(to: "buds")
@@ -63,7 +65,7 @@ struct RoutingTests {
         explain.stdout.contains("No change"),
         "no hold in the explanation:\n\(explain.stdout)")
 
-      try await rig.eventuallyRouted(to: "speaker", within: .seconds(5))
+      try await rig.eventuallyRouted(to: "speaker", within: .seconds(10))
       let route = try await rig.json(["route"])
       #expect(route["output"] == "speaker")
     }
