@@ -141,7 +141,7 @@ let package = Package(
     ),
     .testTarget(
       name: "RoutingCoreTests",
-      dependencies: ["RoutingCore"],
+      dependencies: ["RoutingCore", "AccessoryControl"],
       exclude: ["Scenarios"]
     ),
     .testTarget(

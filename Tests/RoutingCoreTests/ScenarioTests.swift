@@ -2,6 +2,7 @@
 // spirit): each file in Scenarios/ gives a policy, a snapshot and the
 // expected decision. The runner decides and checks every expected field.
 
+import AccessoryControl
 import Foundation
 import RoutingCore
 import Testing
@@ -236,43 +237,9 @@ struct ScenarioError: Error, CustomStringConvertible {
 // MARK: - JSON trees
 
 /// A JSON5 value, for merging policy changes and checking keys.
-enum JSONTree: Codable, Equatable, Sendable {
-  case object([String: JSONTree])
-  case array([JSONTree])
-  case string(String)
-  case number(Double)
-  case bool(Bool)
-  case null
+typealias JSONTree = JSONValue
 
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONTree].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: JSONTree].self))
-    }
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    switch self {
-    case .object(let fields): try container.encode(fields)
-    case .array(let elements): try container.encode(elements)
-    case .string(let text): try container.encode(text)
-    case .number(let number): try container.encode(number)
-    case .bool(let flag): try container.encode(flag)
-    case .null: try container.encodeNil()
-    }
-  }
-
+extension JSONValue {
   /// Returns the tree with changes merged in: objects are merged key by
   /// key, anything else is replaced.
   func merging(_ changes: JSONTree) -> JSONTree {
