@@ -222,7 +222,9 @@ public struct DaemonMethods: ControlHandler {
     let paired = registry.accessories[address]
     var fields: [String: JSONValue] = [
       "address": .string(address.description),
-      "displayName": .string(paired?.displayName ?? address.description),
+      "displayName": .string(
+        paired?.displayName ?? registry.registrations[address]?.displayName
+          ?? address.description),
       "formFactor": paired?.formFactor.map { .string($0.rawValue) } ?? .null,
       "state": .string(paired == nil ? "unauthorized" : "authorized"),
       "output": await router.outputName(for: address).map(JSONValue.string)
@@ -245,8 +247,7 @@ public struct DaemonMethods: ControlHandler {
     let registry = engine.registry
     var accessory: [String: JSONValue] = [
       "address": .string(address.description),
-      "displayName": .string(
-        registry.accessories[address]?.displayName ?? address.description),
+      "displayName": .string(registry.accessory(at: address).displayName),
     ]
     if let registration = registry.registrations[address] {
       accessory["configuration"] =

@@ -297,6 +297,25 @@ struct RegistrationRulesTests {
     #expect(try await engine.update(accessory, moved) == moved)
   }
 
+  @Test func anInvalidatedRegistrationKeepsTheAccessorysName() async throws {
+    let (engine, accessory) = try makeEngineWithHeadphones()
+    let address = try #require(accessory.bluetoothAddress)
+    try await engine.register(
+      accessory, Configuration(deviceCapabilities: [.audioSwitching]))
+    try engine.unpair(address)
+    let registry = engine.registry
+    #expect(registry.accessory(at: address).displayName == "Studio Buds")
+    #expect(try registry.resolve("studio buds") == address)
+    #expect(
+      throws: AccessoryControlDevice.Error.invalidated(
+        reason: "the registration of 'Studio Buds' (AA:BB:CC:DD:EE:01) was "
+          + "invalidated because the accessory was unpaired; pair and "
+          + "register it again")
+    ) {
+      try engine.configuration(for: registry.accessory(at: address))
+    }
+  }
+
   @Test func registeringAgainReplacesTheConfiguration() async throws {
     let (engine, accessory) = try makeEngineWithHeadphones()
     let first = Configuration(

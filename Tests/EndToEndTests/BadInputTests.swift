@@ -193,8 +193,9 @@ struct BadInputTests {
             label: "invalidated registration (current)",
             arguments: ["current", budsAddress], status: 4,
             stderr: """
-              Error: the registration of AA:BB:CC:DD:EE:01 was invalidated \
-              because the accessory was unpaired; pair and register it again
+              Error: the registration of 'Studio Buds' (AA:BB:CC:DD:EE:01) \
+              was invalidated because the accessory was unpaired; pair and \
+              register it again
 
               """),
           Row(
@@ -202,8 +203,9 @@ struct BadInputTests {
             arguments: ["update", budsAddress, "--placement", "inEar"],
             status: 4,
             stderr: """
-              Error: the registration of AA:BB:CC:DD:EE:01 was invalidated \
-              because the accessory was unpaired; pair and register it again
+              Error: the registration of 'Studio Buds' (AA:BB:CC:DD:EE:01) \
+              was invalidated because the accessory was unpaired; pair and \
+              register it again
 
               """),
           Row(

@@ -64,6 +64,9 @@ public struct AccessoryRegistry: Sendable, Hashable {
     public var placementChangedAt: Date
     /// When the audio sources last changed, or the registration time.
     public var sourcesChangedAt: Date
+    /// The accessory's name when it was registered, so that an
+    /// invalidated registration still has one after unpairing.
+    public var displayName: String?
 
     /// Creates a registration.
     public init(
@@ -72,8 +75,10 @@ public struct AccessoryRegistry: Sendable, Hashable {
       isInvalidated: Bool = false,
       registeredAt: Date,
       placementChangedAt: Date? = nil,
-      sourcesChangedAt: Date? = nil
+      sourcesChangedAt: Date? = nil,
+      displayName: String? = nil
     ) {
+      self.displayName = displayName
       self.address = address
       self.configuration = configuration
       self.isInvalidated = isInvalidated
@@ -175,8 +180,8 @@ public struct AccessoryRegistry: Sendable, Hashable {
     }
     try checkState(configuration, of: paired)
     registrations[paired.address] = Registration(
-      address: paired.address, configuration: configuration, registeredAt: now
-    )
+      address: paired.address, configuration: configuration,
+      registeredAt: now, displayName: paired.displayName)
   }
 
   /// Returns the configuration of a registered accessory.
@@ -233,8 +238,8 @@ public struct AccessoryRegistry: Sendable, Hashable {
   ///
   /// A selector is a Bluetooth address (any case, `:` or `-` separated),
   /// which names that address whether or not it is paired, or a display
-  /// name, compared ignoring case, which must name exactly one paired
-  /// accessory.
+  /// name, compared ignoring case, which must name exactly one accessory:
+  /// a paired one, or one whose registration outlived its pairing.
   ///
   /// - Throws: ``AccessoryControlDevice/Error/invalidRequest(reason:)``
   ///   naming the selector, and the matches when there are several.
@@ -242,9 +247,19 @@ public struct AccessoryRegistry: Sendable, Hashable {
     _ selector: String
   ) throws(AccessoryControlDevice.Error) -> BluetoothAddress {
     if let address = BluetoothAddress(selector) { return address }
-    let matches = accessories.values.filter {
-      $0.displayName.caseInsensitiveCompare(selector) == .orderedSame
-    }.sorted { $0.address < $1.address }
+    var named: [BluetoothAddress: String] = [:]
+    for registration in registrations.values {
+      if let name = registration.displayName {
+        named[registration.address] = name
+      }
+    }
+    for paired in accessories.values {
+      named[paired.address] = paired.displayName
+    }
+    let matches = named.filter {
+      $0.value.caseInsensitiveCompare(selector) == .orderedSame
+    }.map { (address: $0.key, displayName: $0.value) }
+      .sorted { $0.address < $1.address }
     guard let first = matches.first else {
       let known = accessories.values.map { "'\($0.displayName)'" }.sorted()
       throw .invalidRequest(
@@ -268,8 +283,8 @@ public struct AccessoryRegistry: Sendable, Hashable {
   public func accessory(at address: BluetoothAddress) -> ASAccessory {
     if let paired = accessories[address] { return paired.accessory }
     return ASAccessory(
-      displayName: address.description, bluetoothAddress: address,
-      state: .unauthorized)
+      displayName: registrations[address]?.displayName ?? address.description,
+      bluetoothAddress: address, state: .unauthorized)
   }
 
   // MARK: - Rules
