@@ -211,16 +211,20 @@ public actor RouteController: Service {
         "route.output": decision.target ?? "none",
         "route.moves": "\(decision.moves.count)",
       ])
-    events.publish(
-      .object([
-        "kind": "route",
-        "output": decision.target.map(JSONValue.string) ?? .null,
-        "summary": .string(
-          decide(snapshot, policy).explanation.summary),
-        "moves": .number(Double(decision.moves.count)),
-        "defaultChanged": .bool(decision.defaultChange != nil),
-        "pending": .bool(pending),
-      ]))
+    // The summary takes a second decision with its explanation: only for
+    // someone who listens.
+    if events.subscriberCount > 0 {
+      events.publish(
+        .object([
+          "kind": "route",
+          "output": decision.target.map(JSONValue.string) ?? .null,
+          "summary": .string(
+            decide(snapshot, policy).explanation.summary),
+          "moves": .number(Double(decision.moves.count)),
+          "defaultChanged": .bool(decision.defaultChange != nil),
+          "pending": .bool(pending),
+        ]))
+    }
     return pending
   }
 
