@@ -23,7 +23,7 @@ let package = Package(
   targets: [
     // MARK: - Apple-shaped frameworks
 
-    .target(name: "CommandLineKit"),
+    .target(name: "CommandLineKit", dependencies: ["Logging"]),
     .target(name: "CoreBluetooth"),
     .target(name: "Logging"),
     .target(name: "AccessoryControl"),

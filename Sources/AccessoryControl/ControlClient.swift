@@ -1,7 +1,7 @@
 // The client side of the control socket: a blocking Unix-socket connection
 // that sends one request line and reads lines until its response.
 
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)

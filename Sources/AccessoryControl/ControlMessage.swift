@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 messages of the control socket: one JSON object per line.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A JSON-RPC 2.0 request or notification.
 public struct ControlRequest: Sendable, Hashable, Codable {

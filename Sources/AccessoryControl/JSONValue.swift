@@ -1,7 +1,7 @@
 // A JSON value, for the parts of the control protocol that are not typed:
 // JSON-RPC ids, params, results and error data.
 
-import Foundation
+import FoundationEssentials
 
 /// Any JSON value.
 public enum JSONValue: Sendable, Hashable, Codable {

@@ -2,7 +2,7 @@
 // on a Unix socket that only the daemon's own user may use.
 
 import AccessoryControl
-import Foundation
+import FoundationEssentials
 import Logging
 import Synchronization
 
@@ -130,7 +130,7 @@ public final class ControlServer: Service {
   ///
   /// - Throws: ``SocketError`` naming the path and the system error.
   public func makeListeningSocket() throws(SocketError) -> Int32 {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
     if mkdir(directory, 0o700) != 0, errno != EEXIST {
       do {
         try FileManager.default.createDirectory(
@@ -139,7 +139,7 @@ public final class ControlServer: Service {
       } catch {
         throw SocketError(
           description:
-            "cannot create '\(directory)': \(error.localizedDescription)")
+            "cannot create '\(directory)': \(systemReason(error))")
       }
     }
     chmod(directory, 0o700)
@@ -211,7 +211,7 @@ public final class ControlServer: Service {
   /// descriptors; the stream ends when the listener is shut down.
   private func acceptConnections(on listener: Int32) -> AsyncStream<Int32> {
     let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-    let thread = Thread {
+    startThread(named: "accessoryd.accept") {
       while true {
         let descriptor = accept(listener, nil, nil)
         if descriptor >= 0 {
@@ -225,8 +225,6 @@ public final class ControlServer: Service {
       }
       continuation.finish()
     }
-    thread.name = "accessoryd.accept"
-    thread.start()
     return stream
   }
 
@@ -327,7 +325,7 @@ public final class ControlServer: Service {
   /// when the client closes it.
   private func readLines(from descriptor: Int32) -> AsyncStream<Line> {
     let (stream, continuation) = AsyncStream.makeStream(of: Line.self)
-    let thread = Thread {
+    startThread(named: "accessoryd.client") {
       var buffer = Data()
       var chunk = [UInt8](repeating: 0, count: 65536)
       reading: while true {
@@ -357,8 +355,6 @@ public final class ControlServer: Service {
       }
       continuation.finish()
     }
-    thread.name = "accessoryd.client"
-    thread.start()
     return stream
   }
 
@@ -384,4 +380,48 @@ public final class ControlServer: Service {
 /// Returns the text of the current `errno`.
 func systemError() -> String {
   String(cString: strerror(errno))
+}
+
+/// Runs `body` on a new detached POSIX thread named `name` (as `top -H`
+/// and the journal show it); the thread ends when `body` returns.
+func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
+  final class Box: Sendable {
+    let name: String
+    let body: @Sendable () -> Void
+    init(name: String, body: @escaping @Sendable () -> Void) {
+      self.name = name
+      self.body = body
+    }
+  }
+  let box = Unmanaged.passRetained(Box(name: name, body: body)).toOpaque()
+  var thread = pthread_t()
+  let started = pthread_create(
+    &thread, nil,
+    { argument in
+      let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
+      nameCurrentThread(box.name)
+      box.body()
+      return nil
+    }, box)
+  precondition(started == 0, "cannot start thread \(name): error \(started)")
+  pthread_detach(thread)
+}
+
+/// Names the calling thread through `/proc/thread-self/comm` (the kernel
+/// keeps the first 15 bytes).
+private func nameCurrentThread(_ name: String) {
+  let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+  guard descriptor >= 0 else { return }
+  let bytes = Array(name.utf8.prefix(15))
+  _ = write(descriptor, bytes, bytes.count)
+  close(descriptor)
+}
+
+/// The system's words for a failed file operation ("Permission denied"),
+/// or the error itself where it carries no system error number.
+func systemReason(_ error: any Error) -> String {
+  if let posix = (error as? CocoaError)?.underlying as? POSIXError {
+    return String(cString: strerror(posix.code.rawValue))
+  }
+  return "\(error)"
 }

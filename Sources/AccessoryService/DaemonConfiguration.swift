@@ -2,7 +2,7 @@
 
 import AccessoryControl
 import AudioAccessoryKit
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// The settings of the daemon.
@@ -132,7 +132,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
       index += 1
     }
 
-    let home = environment["HOME"] ?? NSHomeDirectory()
+    let home =
+      environment["HOME"]
+      ?? FileManager.default.homeDirectoryForCurrentUser.path
     let configHome =
       environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
       ?? home + "/.config"
@@ -203,7 +205,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         data = try Data(contentsOf: URL(fileURLWithPath: path))
       } catch {
         throw UsageError(
-          description: "\(path): cannot be read: \(error.localizedDescription)")
+          description: "\(path): cannot be read: \(systemReason(error))")
       }
       let decoder = JSONDecoder()
       decoder.allowsJSON5 = true

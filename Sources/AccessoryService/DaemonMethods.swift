@@ -2,7 +2,7 @@
 
 import AccessoryControl
 import AudioAccessoryKit
-import Foundation
+import FoundationEssentials
 import Logging
 import RoutingCore
 
@@ -147,25 +147,38 @@ public struct DaemonMethods: ControlHandler {
     return await accessoryJSON(address, routePending: pending)
   }
 
+  /// Updates an accessory: the route is applied while the state file is
+  /// written.
+  ///
+  /// The registry changes in memory first; the answer comes once both the
+  /// route and the save are done, so the save's `fsync`s are not on the
+  /// route's critical path. A save that fails undoes the change, and the
+  /// route follows the undone registry.
   private func update(_ params: Parameters) async throws -> JSONValue {
     try params.allow(["accessory", "configuration", "changes"])
     let address = try resolve(params)
+    let edit: @Sendable (inout AccessoryControlDevice.Configuration) -> Void
     if params["configuration"] != nil {
       guard params["changes"] == nil else {
         throw ControlError.invalidParams(
           "give 'configuration' or 'changes', not both")
       }
       let configuration = try params.configuration("configuration")
-      _ = try await engine.update(
-        engine.registry.accessory(at: address), configuration)
+      edit = { $0 = configuration }
     } else {
       let changes = try params.changes("changes")
-      try engine.update(address) { configuration in
-        changes.apply(to: &configuration)
-      }
+      edit = { changes.apply(to: &$0) }
+    }
+    let generation = try engine.stageUpdate(address, changing: edit)
+    async let saving: Void = engine.saved(through: generation)
+    let pending = await router.reconcile(because: "an accessory was updated")
+    do {
+      try await saving
+    } catch {
+      await router.reconcile(because: "an update could not be saved")
+      throw error
     }
     publishAccessory("updated", address)
-    let pending = await router.reconcile(because: "an accessory was updated")
     return await accessoryJSON(address, routePending: pending)
   }
 

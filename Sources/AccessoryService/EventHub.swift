@@ -2,7 +2,7 @@
 // of `events.subscribe`.
 
 import AccessoryControl
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Delivers events to any number of subscribers.

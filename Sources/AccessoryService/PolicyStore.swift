@@ -1,6 +1,6 @@
 // The policy in force, and where it came from; SIGHUP reloads it.
 
-import Foundation
+import FoundationEssentials
 import Logging
 import RoutingCore
 import Synchronization

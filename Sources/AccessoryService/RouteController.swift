@@ -6,7 +6,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Logging
 import PulseAudio
 import RoutingCore

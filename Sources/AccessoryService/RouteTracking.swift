@@ -4,7 +4,7 @@
 // Pure bookkeeping: the router feeds it server states and the clock.
 
 import AudioAccessoryKit
-import Foundation
+import FoundationEssentials
 import PulseAudio
 import RoutingCore
 

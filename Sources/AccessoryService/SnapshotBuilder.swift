@@ -2,7 +2,7 @@
 // server's state and the router's memory.
 
 import AudioAccessoryKit
-import Foundation
+import FoundationEssentials
 import PulseAudio
 import RoutingCore
 

@@ -1,7 +1,7 @@
 // Linux additions to ASAccessory: the Bluetooth address and form factor that
 // stand behind Apple's opaque identifier on this platform.
 
-import Foundation
+import FoundationEssentials
 
 extension ASAccessory {
   /// The accessory's Bluetooth device address, if it is a Bluetooth

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An accessory that the person has discovered and authorized for this app.
 ///

@@ -3,7 +3,8 @@
 // Descriptors are checked against it by ASDiscoveryDescriptor.validate.
 
 import CoreBluetooth
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The accessory technologies and Bluetooth identifiers an app declares for
 /// AccessorySetupKit.
@@ -146,7 +147,7 @@ public struct ASAccessorySetupConfiguration: Sendable, Hashable {
     } catch {
       throw LoadError(
         path: path, key: nil,
-        message: "the file cannot be read (\(error.localizedDescription))."
+        message: "the file cannot be read (\(systemReason(error)))."
       )
     }
     let value: PlistValue
@@ -421,4 +422,12 @@ extension ASAccessorySetupConfiguration: Codable {
       forKey: CodingKeys(stringValue: Key.bluetoothCompanyIdentifiers)
     )
   }
+}
+
+/// The system's words for a failed file read ("No such file or directory").
+private func systemReason(_ error: any Error) -> String {
+  if let posix = (error as? CocoaError)?.underlying as? POSIXError {
+    return String(cString: strerror(posix.code.rawValue))
+  }
+  return "\(error)"
 }

@@ -3,7 +3,7 @@
 // error that names the rule and the offending value.
 
 import CoreBluetooth
-import Foundation
+import FoundationEssentials
 
 extension ASDiscoveryDescriptor {
   /// The longest manufacturer data blob, in bytes, that an advertisement

@@ -4,7 +4,7 @@
 // ASDiscoveryDescriptor+Validation.swift.
 
 import CoreBluetooth
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A 16-bit Bluetooth company identifier, as assigned by the Bluetooth SIG.

@@ -2,7 +2,7 @@
 // accessories by an opaque UUID; on Linux the address is the identity that
 // BlueZ and the sound servers use.
 
-import Foundation
+import FoundationEssentials
 
 /// A 48-bit Bluetooth device address, such as `AA:BB:CC:DD:EE:FF`.
 ///

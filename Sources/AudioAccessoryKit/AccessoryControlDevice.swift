@@ -1,5 +1,5 @@
 @_exported import AccessorySetupKit
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// An audio accessory registered with the system for automatic audio

@@ -3,7 +3,7 @@
 // identifiers written as colon-separated hexadecimal bytes
 // ("AA:BB:CC:DD:EE:FF" for a Bluetooth address).
 
-import Foundation
+import FoundationEssentials
 
 extension AccessoryControlDevice.Configuration: Codable {
   private enum CodingKeys: String, CodingKey {

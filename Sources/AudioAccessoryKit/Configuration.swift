@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension AccessoryControlDevice {
   /// The capabilities and current state of an accessory.

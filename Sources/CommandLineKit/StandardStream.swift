@@ -2,6 +2,7 @@
 // Foundation.
 
 import Glibc
+import Logging
 
 /// One of the process's standard output streams.
 enum StandardStream {
@@ -10,18 +11,7 @@ enum StandardStream {
 
   /// Writes text, unbuffered, to the stream.
   func write(_ text: String) {
-    let descriptor: Int32 = self == .output ? 1 : 2
-    var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-      }
-    }
+    writeUnbuffered(text, toDescriptor: self == .output ? 1 : 2)
   }
 }
 

@@ -6,7 +6,7 @@
 // 16-bit or 32-bit alias, so "180D", "0000180D" and
 // "0000180D-0000-1000-8000-00805F9B34FB" are one and the same value.
 
-import Foundation
+import FoundationEssentials
 
 /// A universally unique identifier of a Bluetooth attribute, such as a
 /// service.

@@ -1,7 +1,8 @@
 // A small structured logger in the shape of swift-log's `Logger`, written
 // for this package because no outside Swift package can be a dependency.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A value that emits log messages at a level, with structured metadata.
@@ -220,7 +221,13 @@ public struct StandardErrorLogHandler: LogHandler {
 
   /// Formats the record as one line and writes it to standard error.
   public func log(_ record: LogRecord) {
-    FileHandle.standardError.write(Data((Self.format(record) + "\n").utf8))
+    Self.write(Self.format(record) + "\n")
+  }
+
+  /// Writes `text` to standard error whole, without buffering: what a
+  /// crashing process printed last is not lost.
+  public static func write(_ text: String) {
+    writeUnbuffered(text, toDescriptor: STDERR_FILENO)
   }
 
   /// Returns the one-line text form of a record.
@@ -229,7 +236,7 @@ public struct StandardErrorLogHandler: LogHandler {
     for key in record.metadata.keys.sorted() {
       line += " \(key)=\(record.metadata[key] ?? "")"
     }
-    return line.replacingOccurrences(of: "\n", with: " ")
+    return String(line.map { $0.isNewline ? " " : $0 })
   }
 }
 
@@ -248,5 +255,22 @@ public final class InMemoryLogHandler: LogHandler {
   /// The records received so far, oldest first.
   public var records: [LogRecord] {
     storage.withLock { $0 }
+  }
+}
+
+/// Writes `text` whole to a file descriptor, retrying short and interrupted
+/// writes, without buffering; stops silently if the descriptor fails (a
+/// closed terminal is no reason to crash).
+public func writeUnbuffered(_ text: String, toDescriptor descriptor: Int32) {
+  var text = text
+  text.withUTF8 { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(
+        descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { return }
+      offset += written
+    }
   }
 }

@@ -2,7 +2,8 @@
 // type or a value out of range is an error that names the key path and what
 // is allowed.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The error for a policy that cannot be used.
 public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -45,7 +46,7 @@ public enum PolicyLoader {
       data = try Data(contentsOf: url)
     } catch {
       throw PolicyError(
-        keyPath: "", problem: "cannot be read: \(error.localizedDescription)",
+        keyPath: "", problem: "cannot be read: \(readFailure(error))",
         file: url.path)
     }
     do {
@@ -402,4 +403,13 @@ struct ObjectReader {
     }
     return choice
   }
+}
+
+/// What went wrong reading a file, as the system says it ("No such file or
+/// directory"), or the error itself where it carries no system code.
+func readFailure(_ error: any Error) -> String {
+  guard let code = (error as? CocoaError)?.underlying as? POSIXError else {
+    return "\(error)"
+  }
+  return String(cString: strerror(code.code.rawValue))
 }

@@ -5,7 +5,8 @@
 import AccessoryControl
 import AccessoryService
 import AudioAccessoryKit
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import PulseAudio
 
@@ -122,6 +123,6 @@ struct Accessoryd {
   }
 
   static func printError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardErrorLogHandler.write(text)
   }
 }

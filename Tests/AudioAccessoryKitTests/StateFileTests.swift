@@ -146,6 +146,69 @@ struct StateFileTests {
     #expect(engine.registry == AccessoryRegistry())
   }
 
+  @Test func stagedUpdatesAreCurrentAtOnceAndSavedTogether() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = StateFile(url: directory.appendingPathComponent("state.json"))
+    let (engine, buds) = try await registeredBuds(stateFile: file)
+    let first = try engine.stageUpdate(buds.bluetoothAddress!) {
+      $0.devicePlacement = .inEar
+    }
+    let second = try engine.stageUpdate(buds.bluetoothAddress!) {
+      $0.devicePlacement = .onHead
+    }
+    #expect(second > first)
+    #expect(try engine.configuration(for: buds).devicePlacement == .onHead)
+    // One write carries both changes; the older generation is then saved.
+    try await engine.saved(through: second)
+    try await engine.saved(through: first)
+    let restarted = InProcessAccessoryEngine(stateFile: file)
+    #expect(try restarted.configuration(for: buds).devicePlacement == .onHead)
+    // A change that changes nothing needs no write.
+    let same = try engine.stageUpdate(buds.bluetoothAddress!) { _ in }
+    #expect(same == second)
+    try await engine.saved(through: same)
+  }
+
+  @Test func aFailedSaveUndoesEveryUnsavedChange() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let stateDirectory = directory.appendingPathComponent("accessoryd")
+    let file = StateFile(
+      url: stateDirectory.appendingPathComponent("state.json"))
+    let (engine, buds) = try await registeredBuds(stateFile: file)
+    // The state directory's path becomes a regular file: no write works.
+    try FileManager.default.removeItem(at: stateDirectory)
+    try Data("blocker".utf8).write(to: stateDirectory)
+    let address = try #require(buds.bluetoothAddress)
+    let first = try engine.stageUpdate(address) { $0.devicePlacement = .inEar }
+    let second = try engine.stageUpdate(address) {
+      $0.devicePlacement = .onHead
+    }
+    let firstError = await accessoryError {
+      try await engine.saved(through: first)
+    }
+    let secondError = await accessoryError {
+      try await engine.saved(through: second)
+    }
+    guard case .unknown(let reason) = firstError else {
+      Issue.record(
+        "expected an unknown error, got \(String(describing: firstError))")
+      return
+    }
+    #expect(reason.hasPrefix("cannot write the state file"))
+    #expect(secondError == firstError)
+    #expect(try engine.configuration(for: buds).devicePlacement == .offHead)
+
+    // Once the directory can be written again, new changes are saved.
+    try FileManager.default.removeItem(at: stateDirectory)
+    let third = try engine.stageUpdate(address) { $0.devicePlacement = .inEar }
+    #expect(third > second)
+    try await engine.saved(through: third)
+    let restarted = InProcessAccessoryEngine(stateFile: file)
+    #expect(try restarted.configuration(for: buds).devicePlacement == .inEar)
+  }
+
   @Test func aFileThatCannotBeKeptAsideIsNeverWrittenOver() async throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -231,4 +294,21 @@ func pairingFailureReason(_ engine: InProcessAccessoryEngine) async -> String? {
     return nil
   }
   return reason
+}
+
+/// Returns an engine saving to `stateFile` with headphones paired and
+/// registered, taken off.
+func registeredBuds(
+  stateFile: StateFile
+) async throws -> (InProcessAccessoryEngine, ASAccessory) {
+  let engine = InProcessAccessoryEngine(stateFile: stateFile)
+  let buds = try engine.pair(
+    BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "Buds",
+    formFactor: .headphone)
+  try await engine.register(
+    buds,
+    AccessoryControlDevice.Configuration(
+      devicePlacement: .offHead,
+      deviceCapabilities: [.audioSwitching, .placement]))
+  return (engine, buds)
 }

@@ -2,7 +2,7 @@
 // rules that make a request valid. A value type with no I/O, shared by the
 // in-process engine and the routing service.
 
-import Foundation
+import FoundationEssentials
 
 /// The paired accessories and their audio registrations.
 ///
@@ -126,7 +126,9 @@ public struct AccessoryRegistry: Sendable, Hashable {
         reason: "'\(address)' is not a device address; "
           + "a Bluetooth address is never all zeros")
     }
-    let name = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
+    let name = String(
+      displayName.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }
+        .reversed())
     guard !name.isEmpty else {
       throw .invalidRequest(
         reason: "the display name of \(address) is empty; give it a name")
@@ -256,8 +258,9 @@ public struct AccessoryRegistry: Sendable, Hashable {
     for paired in accessories.values {
       named[paired.address] = paired.displayName
     }
+    let folded = selector.lowercased()
     let matches = named.filter {
-      $0.value.caseInsensitiveCompare(selector) == .orderedSame
+      $0.value.lowercased() == folded
     }.map { (address: $0.key, displayName: $0.value) }
       .sorted { $0.address < $1.address }
     guard let first = matches.first else {

@@ -4,7 +4,7 @@
 
 import AccessoryControl
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// An engine that forwards every call to the accessoryd service.

@@ -1,7 +1,8 @@
 // Linux addition: the engine that keeps registrations in this process.
 // Tests and embedders use it directly; the routing service builds on it.
 
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Logging
 import Synchronization
 
@@ -13,11 +14,23 @@ import Synchronization
 /// cannot be saved is not applied.
 public final class InProcessAccessoryEngine: AccessoryControlEngine {
   private struct State {
+    /// The registry as changed so far, saved or not.
     var registry: AccessoryRegistry
+    /// The registry as last written to the state file.
+    var savedRegistry: AccessoryRegistry
+    /// Counts the changes to `registry`.
+    var generation: UInt64 = 0
+    /// The generation `savedRegistry` is.
+    var savedGeneration: UInt64 = 0
+    /// The generations undone because a save failed, with why; failures
+    /// are rare, and each adds one range above the last.
+    var abandoned: [(generations: ClosedRange<UInt64>, reason: String)] = []
     var writeBlockedReason: String?
   }
 
   private let state: Mutex<State>
+  /// Held while the state file is written, so saves never overlap.
+  private let writing = Mutex<Void>(())
   private let stateFile: StateFile?
   private let clock: @Sendable () -> Date
 
@@ -39,9 +52,10 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     self.stateFile = stateFile
     self.clock = { StateFile.storableDate(clock()) }
     let loaded = stateFile?.load(logger: logger)
+    let registry = loaded?.registry ?? AccessoryRegistry()
     self.state = Mutex(
       State(
-        registry: loaded?.registry ?? AccessoryRegistry(),
+        registry: registry, savedRegistry: registry,
         writeBlockedReason: loaded?.writeBlockedReason))
   }
 
@@ -149,27 +163,137 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     }
   }
 
+  /// Changes some fields of a registered accessory's configuration in
+  /// memory, like ``update(_:changing:)``, and returns before the state
+  /// file is written: the caller can act on the new registry while
+  /// ``saved(through:)`` writes it.
+  ///
+  /// - Returns: The change's generation, for ``saved(through:)``.
+  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value;
+  ///   nothing is changed then.
+  public func stageUpdate(
+    _ address: BluetoothAddress,
+    changing changes: (inout AccessoryControlDevice.Configuration) -> Void
+  ) throws(AccessoryControlDevice.Error) -> UInt64 {
+    let now = clock()
+    return try stage { registry throws(AccessoryControlDevice.Error) in
+      let accessory = registry.accessory(at: address)
+      var configuration = try registry.configuration(for: accessory)
+      changes(&configuration)
+      _ = try registry.update(accessory, configuration, at: now)
+    }.generation
+  }
+
+  /// Waits until the state file holds generation `generation` or a later
+  /// one.
+  ///
+  /// The file is written on a thread of its own if no one has yet; several
+  /// changes made meanwhile are written together, once.
+  ///
+  /// - Throws: ``AccessoryControlDevice/Error/unknown(reason:)`` if the
+  ///   file cannot be written; the registry is then back to what the file
+  ///   holds, and every change not yet saved is undone.
+  public func saved(
+    through generation: UInt64
+  ) async throws(AccessoryControlDevice.Error) {
+    let outcome = await withCheckedContinuation {
+      (
+        continuation: CheckedContinuation<AccessoryControlDevice.Error?, Never>
+      )
+      in
+      DispatchQueue.global().async {
+        do throws(AccessoryControlDevice.Error) {
+          try self.save(through: generation)
+          continuation.resume(returning: nil)
+        } catch {
+          continuation.resume(returning: error)
+        }
+      }
+    }
+    if let outcome { throw outcome }
+  }
+
   /// Applies a change to a copy of the registry, saves the copy, and only
-  /// then makes it current, so a failed save changes nothing.
+  /// then returns; a change that cannot be saved is undone.
   private func change<Result>(
     _ body: (inout AccessoryRegistry) throws(AccessoryControlDevice.Error) ->
       Result
   ) throws(AccessoryControlDevice.Error) -> Result {
+    let staged = try stage(body)
+    try save(through: staged.generation)
+    return staged.result
+  }
+
+  /// Applies a change to a copy of the registry and makes the copy
+  /// current, without saving it; a change that changes nothing keeps the
+  /// generation.
+  private func stage<Result>(
+    _ body: (inout AccessoryRegistry) throws(AccessoryControlDevice.Error) ->
+      Result
+  ) throws(AccessoryControlDevice.Error) -> (result: Result, generation: UInt64)
+  {
     try state.withLock { state throws(AccessoryControlDevice.Error) in
       var registry = state.registry
       let result = try body(&registry)
-      if let stateFile, registry != state.registry {
-        if let reason = state.writeBlockedReason {
-          throw .unknown(reason: reason)
-        }
-        do {
-          try stateFile.save(registry)
-        } catch {
-          throw .unknown(reason: "\(error)")
+      if registry != state.registry {
+        state.registry = registry
+        state.generation += 1
+        if stateFile == nil {
+          state.savedRegistry = registry
+          state.savedGeneration = state.generation
         }
       }
-      state.registry = registry
-      return result
+      return (result, state.generation)
     }
   }
+
+  /// Writes the registry to the state file unless generation `generation`
+  /// is already there; on failure undoes every unsaved change.
+  private func save(
+    through generation: UInt64
+  ) throws(AccessoryControlDevice.Error) {
+    guard let stateFile else { return }
+    try writing.withLock { _ throws(AccessoryControlDevice.Error) in
+      let current = state.withLock { state in
+        (
+          registry: state.registry, generation: state.generation,
+          saved: state.savedGeneration,
+          abandoned: state.abandoned.last {
+            $0.generations.contains(generation)
+          },
+          blocked: state.writeBlockedReason
+        )
+      }
+      if let abandoned = current.abandoned {
+        throw .unknown(reason: abandoned.reason)
+      }
+      if generation <= current.saved { return }
+      do {
+        if let blocked = current.blocked { throw StateFileError(blocked) }
+        try stateFile.save(current.registry)
+      } catch {
+        let reason = "\(error)"
+        state.withLock { state in
+          state.abandoned.append(
+            ((state.savedGeneration + 1)...state.generation, reason))
+          // What is current again is what the file holds, under a
+          // generation of its own.
+          state.registry = state.savedRegistry
+          state.generation += 1
+          state.savedGeneration = state.generation
+        }
+        throw .unknown(reason: reason)
+      }
+      state.withLock { state in
+        state.savedRegistry = current.registry
+        state.savedGeneration = current.generation
+      }
+    }
+  }
+}
+
+/// Why the state file is not written: its old contents could not be kept.
+private struct StateFileError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }

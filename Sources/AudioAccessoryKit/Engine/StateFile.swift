@@ -2,7 +2,7 @@
 // file in the same directory, flushed with fsync and renamed over the old
 // file, so a crash at any instant leaves either the old or the new state.
 
-import Foundation
+import FoundationEssentials
 import Logging
 
 #if canImport(Glibc)
@@ -42,7 +42,9 @@ public struct StateFile: Sendable {
     if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
       base = state
     } else {
-      let home = environment["HOME"] ?? NSHomeDirectory()
+      let home =
+        environment["HOME"]
+        ?? FileManager.default.homeDirectoryForCurrentUser.path
       base = home + "/.local/state"
     }
     return URL(fileURLWithPath: base + "/accessoryd/state.json")

@@ -5,7 +5,7 @@
 
 internal import CPulse
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// A value produced by one libpulse callback.
 enum Payload: @unchecked Sendable {
