@@ -66,9 +66,18 @@ public final class ControlConnection: Sendable {
   /// Events published after this call reach the client, after the answer
   /// to the current request.
   public func subscribeToEvents() -> Bool {
+    subscribe(to: events.subscribe())
+  }
+
+  /// Forwards `notifications` to the client as `event` notifications,
+  /// after the answer to the current request; a connection carries one
+  /// subscription.
+  ///
+  /// - Returns: False if this connection already has a subscription.
+  public func subscribe(to notifications: AsyncStream<JSONValue>) -> Bool {
     subscription.withLock { state in
       guard !state.done else { return false }
-      state = (true, events.subscribe())
+      state = (true, notifications)
       return true
     }
   }

@@ -10,6 +10,7 @@ import RoutingCore
 public struct DaemonMethods: ControlHandler {
   let engine: InProcessAccessoryEngine
   let router: RouteController
+  let discovery: DeviceDiscovery
   let policies: PolicyStore
   let events: EventHub
   let status: @Sendable () -> JSONValue
@@ -18,11 +19,12 @@ public struct DaemonMethods: ControlHandler {
   /// Creates the handler.
   public init(
     engine: InProcessAccessoryEngine, router: RouteController,
-    policies: PolicyStore, events: EventHub,
+    discovery: DeviceDiscovery, policies: PolicyStore, events: EventHub,
     status: @escaping @Sendable () -> JSONValue, logger: Logger
   ) {
     self.engine = engine
     self.router = router
+    self.discovery = discovery
     self.policies = policies
     self.events = events
     self.status = status
@@ -42,6 +44,11 @@ public struct DaemonMethods: ControlHandler {
       case "accessory.register": return try await register(params)
       case "accessory.update": return try await update(params)
       case "accessory.current": return try await current(params)
+      case "accessory.rename": return try await rename(params)
+      case "accessory.migrate": return try await migrate(params)
+      case "discovery.list": return try await discoveryList(params)
+      case "discovery.subscribe":
+        return try await discoverySubscribe(params, connection)
       case "route.get":
         try params.allow(["explain"])
         return await route(explain: try params.bool("explain") ?? false)
@@ -82,8 +89,10 @@ public struct DaemonMethods: ControlHandler {
 
   // MARK: - Accessories
 
+  /// Authorizes a discovered device: one BlueZ or the sound server sees,
+  /// matching the descriptor if one is given.
   private func pair(_ params: Parameters) async throws -> JSONValue {
-    try params.allow(["address", "name"])
+    try params.allow(["address", "name", "descriptor"])
     let text = try params.string("address", required: true)!
     let address: BluetoothAddress
     do {
@@ -92,34 +101,48 @@ public struct DaemonMethods: ControlHandler {
       throw AccessoryControlDevice.Error.invalidRequest(
         reason: error.description)
     }
-    guard await router.isConnected else {
-      throw AccessoryControlDevice.Error.unknown(
-        reason: "the sound server is not connected, so \(address) cannot be "
-          + "checked; start the sound server and try again")
-    }
-    guard let output = await router.bluetoothOutput(for: address) else {
+    let descriptor = try params.descriptor("descriptor")
+    guard let device = await discovery.device(at: address) else {
       throw AccessoryControlDevice.Error.invalidRequest(
         reason: "the sound server has no Bluetooth output with the address "
-          + "\(address); connect the accessory first")
+          + "\(address), and BlueZ does not see it; connect the accessory "
+          + "first")
     }
-    let name = try params.string("name") ?? output.sink.description
-    try engine.pair(
-      address, displayName: name,
-      formFactor: output.formFactor.map(AudioFormFactor.init(rawValue:)))
-    publishAccessory("paired", address)
-    logger.notice(
-      "Paired",
-      metadata: ["accessory.address": "\(address)", "accessory.name": name])
+    if let descriptor, let mismatch = descriptor.mismatch(with: device) {
+      throw AccessoryControlDevice.Error.invalidRequest(
+        reason: "\(device.displayName) (\(address)) does not match the "
+          + "descriptor: \(mismatch)")
+    }
+    let name = try params.string("name") ?? device.displayName
+    try authorize(device, name: name, descriptor: descriptor)
     await router.reconcile(because: "an accessory was paired")
     return await accessoryJSON(address)
+  }
+
+  /// Pairs a device in the registry and tells subscribers
+  /// (`accessoryAdded`).
+  func authorize(
+    _ device: DiscoveredDevice, name: String,
+    descriptor: ASDiscoveryDescriptor?
+  ) throws(AccessoryControlDevice.Error) {
+    try engine.pair(
+      device.address, displayName: name, formFactor: device.formFactor,
+      descriptor: descriptor ?? ASDiscoveryDescriptor())
+    publishAccessory("paired", device.address)
+    logger.notice(
+      "Paired",
+      metadata: [
+        "accessory.address": "\(device.address)", "accessory.name": name,
+      ])
   }
 
   private func unpair(_ params: Parameters) async throws -> JSONValue {
     try params.allow(["accessory"])
     let address = try resolve(params)
     let wasRegistered = engine.registry.registrations[address] != nil
+    let name = engine.registry.accessory(at: address).displayName
     try engine.unpair(address)
-    publishAccessory("unpaired", address)
+    publishAccessory("unpaired", address, displayName: name)
     if wasRegistered { publishAccessory("invalidated", address) }
     await router.reconcile(because: "an accessory was unpaired")
     return .object([:])
@@ -189,7 +212,7 @@ public struct DaemonMethods: ControlHandler {
     return await accessoryJSON(address)
   }
 
-  private func resolve(_ params: Parameters) throws -> BluetoothAddress {
+  func resolve(_ params: Parameters) throws -> BluetoothAddress {
     try engine.registry.resolve(try params.string("accessory", required: true)!)
   }
 
@@ -228,7 +251,7 @@ public struct DaemonMethods: ControlHandler {
 
   // MARK: - JSON
 
-  private func accessoryJSON(
+  func accessoryJSON(
     _ address: BluetoothAddress, routePending: Bool? = nil
   ) async -> JSONValue {
     let registry = engine.registry
@@ -256,22 +279,33 @@ public struct DaemonMethods: ControlHandler {
     return .object(fields)
   }
 
-  private func publishAccessory(_ change: String, _ address: BluetoothAddress) {
+  func publishAccessory(
+    _ change: String, _ address: BluetoothAddress, displayName: String? = nil
+  ) {
     let registry = engine.registry
     var accessory: [String: JSONValue] = [
       "address": .string(address.description),
-      "displayName": .string(registry.accessory(at: address).displayName),
+      "displayName": .string(
+        displayName ?? registry.accessory(at: address).displayName),
     ]
     if let registration = registry.registrations[address] {
       accessory["configuration"] =
         (try? JSONValue(encoding: registration.configuration)) ?? .null
       accessory["invalidated"] = .bool(registration.isInvalidated)
     }
-    events.publish(
-      .object([
-        "kind": "accessory", "change": .string(change),
-        "accessory": .object(accessory),
-      ]))
+    var event: [String: JSONValue] = [
+      "kind": "accessory", "change": .string(change),
+      "accessory": .object(accessory),
+    ]
+    // AccessorySetupKit's name for the change, where it has one.
+    let eventTypes = [
+      "paired": "accessoryAdded", "unpaired": "accessoryRemoved",
+      "renamed": "accessoryChanged",
+    ]
+    if let eventType = eventTypes[change] {
+      event["eventType"] = .string(eventType)
+    }
+    events.publish(.object(event))
   }
 }
 
@@ -371,6 +405,28 @@ struct Parameters {
     } catch {
       throw .invalidParams("'\(key)' is not a configuration")
     }
+  }
+
+  /// Reads a discovery descriptor (Apple's property names as keys) and
+  /// checks it with Apple's rules; nil when the key is absent.
+  func descriptor(_ key: String) throws(ControlError) -> ASDiscoveryDescriptor?
+  {
+    guard let value = fields[key], value != .null else { return nil }
+    let descriptor: ASDiscoveryDescriptor
+    do {
+      descriptor = try value.decode(as: ASDiscoveryDescriptor.self)
+    } catch let error as DecodingError {
+      throw .invalidParams(
+        "'\(key)' is not a discovery descriptor: \(describe(error))")
+    } catch {
+      throw .invalidParams("'\(key)' is not a discovery descriptor")
+    }
+    do {
+      try descriptor.validate()
+    } catch {
+      throw .invalidParams("'\(key)' is not a valid descriptor: \(error)")
+    }
+    return descriptor
   }
 
   func changes(_ key: String) throws(ControlError) -> ConfigurationChanges {

@@ -67,6 +67,10 @@ struct Accessoryd {
       engine: engine, link: link, policies: policies,
       hostAddresses: configuration.hostAddresses, events: events,
       logger: logger)
+    let discovery = DeviceDiscovery(logger: logger)
+    let discoveryService = DiscoveryService(
+      discovery: discovery, sources: [SoundServerDevices(link: link)],
+      logger: logger)
     let status: @Sendable () -> JSONValue = {
       .object([
         "version": .string(version),
@@ -81,7 +85,8 @@ struct Accessoryd {
     let control = ControlServer(
       path: configuration.socketPath,
       handler: DaemonMethods(
-        engine: engine, router: router, policies: policies, events: events,
+        engine: engine, router: router, discovery: discovery,
+        policies: policies, events: events,
         status: status, logger: logger),
       events: events, logger: logger)
     logger.notice(
@@ -93,7 +98,8 @@ struct Accessoryd {
         "log.level": configuration.logLevel.rawValue,
       ])
     let signals = UnixSignal.stream([.sigterm, .sigint, .sighup])
-    let group = ServiceGroup(services: [control, link, router], logger: logger)
+    let group = ServiceGroup(
+      services: [control, link, discoveryService, router], logger: logger)
     do {
       try await group.run {
         for await signal in signals {

@@ -14,7 +14,8 @@ struct Acctl: Command {
     abstract: "Control accessoryd, the automatic audio output switcher.",
     version: version,
     subcommands: [
-      Pair.self, Unpair.self, Register.self, Update.self, Current.self,
+      Discover.self, Pair.self, Unpair.self, Rename.self, Register.self,
+      Update.self, Current.self,
       List.self, Route.self, Events.self, Policy.self, Status.self,
     ])
 

@@ -205,6 +205,47 @@ enum Rendering {
     return result
   }
 
+  /// Returns discovered devices as a numbered table: name, address, form
+  /// factor, signal and state; with `explainMismatches`, each device that
+  /// does not match says why.
+  static func devices(_ devices: [JSONValue], explainMismatches: Bool) -> String
+  {
+    guard !devices.isEmpty else { return "No matching devices." }
+    let rows = devices.map(deviceColumns)
+    let widths = (0..<4).map { column in
+      rows.map { $0[column].count }.max() ?? 0
+    }
+    var lines: [String] = []
+    for (index, (device, row)) in zip(devices, rows).enumerated() {
+      var line = "\(index + 1)".leftPadded(to: 3) + "  "
+      for column in 0..<4 {
+        line += row[column].padding(to: widths[column]) + "  "
+      }
+      line += row[4]
+      if explainMismatches, let mismatch = text(device["mismatch"]) {
+        line += "  (no match: \(mismatch))"
+      }
+      lines.append(trimmingTrailingSpaces(line))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The columns of one device: name, address, form factor, signal, state.
+  static func deviceColumns(_ device: JSONValue) -> [String] {
+    var state: [String] = []
+    if bool(device["authorized"]) == true { state.append("authorized") }
+    if bool(device["paired"]) == true { state.append("paired") }
+    if bool(device["connected"]) == true { state.append("connected") }
+    if text(device["audioOutput"]) != nil { state.append("audio output") }
+    return [
+      text(device["displayName"]) ?? "unnamed",
+      text(device["address"]).map(canonicalAddress) ?? "?",
+      text(device["formFactor"]) ?? "-",
+      number(device["rssi"]).map { "\(Int($0)) dBm" } ?? "-",
+      state.joined(separator: ", "),
+    ]
+  }
+
   /// Returns one event as one line.
   static func event(_ event: JSONValue) -> String {
     switch text(event["kind"]) {
@@ -213,7 +254,9 @@ enum Rendering {
       let name = text(accessory["displayName"]) ?? "unnamed"
       let address = text(accessory["address"]).map(canonicalAddress) ?? "?"
       let change = text(event["change"]) ?? "changed"
-      return "accessory \(change): \(name) (\(address))"
+      let line = "accessory \(change): \(name) (\(address))"
+      guard let eventType = text(event["eventType"]) else { return line }
+      return "\(eventType): " + line
     case "route":
       var line = "route \(text(event["output"]) ?? "none")"
       if let summary = text(event["summary"]), !summary.isEmpty {
@@ -232,6 +275,16 @@ enum Rendering {
       return line
     case "soundServer":
       return "sound server \(text(event["state"]) ?? "unknown")"
+    case "session":
+      return text(event["eventType"]) ?? "session event"
+    case "discovery":
+      let device = event["device"] ?? .null
+      let address = text(device["address"]).map(canonicalAddress) ?? "?"
+      let change = text(event["change"]) ?? "changed"
+      guard let name = text(device["displayName"]) else {
+        return "device \(change): \(address)"
+      }
+      return "device \(change): \(name) (\(address))"
     default:
       return compactJSON(event)
     }
@@ -336,4 +389,21 @@ enum Rendering {
     if case .number(let number) = value { return number }
     return nil
   }
+}
+
+extension String {
+  /// The string with spaces after it up to `width` characters.
+  fileprivate func padding(to width: Int) -> String {
+    self + String(repeating: " ", count: max(0, width - count))
+  }
+
+  /// The string with spaces before it up to `width` characters.
+  fileprivate func leftPadded(to width: Int) -> String {
+    String(repeating: " ", count: max(0, width - count)) + self
+  }
+}
+
+/// The line without the spaces at its end.
+private func trimmingTrailingSpaces(_ line: String) -> String {
+  String(line.reversed().drop { $0 == " " }.reversed())
 }

@@ -23,8 +23,10 @@ private let updateUsage = """
       -h, --help              Show help information.
 
     SUBCOMMANDS:
-      pair                    Pair an accessory by its Bluetooth address.
+      discover                List the Bluetooth devices that match a descriptor.
+      pair                    Authorize a discovered Bluetooth accessory.
       unpair                  Unpair an accessory and invalidate its registration.
+      rename                  Give a paired accessory a new display name.
       register                Register an accessory with its capabilities.
       update                  Change an accessory's placement or audio sources.
       current                 Show an accessory's registration and configuration.
@@ -152,7 +154,11 @@ private let updateUsage = """
         """
         Error: The value 'AA:BB:CC:DD:EE:GG' is invalid for '<address>': \
         expected six hexadecimal bytes such as 'AA:BB:CC:DD:EE:FF'
-        Usage: acctl pair <address> [--name <name>] [--json] [--socket <path>]
+        Usage: acctl pair [<address>] [--select <address>] [--name <name>] [--migrate]
+               [--service-uuid <uuid>] [--company-id <id>] [--name-substring <text>]
+               [--manufacturer-data <hex>] [--manufacturer-mask <hex>]
+               [--service-data <hex>] [--service-data-mask <hex>] [--range <range>]
+               [--descriptor <file>] [--json] [--socket <path>]
           See 'acctl pair --help' for more information.
 
         """

@@ -60,8 +60,14 @@ struct BadInputTests {
             stderr: """
               Error: The value 'AA:BB:CC:DD:EE' is invalid for '<address>': \
               expected six hexadecimal bytes such as 'AA:BB:CC:DD:EE:FF'
-              Usage: acctl pair <address> [--name <name>] [--json] \
-              [--socket <path>]
+              Usage: acctl pair [<address>] [--select <address>] \
+              [--name <name>] [--migrate]
+                     [--service-uuid <uuid>] [--company-id <id>] \
+              [--name-substring <text>]
+                     [--manufacturer-data <hex>] [--manufacturer-mask <hex>]
+                     [--service-data <hex>] [--service-data-mask <hex>] \
+              [--range <range>]
+                     [--descriptor <file>] [--json] [--socket <path>]
                 See 'acctl pair --help' for more information.
 
               """),
@@ -109,7 +115,8 @@ struct BadInputTests {
             arguments: ["pair", "AA:BB:CC:DD:EE:09"], status: 3,
             stderr: """
               Error: the sound server has no Bluetooth output with the \
-              address AA:BB:CC:DD:EE:09; connect the accessory first
+              address AA:BB:CC:DD:EE:09, and BlueZ does not see it; connect \
+              the accessory first
 
               """),
           Row(

@@ -1,0 +1,193 @@
+// The control socket's discovery methods: listing and following the
+// devices BlueZ and the sound server see, renaming, and migrating the
+// Bluetooth audio devices paired before accessoryd.
+
+import AccessoryControl
+import AccessorySetupKit
+import AudioAccessoryKit
+import CoreBluetooth
+import FoundationEssentials
+
+extension DaemonMethods {
+  /// `discovery.list`: the devices seen now, each with whether it matches
+  /// the descriptor and, if not, why.
+  func discoveryList(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["descriptor"])
+    let descriptor = try params.descriptor("descriptor")
+    let registry = engine.registry
+    var devices: [JSONValue] = []
+    for device in await discovery.devices {
+      devices.append(
+        Self.deviceJSON(
+          device, matching: descriptor,
+          authorized: registry.accessories[device.address] != nil))
+    }
+    return .object(["devices": .array(devices)])
+  }
+
+  /// `discovery.subscribe`: from the answer on, `event` notifications with
+  /// `kind: "discovery"` for each device that is added, changes or goes
+  /// away; with a descriptor, only devices that match it (a device that
+  /// stops matching is reported removed).
+  func discoverySubscribe(
+    _ params: Parameters, _ connection: ControlConnection
+  ) async throws -> JSONValue {
+    try params.allow(["descriptor"])
+    let descriptor = try params.descriptor("descriptor")
+    let changes = discovery.changes()
+    let (notifications, continuation) = AsyncStream.makeStream(
+      of: JSONValue.self, bufferingPolicy: .bufferingNewest(1000))
+    guard connection.subscribe(to: notifications) else {
+      throw ControlError.invalidRequest(
+        "this connection already follows events; open another one")
+    }
+    let engine = self.engine
+    let task = Task {
+      var shown = Set<BluetoothAddress>()
+      for await change in changes {
+        let event: JSONValue?
+        switch change {
+        case .added(let device), .changed(let device):
+          let matches = descriptor?.matches(device) ?? true
+          let authorized = engine.registry.accessories[device.address] != nil
+          if matches {
+            let isNew = shown.insert(device.address).inserted
+            event = Self.discoveryEvent(
+              isNew ? "added" : "changed",
+              Self.deviceJSON(
+                device, matching: descriptor, authorized: authorized))
+          } else if shown.remove(device.address) != nil {
+            event = Self.discoveryEvent(
+              "removed", .object(["address": .string("\(device.address)")]))
+          } else {
+            event = nil
+          }
+        case .removed(let address):
+          event =
+            shown.remove(address) == nil
+            ? nil
+            : Self.discoveryEvent(
+              "removed", .object(["address": .string("\(address)")]))
+        }
+        if let event { continuation.yield(event) }
+      }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return .object([:])
+  }
+
+  /// `accessory.rename`: gives a paired accessory a new display name
+  /// (`accessoryChanged`).
+  func rename(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["accessory", "name"])
+    let address = try resolve(params)
+    let name = try params.string("name", required: true)!
+    guard let paired = engine.registry.accessories[address] else {
+      throw AccessoryControlDevice.Error.invalidRequest(
+        reason: "\(address) is not paired; pair it before renaming it")
+    }
+    try engine.pair(
+      address, displayName: name, formFactor: paired.formFactor,
+      descriptor: paired.accessory.descriptor)
+    publishAccessory("renamed", address)
+    return await accessoryJSON(address)
+  }
+
+  /// `accessory.migrate`: authorizes every Bluetooth audio device the host
+  /// paired before accessoryd (BlueZ says paired, or the sound server has
+  /// an output for it) that is not authorized yet and matches the
+  /// descriptor if one is given; then `migrationComplete`.
+  func migrate(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["descriptor"])
+    let descriptor = try params.descriptor("descriptor")
+    var migrated: [JSONValue] = []
+    for device in await discovery.devices
+    where device.isPaired && device.isAudio
+      && engine.registry.accessories[device.address] == nil
+      && descriptor?.matches(device) ?? true
+    {
+      try authorize(device, name: device.displayName, descriptor: descriptor)
+      migrated.append(await accessoryJSON(device.address))
+    }
+    events.publish(
+      .object([
+        "kind": "session", "eventType": "migrationComplete",
+        "count": .number(Double(migrated.count)),
+      ]))
+    if !migrated.isEmpty {
+      await router.reconcile(because: "accessories were migrated")
+    }
+    return .object(["migrated": .array(migrated)])
+  }
+
+  /// A `discovery` event.
+  static func discoveryEvent(_ change: String, _ device: JSONValue) -> JSONValue
+  {
+    .object(["kind": "discovery", "change": .string(change), "device": device])
+  }
+
+  /// A device as the control socket shows it.
+  static func deviceJSON(
+    _ device: DiscoveredDevice, matching descriptor: ASDiscoveryDescriptor?,
+    authorized: Bool
+  ) -> JSONValue {
+    func hex(_ data: Data) -> JSONValue {
+      .string(data.map { String($0, radix: 16).leftPadded(to: 2) }.joined())
+    }
+    var fields: [String: JSONValue] = [
+      "address": .string("\(device.address)"),
+      "name": device.name.map(JSONValue.string) ?? .null,
+      "alias": device.alias.map(JSONValue.string) ?? .null,
+      "displayName": .string(device.displayName),
+      "serviceUUIDs": .array(device.serviceUUIDs.map { .string("\($0)") }),
+      "manufacturerData": .object(
+        Dictionary(
+          uniqueKeysWithValues: device.manufacturerData.map {
+            ("\($0.key)", hex($0.value))
+          })),
+      "serviceData": .object(
+        Dictionary(
+          uniqueKeysWithValues: device.serviceData.map {
+            ("\($0.key)", hex($0.value))
+          })),
+      "rssi": device.rssi.map { .number(Double($0)) } ?? .null,
+      "formFactor": device.formFactor.map { .string($0.rawValue) } ?? .null,
+      "icon": device.icon.map(JSONValue.string) ?? .null,
+      "paired": .bool(device.isPaired),
+      "connected": .bool(device.isConnected),
+      "audioOutput": device.audioOutput.map(JSONValue.string) ?? .null,
+      "sources": .array(
+        device.sources.map(\.rawValue).sorted().map(JSONValue.string)),
+      "authorized": .bool(authorized),
+    ]
+    if let descriptor {
+      let mismatch = descriptor.mismatch(with: device)
+      fields["matches"] = .bool(mismatch == nil)
+      fields["mismatch"] = mismatch.map { .string("\($0)") } ?? .null
+    }
+    return .object(fields)
+  }
+}
+
+extension DiscoveredDevice {
+  /// Whether the device plays audio: it has an output on the sound server,
+  /// an audio form factor or icon, or advertises an audio sink service
+  /// (A2DP sink 0x110B, headset 0x1108, hands-free 0x111E, LE audio
+  /// 0x184E).
+  var isAudio: Bool {
+    let audioServices = ["110B", "1108", "111E", "184E"].map {
+      CBUUID(string: $0)
+    }
+    return audioOutput != nil || formFactor != nil
+      || icon?.hasPrefix("audio-") == true
+      || serviceUUIDs.contains { audioServices.contains($0) }
+  }
+}
+
+extension String {
+  /// The string with zeros in front up to `length` characters.
+  fileprivate func leftPadded(to length: Int) -> String {
+    String(repeating: "0", count: max(0, length - count)) + self
+  }
+}

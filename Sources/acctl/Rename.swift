@@ -1,0 +1,50 @@
+// acctl rename: gives a paired accessory a new name.
+
+import AccessoryControl
+import CommandLineKit
+
+extension Acctl {
+  /// Renames an accessory (AccessorySetupKit's `renameAccessory`).
+  struct Rename: Command {
+    static let configuration = CommandConfiguration(
+      abstract: "Give a paired accessory a new display name.")
+
+    static let signature: [ArgumentDefinition] = [
+      Shared.accessory,
+      .argument("name", abstract: "The new name."),
+      Shared.json("the accessory"),
+      Shared.socket,
+    ]
+
+    /// The accessory, by address or name.
+    var accessory: String
+    /// The new name.
+    var name: String
+    /// Whether to print JSON.
+    var json: Bool
+    /// The daemon's socket.
+    var socket: String
+
+    init(arguments: inout ArgumentCursor) throws {
+      accessory = try arguments.required("accessory")
+      name = try arguments.required("name") { text in
+        guard !text.isEmpty else {
+          throw InvalidValue(description: "expected a name that is not empty")
+        }
+        return text
+      }
+      json = arguments.flag("json")
+      socket = Acctl.socketPath(arguments)
+    }
+
+    func run() async throws {
+      let result = try Daemon(path: socket).call(
+        "accessory.rename",
+        .object([
+          "accessory": .string(Acctl.selector(accessory)),
+          "name": .string(name),
+        ]))
+      Output.print(json ? Rendering.json(result) : Rendering.accessory(result))
+    }
+  }
+}

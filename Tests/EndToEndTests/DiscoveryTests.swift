@@ -1,0 +1,92 @@
+// Discovery and authorization end to end, with the sound server as the
+// only discovery source: acctl discover, pair --select, rename, migrate and
+// unpair, and the AccessorySetupKit events they cause, in order.
+
+import AccessoryControl
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Discovery, end to end")
+struct DiscoveryTests {
+  @Test(
+    "Sound-server outputs are discovered, paired, renamed, migrated, removed",
+    .timeLimit(.minutes(2)), arguments: SoundServerKind.allCases)
+  func soundServerDevices(_ kind: SoundServerKind) async throws {
+    try await withRig(kind, phones: true, streams: 0) { rig in
+      // Both headsets are seen, from the sound server, with their outputs.
+      guard case .array(let listed) = try await rig.json(["discover"]) else {
+        Issue.record("acctl discover --json printed no array")
+        return
+      }
+      let addresses = listed.compactMap { $0["address"]?.stringValue }
+      #expect(addresses == [budsAddress, phonesAddress])
+      for device in listed {
+        #expect(device["sources"] == ["soundServer"])
+        #expect(device["paired"] == true)
+        #expect(device["audioOutput"]?.stringValue != nil)
+        #expect(device["authorized"] == false)
+      }
+
+      // A descriptor that needs an advertised service matches neither: the
+      // sound server knows no advertisement. --all says why.
+      let explained = try await rig.ok(
+        ["discover", "--service-uuid", "110B", "--all"])
+      #expect(explained.stdout.contains("(no match: "))
+      let none = try await rig.ok(["discover", "--service-uuid", "110B"])
+      #expect(none.stdout == "No matching devices.\n")
+
+      let events = try EventReader(socketPath: rig.daemon.socketPath)
+      let paired = try await rig.json(
+        ["pair", "--select", budsAddress, "--name", "My Buds"])
+      #expect(paired["displayName"] == "My Buds")
+      #expect(paired["state"] == "authorized")
+      try await rig.ok(["rename", "My Buds", "Studio Buds"])
+      let migrated = try await rig.ok(["pair", "--migrate"])
+      #expect(
+        migrated.stdout.hasSuffix(
+          "Migration complete: 1 accessory authorized.\n"))
+      #expect(migrated.stdout.contains(phonesAddress))
+      try await rig.ok(["unpair", budsAddress])
+
+      let seen = try events.setupEvents(count: 5)
+      #expect(
+        seen == [
+          "accessoryAdded \(budsAddress) My Buds",
+          "accessoryChanged \(budsAddress) Studio Buds",
+          "accessoryAdded \(phonesAddress) Travel Phones",
+          "migrationComplete",
+          "accessoryRemoved \(budsAddress) Studio Buds",
+        ])
+    }
+  }
+}
+
+/// Follows the daemon's events on a connection of its own.
+struct EventReader {
+  let client: ControlClient
+
+  init(socketPath: String) throws {
+    client = try ControlClient(path: socketPath, timeout: 20)
+    _ = try client.call("events.subscribe", params: nil)
+  }
+
+  /// Reads events until `count` AccessorySetupKit events have come, and
+  /// returns them as "eventType address name" ("migrationComplete" alone).
+  func setupEvents(count: Int) throws -> [String] {
+    var seen: [String] = []
+    while seen.count < count {
+      let notification = try client.nextNotification()
+      guard let event = notification.params,
+        let eventType = event["eventType"]?.stringValue
+      else { continue }
+      let accessory = event["accessory"]
+      seen.append(
+        [
+          eventType, accessory?["address"]?.stringValue,
+          accessory?["displayName"]?.stringValue,
+        ].compactMap { $0 }.joined(separator: " "))
+    }
+    return seen
+  }
+}
