@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "CoreBluetooth", targets: ["CoreBluetooth"]),
     .library(name: "Logging", targets: ["Logging"]),
     .library(name: "PulseAudio", targets: ["PulseAudio"]),
+    .library(name: "BlueZ", targets: ["BlueZ"]),
     .library(name: "RoutingCore", targets: ["RoutingCore"]),
     .executable(name: "routing-benchmark", targets: ["RoutingBenchmark"]),
     .executable(name: "accessory-demo", targets: ["AccessoryDemo"]),
@@ -50,6 +51,18 @@ let package = Package(
     .target(
       name: "PulseAudio",
       dependencies: ["CPulse"]
+    ),
+
+    // MARK: - Bluetooth discovery
+
+    .systemLibrary(
+      name: "CDBus",
+      pkgConfig: "dbus-1",
+      providers: [.apt(["libdbus-1-dev"])]
+    ),
+    .target(
+      name: "BlueZ",
+      dependencies: ["CDBus", "AccessorySetupKit", "CoreBluetooth"]
     ),
 
     // MARK: - Service
@@ -143,6 +156,12 @@ let package = Package(
       name: "RoutingCoreTests",
       dependencies: ["RoutingCore", "AccessoryControl"],
       exclude: ["Scenarios"]
+    ),
+    .testTarget(
+      name: "BlueZTests",
+      dependencies: [
+        "BlueZ", "AccessorySetupKit", "CoreBluetooth", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "SoundServerTests",

@@ -1,0 +1,232 @@
+// Decoding D-Bus values from a libdbus message, once and generically, and
+// appending basic values to one. Every DBusMessageIter call of the module
+// is in this file.
+
+internal import CDBus
+import Glibc
+
+/// The D-Bus type codes.
+///
+/// libdbus defines `DBUS_TYPE_*` as casts (`((int) 's')`), which Swift does
+/// not import; the codes are taken from the `DBUS_TYPE_*_AS_STRING` macros
+/// instead, which hold the same character.
+enum DBusTypeCode {
+  static let invalid: Int32 = 0
+  static let byte = code(DBUS_TYPE_BYTE_AS_STRING)
+  static let boolean = code(DBUS_TYPE_BOOLEAN_AS_STRING)
+  static let int16 = code(DBUS_TYPE_INT16_AS_STRING)
+  static let uint16 = code(DBUS_TYPE_UINT16_AS_STRING)
+  static let int32 = code(DBUS_TYPE_INT32_AS_STRING)
+  static let uint32 = code(DBUS_TYPE_UINT32_AS_STRING)
+  static let int64 = code(DBUS_TYPE_INT64_AS_STRING)
+  static let uint64 = code(DBUS_TYPE_UINT64_AS_STRING)
+  static let double = code(DBUS_TYPE_DOUBLE_AS_STRING)
+  static let string = code(DBUS_TYPE_STRING_AS_STRING)
+  static let objectPath = code(DBUS_TYPE_OBJECT_PATH_AS_STRING)
+  static let signature = code(DBUS_TYPE_SIGNATURE_AS_STRING)
+  static let unixFileDescriptor = code(DBUS_TYPE_UNIX_FD_AS_STRING)
+  static let array = code(DBUS_TYPE_ARRAY_AS_STRING)
+  static let variant = code(DBUS_TYPE_VARIANT_AS_STRING)
+  static let structure = code(DBUS_TYPE_STRUCT_AS_STRING)
+  static let dictionaryEntry = code(DBUS_TYPE_DICT_ENTRY_AS_STRING)
+
+  private static func code(_ text: String) -> Int32 {
+    Int32(text.utf8.first!)
+  }
+}
+
+extension DBusValue {
+  /// Decodes every argument of a message, in order.
+  ///
+  /// - Parameter message: A `DBusMessage *`.
+  static func arguments(of message: OpaquePointer) -> [DBusValue] {
+    var iterator = DBusMessageIter()
+    guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
+    var values: [DBusValue] = []
+    while dbus_message_iter_get_arg_type(&iterator) != DBusTypeCode.invalid {
+      values.append(DBusValue(reading: &iterator))
+      dbus_message_iter_next(&iterator)
+    }
+    return values
+  }
+
+  /// Decodes the value an iterator points at, recursing into containers.
+  ///
+  /// The iterator is not advanced.
+  init(reading iterator: inout DBusMessageIter) {
+    let type = dbus_message_iter_get_arg_type(&iterator)
+    switch type {
+    case DBusTypeCode.byte:
+      self = .byte(Self.basic(&iterator, UInt8(0)))
+    case DBusTypeCode.boolean:
+      self = .boolean(Self.basic(&iterator, dbus_bool_t(0)) != 0)
+    case DBusTypeCode.int16:
+      self = .int16(Self.basic(&iterator, Int16(0)))
+    case DBusTypeCode.uint16:
+      self = .uint16(Self.basic(&iterator, UInt16(0)))
+    case DBusTypeCode.int32:
+      self = .int32(Self.basic(&iterator, Int32(0)))
+    case DBusTypeCode.uint32:
+      self = .uint32(Self.basic(&iterator, UInt32(0)))
+    case DBusTypeCode.int64:
+      self = .int64(Self.basic(&iterator, Int64(0)))
+    case DBusTypeCode.uint64:
+      self = .uint64(Self.basic(&iterator, UInt64(0)))
+    case DBusTypeCode.double:
+      self = .double(Self.basic(&iterator, Double(0)))
+    case DBusTypeCode.string:
+      self = .string(Self.text(&iterator))
+    case DBusTypeCode.objectPath:
+      self = .objectPath(Self.text(&iterator))
+    case DBusTypeCode.signature:
+      self = .signature(Self.text(&iterator))
+    case DBusTypeCode.unixFileDescriptor:
+      // libdbus hands out a duplicate that the reader owns.
+      let descriptor = Self.basic(&iterator, Int32(-1))
+      if descriptor >= 0 { close(descriptor) }
+      self = .unixFileDescriptor
+    case DBusTypeCode.array:
+      self = Self.readArray(&iterator)
+    case DBusTypeCode.variant:
+      var content = DBusMessageIter()
+      dbus_message_iter_recurse(&iterator, &content)
+      self = .variant(DBusValue(reading: &content))
+    case DBusTypeCode.structure:
+      var fields = DBusMessageIter()
+      dbus_message_iter_recurse(&iterator, &fields)
+      self = .structure(Self.readSequence(&fields))
+    default:
+      self = .unsupported(type)
+    }
+  }
+
+  /// Reads a fixed-size basic value.
+  private static func basic<T>(
+    _ iterator: inout DBusMessageIter, _ initial: T
+  ) -> T {
+    var value = initial
+    withUnsafeMutablePointer(to: &value) { pointer in
+      dbus_message_iter_get_basic(&iterator, pointer)
+    }
+    return value
+  }
+
+  /// Reads a string, object path or signature.
+  private static func text(_ iterator: inout DBusMessageIter) -> String {
+    var characters: UnsafePointer<CChar>? = nil
+    dbus_message_iter_get_basic(&iterator, &characters)
+    return characters.map { String(cString: $0) } ?? ""
+  }
+
+  /// Reads an array: bytes in one piece, dictionary entries as a
+  /// dictionary, anything else element by element.
+  private static func readArray(_ iterator: inout DBusMessageIter) -> DBusValue
+  {
+    let elementType = dbus_message_iter_get_element_type(&iterator)
+    var elements = DBusMessageIter()
+    dbus_message_iter_recurse(&iterator, &elements)
+    switch elementType {
+    case DBusTypeCode.byte:
+      var start: UnsafeRawPointer? = nil
+      var count: Int32 = 0
+      dbus_message_iter_get_fixed_array(&elements, &start, &count)
+      guard let start, count > 0 else { return .bytes([]) }
+      return .bytes(
+        Array(UnsafeRawBufferPointer(start: start, count: Int(count))))
+    case DBusTypeCode.dictionaryEntry:
+      var entries: [DBusValue: DBusValue] = [:]
+      while dbus_message_iter_get_arg_type(&elements) != DBusTypeCode.invalid {
+        var entry = DBusMessageIter()
+        dbus_message_iter_recurse(&elements, &entry)
+        let key = DBusValue(reading: &entry)
+        dbus_message_iter_next(&entry)
+        entries[key] = DBusValue(reading: &entry)
+        dbus_message_iter_next(&elements)
+      }
+      return .dictionary(entries)
+    default:
+      return .array(readSequence(&elements))
+    }
+  }
+
+  /// Reads values from an iterator until its end.
+  private static func readSequence(
+    _ iterator: inout DBusMessageIter
+  ) -> [DBusValue] {
+    var values: [DBusValue] = []
+    while dbus_message_iter_get_arg_type(&iterator) != DBusTypeCode.invalid {
+      values.append(DBusValue(reading: &iterator))
+      dbus_message_iter_next(&iterator)
+    }
+    return values
+  }
+
+  /// Appends values of basic types to a message as its arguments.
+  ///
+  /// - Precondition: Every value is of a basic type, and every object path
+  ///   is valid; containers are not needed by any call this module makes.
+  /// - Returns: Whether libdbus had the memory to append them.
+  static func append(_ values: [DBusValue], to message: OpaquePointer) -> Bool {
+    var iterator = DBusMessageIter()
+    dbus_message_iter_init_append(message, &iterator)
+    for value in values {
+      guard value.append(to: &iterator) else { return false }
+    }
+    return true
+  }
+
+  private func append(to iterator: inout DBusMessageIter) -> Bool {
+    switch self {
+    case .byte(let value):
+      return Self.append(value, DBusTypeCode.byte, &iterator)
+    case .boolean(let value):
+      let flag = dbus_bool_t(value ? 1 : 0)
+      return Self.append(flag, DBusTypeCode.boolean, &iterator)
+    case .int16(let value):
+      return Self.append(value, DBusTypeCode.int16, &iterator)
+    case .uint16(let value):
+      return Self.append(value, DBusTypeCode.uint16, &iterator)
+    case .int32(let value):
+      return Self.append(value, DBusTypeCode.int32, &iterator)
+    case .uint32(let value):
+      return Self.append(value, DBusTypeCode.uint32, &iterator)
+    case .int64(let value):
+      return Self.append(value, DBusTypeCode.int64, &iterator)
+    case .uint64(let value):
+      return Self.append(value, DBusTypeCode.uint64, &iterator)
+    case .double(let value):
+      return Self.append(value, DBusTypeCode.double, &iterator)
+    case .string(let text):
+      return Self.appendText(text, DBusTypeCode.string, &iterator)
+    case .objectPath(let path):
+      // libdbus aborts on an invalid path; callers check it first.
+      precondition(
+        isValidObjectPath(path), "DBusValue.append: invalid path '\(path)'")
+      return Self.appendText(path, DBusTypeCode.objectPath, &iterator)
+    case .signature(let text):
+      return Self.appendText(text, DBusTypeCode.signature, &iterator)
+    default:
+      preconditionFailure("DBusValue.append: \(self) is not of a basic type")
+    }
+  }
+
+  private static func append<T>(
+    _ value: T, _ type: Int32, _ iterator: inout DBusMessageIter
+  ) -> Bool {
+    var value = value
+    return withUnsafePointer(to: &value) { pointer in
+      dbus_message_iter_append_basic(&iterator, type, pointer) != 0
+    }
+  }
+
+  private static func appendText(
+    _ text: String, _ type: Int32, _ iterator: inout DBusMessageIter
+  ) -> Bool {
+    text.withCString { characters in
+      var pointer: UnsafePointer<CChar>? = characters
+      return withUnsafePointer(to: &pointer) { address in
+        dbus_message_iter_append_basic(&iterator, type, address) != 0
+      }
+    }
+  }
+}

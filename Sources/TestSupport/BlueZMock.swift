@@ -1,0 +1,655 @@
+// BlueZ without a Bluetooth adapter: a private D-Bus bus, and python-dbusmock's
+// bluez5 template serving org.bluez on it as if it were the system bus.
+// Adapters and devices are added and changed through the template's methods
+// and the standard Properties interface, called with `gdbus`.
+
+import Foundation
+import Glibc
+import Synchronization
+
+/// An error from starting, driving or stopping a private bus or a BlueZ
+/// mock.
+///
+/// When a process misbehaved, the error carries the end of its logs.
+public struct BlueZMockError: Error, CustomStringConvertible, Sendable {
+  /// What went wrong, in one sentence.
+  public var message: String
+
+  /// The last lines of the logs, or an empty string.
+  public var logTail: String
+
+  /// Creates an error with a message and, optionally, the logs.
+  ///
+  /// - Parameters:
+  ///   - message: What went wrong.
+  ///   - logTail: The last lines of the logs.
+  public init(_ message: String, logTail: String = "") {
+    self.message = message
+    self.logTail = logTail
+  }
+
+  /// The message, followed by the log tail if there is one.
+  public var description: String {
+    logTail.isEmpty ? message : "\(message)\n\(logTail)"
+  }
+}
+
+/// A private D-Bus message bus for one test, with nothing on it.
+///
+/// `dbus-daemon --session` runs in a fresh private directory, in a process
+/// group led by a watchdog that cleans up even if the test process crashes.
+///
+/// - Important: Call ``stop()`` when done; `deinit` stops the bus too.
+public final class PrivateBus: Sendable {
+  /// The bus's address, such as `unix:path=/tmp/accessoryd-bus.Ab12Cd/bus`.
+  public let address: String
+
+  /// The bus's private directory, removed by ``stop()``.
+  public let directory: String
+
+  /// Absolute paths of the programs the bus and its clients run, by name.
+  let programs: [String: String]
+
+  private struct State {
+    var processes: [ChildProcess] = []
+    var watchdog: ProcessGroupWatchdog?
+    var isStopped = false
+    var nextCommandNumber = 1
+  }
+
+  private let state: Mutex<State>
+
+  /// How long starting, or one command, may take: generous, because
+  /// Python starts slowly on a small machine busy with other tests.
+  static let timeout = Duration.seconds(30)
+
+  private init(
+    directory: String, programs: [String: String],
+    watchdog: ProcessGroupWatchdog
+  ) {
+    self.directory = directory
+    self.address = "unix:path=\(directory)/bus"
+    self.programs = programs
+    self.state = Mutex(State(watchdog: watchdog))
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// Starts a private bus and returns once it accepts connections.
+  ///
+  /// - Throws: ``BlueZMockError`` with the bus log if `dbus-daemon` is
+  ///   missing or does not start within thirty seconds; nothing is left
+  ///   running.
+  public static func start() async throws -> PrivateBus {
+    var programs: [String: String] = [:]
+    do {
+      for program in ["dbus-daemon", "gdbus", "sh"] {
+        programs[program] = try ChildProcess.executablePath(
+          of: program, searchPath: SoundServer.searchPath)
+      }
+    } catch {
+      throw BlueZMockError("\(error)")
+    }
+    let path: String
+    let watchdog: ProcessGroupWatchdog
+    do {
+      path = try SoundServer.makePrivateDirectory(prefix: "accessoryd-bus")
+    } catch {
+      throw BlueZMockError("\(error)")
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: "\(path)/commands", withIntermediateDirectories: true)
+      watchdog = try ProcessGroupWatchdog.start(
+        directory: path, shell: programs["sh"]!,
+        environment: ["PATH": SoundServer.searchPath])
+    } catch {
+      try? FileManager.default.removeItem(atPath: path)
+      throw BlueZMockError("\(error)")
+    }
+    let bus = PrivateBus(
+      directory: path, programs: programs, watchdog: watchdog)
+    do {
+      let addressFile = "\(path)/dbus-daemon.address"
+      let daemon = try bus.spawn(
+        programs["dbus-daemon"]!,
+        arguments: [
+          "--session", "--nofork", "--nosyslog",
+          "--address=unix:path=\(path)/bus", "--print-address=1",
+        ],
+        environment: bus.environment, output: addressFile,
+        errorOutput: "\(path)/dbus-daemon.log")
+      try await bus.waitUntil("the bus to listen", watching: [daemon]) {
+        !SoundServer.readFile(addressFile).isEmpty
+      }
+    } catch {
+      let failure = BlueZMockError(
+        "the private bus did not start in \(path): "
+          + "\((error as? BlueZMockError)?.message ?? "\(error)")",
+        logTail: bus.logTail())
+      bus.stop()
+      throw failure
+    }
+    return bus
+  }
+
+  /// Stops every process of the bus and removes ``directory``.
+  ///
+  /// Safe to call more than once; later calls do nothing.
+  public func stop() {
+    let taken = state.withLock { state -> State? in
+      guard !state.isStopped else { return nil }
+      state.isStopped = true
+      defer {
+        state.processes = []
+        state.watchdog = nil
+      }
+      return state
+    }
+    guard let taken else { return }
+    ChildProcess.terminate(Array(taken.processes.reversed()))
+    taken.watchdog?.release()
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  /// The last lines of each log of the bus and its clients.
+  ///
+  /// - Parameter lines: How many lines to show per log file.
+  public func logTail(lines: Int = 20) -> String {
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.filter { $0.hasSuffix(".log") }.sorted().map { name in
+      let text = SoundServer.readFile("\(directory)/\(name)")
+      let tail = text.split(separator: "\n", omittingEmptySubsequences: false)
+        .suffix(lines + 1).joined(separator: "\n")
+      return "==> \(name) <==\n\(tail)"
+    }.joined(separator: "\n")
+  }
+
+  /// Runs `gdbus` against the bus and returns what it printed.
+  ///
+  /// - Parameter arguments: The arguments after `gdbus COMMAND`, such as
+  ///   `["call", "--dest", …]`; `--address` is added after the command.
+  /// - Throws: ``BlueZMockError`` with the exit status and standard error if
+  ///   it fails or runs longer than thirty seconds.
+  public func gdbus(_ arguments: [String]) async throws -> String {
+    precondition(!arguments.isEmpty, "gdbus needs a command")
+    let number = state.withLock { state in
+      defer { state.nextCommandNumber += 1 }
+      return state.nextCommandNumber
+    }
+    let output = "\(directory)/commands/gdbus-\(number).out"
+    let errorOutput = "\(directory)/commands/gdbus-\(number).err"
+    defer {
+      unlink(output)
+      unlink(errorOutput)
+    }
+    let fullArguments =
+      [arguments[0], "--address", address] + arguments.dropFirst()
+    let process = try spawn(
+      programs["gdbus"]!, arguments: fullArguments, environment: environment,
+      output: output, errorOutput: errorOutput, remember: false)
+    let command = (["gdbus"] + fullArguments).joined(separator: " ")
+    guard await Self.waitForExit(of: process) else {
+      ChildProcess.killAndWait([process])
+      throw BlueZMockError("\(command) did not finish in time")
+    }
+    guard process.exitStatus == 0 else {
+      let how = process.exitDescription ?? "failed"
+      let message = SoundServer.readFile(errorOutput)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      throw BlueZMockError("\(command) failed (\(how)): \(message)")
+    }
+    return SoundServer.readFile(output)
+  }
+
+  /// Returns whether a connection owns a name on the bus.
+  ///
+  /// - Parameter name: A well-known name, such as `org.bluez`.
+  public func nameHasOwner(_ name: String) async throws -> Bool {
+    let output = try await gdbus(
+      [
+        "call", "--dest", "org.freedesktop.DBus", "--object-path",
+        "/org/freedesktop/DBus", "--method",
+        "org.freedesktop.DBus.NameHasOwner", quoted(name),
+      ])
+    return output.contains("true")
+  }
+
+  // MARK: - Processes
+
+  /// The environment of every process of the bus.
+  var environment: [String: String] {
+    [
+      "PATH": SoundServer.searchPath,
+      "HOME": directory,
+      "XDG_RUNTIME_DIR": directory,
+      "LANG": "C.UTF-8",
+      "LC_ALL": "C.UTF-8",
+      "DBUS_SESSION_BUS_ADDRESS": address,
+      "DBUS_SYSTEM_BUS_ADDRESS": address,
+    ]
+  }
+
+  /// Starts a process in the bus's process group.
+  ///
+  /// - Parameter remember: Whether ``stop()`` must stop it.
+  func spawn(
+    _ executable: String, arguments: [String],
+    environment: [String: String], output: String, errorOutput: String,
+    remember: Bool = true
+  ) throws -> ChildProcess {
+    let group = try state.withLock { state in
+      guard !state.isStopped, let watchdog = state.watchdog else {
+        throw BlueZMockError("the private bus was stopped")
+      }
+      return watchdog.processGroup
+    }
+    let process: ChildProcess
+    do {
+      process = try ChildProcess.spawn(
+        executable: executable, arguments: arguments,
+        environment: environment, output: output, errorOutput: errorOutput,
+        processGroup: group)
+    } catch {
+      throw BlueZMockError("\(error)")
+    }
+    guard remember else { return process }
+    let isStopped = state.withLock { state in
+      if !state.isStopped { state.processes.append(process) }
+      return state.isStopped
+    }
+    if isStopped {
+      ChildProcess.killAndWait([process])
+      throw BlueZMockError("the private bus was stopped")
+    }
+    return process
+  }
+
+  /// Waits, polling without blocking a thread, until a condition holds.
+  ///
+  /// - Throws: ``BlueZMockError`` if one of the watched processes exits
+  ///   first, or after thirty seconds.
+  func waitUntil(
+    _ what: String, watching processes: [ChildProcess],
+    _ condition: () async throws -> Bool
+  ) async throws {
+    let deadline = ContinuousClock.now + Self.timeout
+    var interval = Duration.milliseconds(2)
+    while true {
+      if try await condition() { return }
+      for process in processes where !process.isRunning {
+        throw BlueZMockError(
+          "\(process.name) exited (\(process.exitDescription ?? "exited")) "
+            + "while waiting for \(what)")
+      }
+      if ContinuousClock.now >= deadline {
+        throw BlueZMockError("timed out waiting for \(what)")
+      }
+      try await Task.sleep(for: interval)
+      interval = min(interval * 2, .milliseconds(50))
+    }
+  }
+
+  /// Waits, polling without blocking a thread, for a process to exit.
+  ///
+  /// - Returns: Whether it exited within thirty seconds.
+  static func waitForExit(of process: ChildProcess) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    var interval = Duration.milliseconds(1)
+    while process.isRunning {
+      if ContinuousClock.now >= deadline { return false }
+      try? await Task.sleep(for: interval)
+      interval = min(interval * 2, .milliseconds(20))
+    }
+    return true
+  }
+}
+
+/// BlueZ's D-Bus API without a Bluetooth adapter, for one test.
+///
+/// A ``PrivateBus`` stands in for the system bus, and python-dbusmock's
+/// `bluez5` template owns `org.bluez` on it. It starts with no adapters:
+///
+/// ```swift
+/// let mock = try await BlueZMock.start()
+/// defer { mock.stop() }
+/// try await mock.addAdapter(systemName: "host")
+/// try await mock.addDevice(address: "AA:BB:CC:DD:EE:01", name: "Buds")
+/// let client = try await BlueZClient.connect(busAddress: mock.busAddress)
+/// ```
+///
+/// Tests that need the mock fail, never skip, when it cannot start (for
+/// example without `python3-dbusmock`), as those that need a sound server
+/// do.
+///
+/// - Important: Call ``stop()`` when done; `deinit` stops the mock too.
+public final class BlueZMock: Sendable {
+  /// A value of a BlueZ property, as ``setDeviceProperty(_:_:_:)`` sets it.
+  public enum PropertyValue: Sendable, Hashable {
+    /// A string (`s`), such as `Name` or `Icon`.
+    case string(String)
+    /// A boolean (`b`), such as `Paired`.
+    case bool(Bool)
+    /// A 16-bit signed integer (`n`), such as `RSSI`.
+    case int16(Int16)
+    /// A 32-bit unsigned integer (`u`), such as `Class`.
+    case uint32(UInt32)
+    /// An array of strings (`as`), such as `UUIDs`.
+    case strings([String])
+    /// Manufacturer data (`a{qv}` of `ay`), by company identifier.
+    case manufacturerData([UInt16: [UInt8]])
+    /// Service data (`a{sv}` of `ay`), by service UUID.
+    case serviceData([String: [UInt8]])
+
+    /// The value in GVariant text form, as a variant, for `gdbus`.
+    var gvariantText: String {
+      switch self {
+      case .string(let text): "<\(quoted(text))>"
+      case .bool(let flag): "<\(flag)>"
+      case .int16(let number): "<int16 \(number)>"
+      case .uint32(let number): "<uint32 \(number)>"
+      case .strings(let texts):
+        "<@as [\(texts.map(quoted).joined(separator: ", "))]>"
+      case .manufacturerData(let entries):
+        "<@a{qv} {"
+          + entries.sorted { $0.key < $1.key }.map { key, bytes in
+            "\(key): \(byteArray(bytes))"
+          }.joined(separator: ", ") + "}>"
+      case .serviceData(let entries):
+        "<@a{sv} {"
+          + entries.sorted { $0.key < $1.key }.map { key, bytes in
+            "\(quoted(key)): \(byteArray(bytes))"
+          }.joined(separator: ", ") + "}>"
+      }
+    }
+  }
+
+  /// The bus that stands in for the system bus.
+  public let bus: PrivateBus
+
+  /// The address of the bus, for `BlueZClient.connect(busAddress:)` or
+  /// `DBUS_SYSTEM_BUS_ADDRESS`.
+  public var busAddress: String { bus.address }
+
+  /// The adapter of each device added, by address.
+  private let deviceAdapters = Mutex<[String: String]>([:])
+
+  /// The running mock.
+  private let process: Mutex<ChildProcess>
+
+  /// How many mocks of this process may be starting at once.
+  private static let startSlots = ServerSlots(
+    capacity: max(2, ProcessInfo.processInfo.activeProcessorCount),
+    patience: .seconds(20))
+
+  private init(bus: PrivateBus, process: ChildProcess) {
+    self.bus = bus
+    self.process = Mutex(process)
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// Starts a private bus and the mock, and returns once the mock owns
+  /// `org.bluez`.
+  ///
+  /// - Throws: ``BlueZMockError`` with the logs if the bus or the mock does
+  ///   not start within thirty seconds; nothing is left running.
+  public static func start() async throws -> BlueZMock {
+    // Many tests start mocks at once; starting a few at a time is faster
+    // than starting all of them side by side on a small machine.
+    await startSlots.acquire()
+    defer { startSlots.release() }
+    let bus = try await PrivateBus.start()
+    let process: ChildProcess
+    do {
+      process = try await launch(on: bus)
+    } catch {
+      let failure = BlueZMockError(
+        "the BlueZ mock did not start in \(bus.directory): "
+          + "\((error as? BlueZMockError)?.message ?? "\(error)")",
+        logTail: bus.logTail())
+      bus.stop()
+      throw failure
+    }
+    return BlueZMock(bus: bus, process: process)
+  }
+
+  /// Starts the mock on a bus and waits until it owns `org.bluez`.
+  private static func launch(on bus: PrivateBus) async throws -> ChildProcess {
+    // Debian's interpreter: the first python3 on PATH may lack the module.
+    let mock = try bus.spawn(
+      "/usr/bin/python3",
+      arguments: ["-m", "dbusmock", "--template", "bluez5"],
+      environment: bus.environment, output: "\(bus.directory)/dbusmock.log",
+      errorOutput: "\(bus.directory)/dbusmock.log")
+    do {
+      try await bus.waitUntil("the mock to own org.bluez", watching: [mock]) {
+        try await bus.nameHasOwner("org.bluez")
+      }
+    } catch {
+      ChildProcess.terminate([mock])
+      throw error
+    }
+    return mock
+  }
+
+  /// Stops the mock as if BlueZ had exited, waits until `org.bluez` has no
+  /// owner, then starts a fresh mock with no adapters.
+  ///
+  /// - Throws: ``BlueZMockError`` with the logs if the new mock does not
+  ///   start within thirty seconds.
+  public func restartBlueZ() async throws {
+    let old = process.withLock { $0 }
+    ChildProcess.terminate([old])
+    deviceAdapters.withLock { $0 = [:] }
+    do {
+      try await bus.waitUntil("org.bluez to lose its owner", watching: []) {
+        try await !bus.nameHasOwner("org.bluez")
+      }
+      let new = try await Self.launch(on: bus)
+      process.withLock { $0 = new }
+    } catch {
+      throw BlueZMockError(
+        "the BlueZ mock did not restart: "
+          + "\((error as? BlueZMockError)?.message ?? "\(error)")",
+        logTail: bus.logTail())
+    }
+  }
+
+  /// Stops the mock and the bus, and removes their directory.
+  ///
+  /// Safe to call more than once.
+  public func stop() {
+    // A suspended mock would sit out SIGTERM until the grace period ends.
+    process.withLock { $0 }.send(SIGCONT)
+    bus.stop()
+  }
+
+  /// Freezes the mock with SIGSTOP: it keeps `org.bluez` but answers
+  /// nothing, like a hung daemon, until ``resumeBlueZ()``.
+  public func suspendBlueZ() {
+    process.withLock { $0 }.send(SIGSTOP)
+  }
+
+  /// Lets a mock frozen by ``suspendBlueZ()`` run again with SIGCONT.
+  public func resumeBlueZ() {
+    process.withLock { $0 }.send(SIGCONT)
+  }
+
+  /// The last lines of the logs of the bus and of the mock.
+  public func logTail(lines: Int = 20) -> String {
+    bus.logTail(lines: lines)
+  }
+
+  // MARK: - Adapters and devices
+
+  /// Adds a powered adapter, with the `org.bluez.Mock.AddAdapter` method,
+  /// and clears its discovery filter so that discovery can start.
+  ///
+  /// The template derives the adapter's address from the last digit of its
+  /// name: `hci0` is `00:01:02:03:04:05`, `hci1` is `01:02:03:04:05:06`.
+  ///
+  /// - Parameters:
+  ///   - name: The adapter's name, ending in a digit, such as `hci0`.
+  ///   - systemName: The host name it reports (`Name` and `Alias`).
+  /// - Returns: The adapter's object path, such as `/org/bluez/hci0`.
+  @discardableResult
+  public func addAdapter(
+    _ name: String = "hci0", systemName: String
+  ) async throws -> String {
+    let output = try await callMock(
+      "/org/bluez", "org.bluez.Mock.AddAdapter",
+      [quoted(name), quoted(systemName)])
+    let path = try Self.objectPath(in: output)
+    // The template's StartDiscovery reads a `DiscoveryFilter` that only
+    // SetDiscoveryFilter creates (KeyError otherwise, in dbusmock 0.28.7);
+    // an empty filter is BlueZ's "no filter".
+    _ = try await callMock(
+      path, "org.bluez.Adapter1.SetDiscoveryFilter", ["@a{sv} {}"])
+    return path
+  }
+
+  /// Removes an adapter, and only the adapter, with the
+  /// `org.bluez.Mock.RemoveAdapter` method: its devices stay, as when
+  /// BlueZ crashes without reporting them gone.
+  ///
+  /// - Parameter name: The adapter's name, such as `hci0`.
+  public func removeAdapter(_ name: String) async throws {
+    _ = try await callMock(
+      "/org/bluez", "org.bluez.Mock.RemoveAdapter", [quoted(name)])
+  }
+
+  /// Adds an unpaired, unconnected device, with the
+  /// `org.bluez.Mock.AddDevice` method.
+  ///
+  /// The device starts with `RSSI` -79, an empty `Icon` and no advertisement
+  /// data; its `Name` and `Alias` are `name`.
+  ///
+  /// - Parameters:
+  ///   - adapter: The name of an adapter added before, such as `hci0`.
+  ///   - address: The device address, such as `AA:BB:CC:DD:EE:01`.
+  ///   - name: The device's name.
+  /// - Returns: The device's object path.
+  @discardableResult
+  public func addDevice(
+    adapter: String = "hci0", address: String, name: String
+  ) async throws -> String {
+    let output = try await callMock(
+      "/org/bluez", "org.bluez.Mock.AddDevice",
+      [quoted(adapter), quoted(address), quoted(name)])
+    deviceAdapters.withLock { $0[address.uppercased()] = adapter }
+    return try Self.objectPath(in: output)
+  }
+
+  /// Sets one property of a device and emits `PropertiesChanged`, with the
+  /// standard `org.freedesktop.DBus.Properties.Set` method.
+  ///
+  /// dbusmock 0.28.7 has no `org.freedesktop.DBus.Mock.SetProperty`, and its
+  /// `UpdateProperties` fails on dictionary values (`ManufacturerData`,
+  /// `ServiceData`); `Properties.Set` handles every type, one property at a
+  /// time.
+  ///
+  /// - Parameters:
+  ///   - address: The address of a device added with
+  ///     ``addDevice(adapter:address:name:)``.
+  ///   - name: The `org.bluez.Device1` property, such as `RSSI`.
+  ///   - value: The new value.
+  public func setDeviceProperty(
+    _ address: String, _ name: String, _ value: PropertyValue
+  ) async throws {
+    guard
+      let adapter = deviceAdapters.withLock({ $0[address.uppercased()] })
+    else {
+      throw BlueZMockError("no device \(address) was added to the mock")
+    }
+    try await setProperty(
+      on: Self.devicePath(adapter: adapter, address: address),
+      interface: "org.bluez.Device1", name, value)
+  }
+
+  /// Sets one property of an adapter and emits `PropertiesChanged`, with
+  /// the standard `org.freedesktop.DBus.Properties.Set` method.
+  ///
+  /// - Parameters:
+  ///   - adapter: The name of an adapter added before, such as `hci0`.
+  ///   - name: The `org.bluez.Adapter1` property, such as `Powered`.
+  ///   - value: The new value.
+  public func setAdapterProperty(
+    _ adapter: String, _ name: String, _ value: PropertyValue
+  ) async throws {
+    try await setProperty(
+      on: "/org/bluez/\(adapter)", interface: "org.bluez.Adapter1", name,
+      value)
+  }
+
+  /// Removes a device and emits `InterfacesRemoved`, with the adapter's
+  /// `org.bluez.Adapter1.RemoveDevice` method, as BlueZ does.
+  ///
+  /// - Parameters:
+  ///   - adapter: The name of the device's adapter, such as `hci0`.
+  ///   - address: The device address.
+  public func removeDevice(
+    adapter: String = "hci0", address: String
+  ) async throws {
+    let path = Self.devicePath(adapter: adapter, address: address)
+    _ = try await callMock(
+      "/org/bluez/\(adapter)", "org.bluez.Adapter1.RemoveDevice",
+      ["objectpath \(quoted(path))"])
+    deviceAdapters.withLock { $0[address.uppercased()] = nil }
+  }
+
+  // MARK: - Calls
+
+  private func setProperty(
+    on path: String, interface: String, _ name: String,
+    _ value: PropertyValue
+  ) async throws {
+    _ = try await callMock(
+      path, "org.freedesktop.DBus.Properties.Set",
+      [quoted(interface), quoted(name), value.gvariantText])
+  }
+
+  /// Calls a method on `org.bluez` with arguments in GVariant text form.
+  private func callMock(
+    _ path: String, _ method: String, _ arguments: [String]
+  ) async throws -> String {
+    try await bus.gdbus(
+      [
+        "call", "--dest", "org.bluez", "--object-path", path, "--method",
+        method, "--timeout", "30",
+      ] + arguments)
+  }
+
+  /// The object path of a device: `dev_` and the address with `_`.
+  private static func devicePath(adapter: String, address: String) -> String {
+    let element = address.uppercased().replacingOccurrences(of: ":", with: "_")
+    return "/org/bluez/\(adapter)/dev_\(element)"
+  }
+
+  /// The object path in `gdbus call` output such as
+  /// `(objectpath '/org/bluez/hci0',)` or `('/org/bluez/hci0',)`.
+  private static func objectPath(in output: String) throws -> String {
+    let parts = output.split(separator: "'")
+    guard parts.count >= 2, parts[1].hasPrefix("/") else {
+      throw BlueZMockError("no object path in '\(output)'")
+    }
+    return String(parts[1])
+  }
+}
+
+/// A string in GVariant text form: single-quoted, with `\` and `'` escaped.
+private func quoted(_ text: String) -> String {
+  let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
+    .replacingOccurrences(of: "'", with: "\\'")
+  return "'\(escaped)'"
+}
+
+/// Bytes in GVariant text form, as a variant holding an `ay`.
+private func byteArray(_ bytes: [UInt8]) -> String {
+  "<@ay [\(bytes.map { "0x" + String($0, radix: 16) }.joined(separator: ", "))]>"
+}
