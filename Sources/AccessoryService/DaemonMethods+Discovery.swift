@@ -133,7 +133,8 @@ extension DaemonMethods {
     authorized: Bool
   ) -> JSONValue {
     func hex(_ data: Data) -> JSONValue {
-      .string(data.map { String($0, radix: 16).leftPadded(to: 2) }.joined())
+      .string(
+        data.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined())
     }
     var fields: [String: JSONValue] = [
       "address": .string("\(device.address)"),
@@ -176,18 +177,12 @@ extension DiscoveredDevice {
   /// (A2DP sink 0x110B, headset 0x1108, hands-free 0x111E, LE audio
   /// 0x184E).
   var isAudio: Bool {
-    let audioServices = ["110B", "1108", "111E", "184E"].map {
-      CBUUID(string: $0)
-    }
-    return audioOutput != nil || formFactor != nil
+    audioOutput != nil || formFactor != nil
       || icon?.hasPrefix("audio-") == true
-      || serviceUUIDs.contains { audioServices.contains($0) }
+      || serviceUUIDs.contains { Self.audioServices.contains($0) }
   }
-}
 
-extension String {
-  /// The string with zeros in front up to `length` characters.
-  fileprivate func leftPadded(to length: Int) -> String {
-    String(repeating: "0", count: max(0, length - count)) + self
-  }
+  /// The services of devices that play audio.
+  private static let audioServices = Set(
+    ["110B", "1108", "111E", "184E"].map { CBUUID(string: $0) })
 }

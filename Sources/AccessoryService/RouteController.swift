@@ -277,21 +277,6 @@ public actor RouteController: Service {
       .name
   }
 
-  /// Returns the sound server's outputs that carry a Bluetooth address.
-  public func bluetoothOutput(
-    for address: BluetoothAddress
-  ) -> (sink: Sink, formFactor: String?)? {
-    guard
-      let sink = mirror?.sinks.first(where: {
-        bluetoothAddress(of: $0) == address.description
-      })
-    else { return nil }
-    return (sink, sink.properties["device.form_factor"])
-  }
-
-  /// Whether the sound server is connected.
-  public var isConnected: Bool { mirror != nil }
-
   /// The connected sound server's identity, or nil.
   public var serverInfo: ServerInfo? { mirror?.serverInfo }
 }

@@ -7,33 +7,6 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// An error from starting, driving or stopping a private bus or a BlueZ
-/// mock.
-///
-/// When a process misbehaved, the error carries the end of its logs.
-public struct BlueZMockError: Error, CustomStringConvertible, Sendable {
-  /// What went wrong, in one sentence.
-  public var message: String
-
-  /// The last lines of the logs, or an empty string.
-  public var logTail: String
-
-  /// Creates an error with a message and, optionally, the logs.
-  ///
-  /// - Parameters:
-  ///   - message: What went wrong.
-  ///   - logTail: The last lines of the logs.
-  public init(_ message: String, logTail: String = "") {
-    self.message = message
-    self.logTail = logTail
-  }
-
-  /// The message, followed by the log tail if there is one.
-  public var description: String {
-    logTail.isEmpty ? message : "\(message)\n\(logTail)"
-  }
-}
-
 /// A private D-Bus message bus for one test, with nothing on it.
 ///
 /// `dbus-daemon --session` runs in a fresh private directory, in a process
@@ -158,14 +131,7 @@ public final class PrivateBus: Sendable {
   ///
   /// - Parameter lines: How many lines to show per log file.
   public func logTail(lines: Int = 20) -> String {
-    let names =
-      (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.filter { $0.hasSuffix(".log") }.sorted().map { name in
-      let text = SoundServer.readFile("\(directory)/\(name)")
-      let tail = text.split(separator: "\n", omittingEmptySubsequences: false)
-        .suffix(lines + 1).joined(separator: "\n")
-      return "==> \(name) <==\n\(tail)"
-    }.joined(separator: "\n")
+    SoundServer.tailsOfLogs(in: directory, lines: lines)
   }
 
   /// Runs `gdbus` against the bus and returns what it printed.
@@ -191,18 +157,10 @@ public final class PrivateBus: Sendable {
     let process = try spawn(
       programs["gdbus"]!, arguments: fullArguments, environment: environment,
       output: output, errorOutput: errorOutput, remember: false)
-    let command = (["gdbus"] + fullArguments).joined(separator: " ")
-    guard await Self.waitForExit(of: process) else {
-      ChildProcess.killAndWait([process])
-      throw BlueZMockError("\(command) did not finish in time")
-    }
-    guard process.exitStatus == 0 else {
-      let how = process.exitDescription ?? "failed"
-      let message = SoundServer.readFile(errorOutput)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
-      throw BlueZMockError("\(command) failed (\(how)): \(message)")
-    }
-    return SoundServer.readFile(output)
+    return try process.checkedOutput(
+      of: (["gdbus"] + fullArguments).joined(separator: " "),
+      exited: await process.waitForExit(until: .now + Self.timeout),
+      output: output, errorOutput: errorOutput)
   }
 
   /// Returns whether a connection owns a name on the bus.
@@ -276,35 +234,8 @@ public final class PrivateBus: Sendable {
     _ what: String, watching processes: [ChildProcess],
     _ condition: () async throws -> Bool
   ) async throws {
-    let deadline = ContinuousClock.now + Self.timeout
-    var interval = Duration.milliseconds(2)
-    while true {
-      if try await condition() { return }
-      for process in processes where !process.isRunning {
-        throw BlueZMockError(
-          "\(process.name) exited (\(process.exitDescription ?? "exited")) "
-            + "while waiting for \(what)")
-      }
-      if ContinuousClock.now >= deadline {
-        throw BlueZMockError("timed out waiting for \(what)")
-      }
-      try await Task.sleep(for: interval)
-      interval = min(interval * 2, .milliseconds(50))
-    }
-  }
-
-  /// Waits, polling without blocking a thread, for a process to exit.
-  ///
-  /// - Returns: Whether it exited within thirty seconds.
-  static func waitForExit(of process: ChildProcess) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    var interval = Duration.milliseconds(1)
-    while process.isRunning {
-      if ContinuousClock.now >= deadline { return false }
-      try? await Task.sleep(for: interval)
-      interval = min(interval * 2, .milliseconds(20))
-    }
-    return true
+    try await ChildProcess.waitUntil(
+      what, deadline: .now + Self.timeout, watching: { processes }, condition)
   }
 }
 

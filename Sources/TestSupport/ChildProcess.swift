@@ -190,6 +190,79 @@ final class ChildProcess: Sendable {
     return true
   }
 
+  /// Waits for the process to exit without blocking the thread, polling
+  /// until the deadline.
+  ///
+  /// - Returns: Whether the process exited.
+  @discardableResult
+  func waitForExit(until deadline: ContinuousClock.Instant) async -> Bool {
+    var interval = Duration.milliseconds(1)
+    while isRunning {
+      if ContinuousClock.now >= deadline { return false }
+      try? await Task.sleep(for: interval)
+      interval = min(interval * 2, .milliseconds(20))
+    }
+    return true
+  }
+
+  /// Waits, polling without blocking a thread, until a condition holds.
+  ///
+  /// - Parameters:
+  ///   - what: What is awaited, for the error message.
+  ///   - deadline: When to give up.
+  ///   - processes: The processes that must keep running meanwhile, asked
+  ///     for again at each poll.
+  ///   - condition: Checked at once, then after 2, 4, … up to every 50 ms.
+  /// - Throws: ``FixtureError`` if a watched process exits first, or at
+  ///   the deadline; whatever the condition throws.
+  static func waitUntil(
+    _ what: String, deadline: ContinuousClock.Instant,
+    watching processes: () -> [ChildProcess],
+    _ condition: () async throws -> Bool
+  ) async throws {
+    var interval = Duration.milliseconds(2)
+    while true {
+      if try await condition() { return }
+      for process in processes() where !process.isRunning {
+        throw FixtureError(
+          "\(process.name) exited (\(process.exitDescription ?? "exited")) "
+            + "while waiting for \(what)")
+      }
+      if ContinuousClock.now >= deadline {
+        throw FixtureError("timed out waiting for \(what)")
+      }
+      try await Task.sleep(for: interval)
+      interval = min(interval * 2, .milliseconds(50))
+    }
+  }
+
+  /// Returns what a client command wrote to standard output, once it has
+  /// ended, or throws if it did not end in time or did not succeed.
+  ///
+  /// - Parameters:
+  ///   - command: The command line, for the error message.
+  ///   - exited: Whether the process exited before its deadline; if not,
+  ///     it is killed.
+  ///   - output: The file that has its standard output.
+  ///   - errorOutput: The file that has its standard error.
+  /// - Throws: ``FixtureError`` naming the command, with its exit status
+  ///   and standard error.
+  func checkedOutput(
+    of command: String, exited: Bool, output: String, errorOutput: String
+  ) throws(FixtureError) -> String {
+    guard exited else {
+      ChildProcess.killAndWait([self])
+      throw FixtureError("\(command) did not finish in time")
+    }
+    guard exitStatus == 0 else {
+      let how = exitDescription ?? "failed"
+      let message = SoundServer.readFile(errorOutput)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+      throw FixtureError("\(command) failed (\(how)): \(message)")
+    }
+    return SoundServer.readFile(output)
+  }
+
   /// Stops processes: SIGTERM to all, SIGKILL to those still running after
   /// the grace period, then waits for them.
   static func terminate(

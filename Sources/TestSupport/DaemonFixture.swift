@@ -247,10 +247,7 @@ public final class DaemonFixture: Sendable {
   ///
   /// - Parameter lines: How many lines to show.
   public func logTail(lines: Int = 40) -> String {
-    let text = SoundServer.readFile(logPath)
-    let tail = text.split(separator: "\n", omittingEmptySubsequences: false)
-      .suffix(lines + 1).joined(separator: "\n")
-    return "==> accessoryd.log <==\n\(tail)"
+    SoundServer.tail(ofLog: logPath, lines: lines)
   }
 
   /// The daemon's whole log.
@@ -537,28 +534,5 @@ public struct AcctlResult: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     "acctl \(arguments.joined(separator: " ")) → status \(status)\n"
       + "--- stdout\n\(stdout)--- stderr\n\(stderr)---"
-  }
-}
-
-/// An error from starting or driving a ``DaemonFixture``.
-public struct DaemonFixtureError: Error, CustomStringConvertible, Sendable {
-  /// What went wrong.
-  public var message: String
-  /// The end of the daemon's log, or an empty string.
-  public var logTail: String
-
-  /// Creates an error.
-  ///
-  /// - Parameters:
-  ///   - message: What went wrong.
-  ///   - logTail: The end of the daemon's log.
-  public init(_ message: String, logTail: String = "") {
-    self.message = message
-    self.logTail = logTail
-  }
-
-  /// The message, then the log tail if any.
-  public var description: String {
-    logTail.isEmpty ? message : "\(message)\n\(logTail)"
   }
 }

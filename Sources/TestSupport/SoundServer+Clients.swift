@@ -207,18 +207,10 @@ extension SoundServer {
       executable: try path(of: program), arguments: arguments,
       environment: clientEnvironment, output: output, errorOutput: errorOutput,
       processGroup: group)
-    let command = ([program] + arguments).joined(separator: " ")
-    guard process.waitForExit(until: .now + Self.commandTimeout) else {
-      ChildProcess.killAndWait([process])
-      throw SoundServerError("\(command) did not finish in time")
-    }
-    guard process.exitStatus == 0 else {
-      let how = process.exitDescription ?? "failed"
-      let message = Self.readFile(errorOutput)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
-      throw SoundServerError("\(command) failed (\(how)): \(message)")
-    }
-    return Self.readFile(output)
+    return try process.checkedOutput(
+      of: ([program] + arguments).joined(separator: " "),
+      exited: process.waitForExit(until: .now + Self.commandTimeout),
+      output: output, errorOutput: errorOutput)
   }
 
   /// Polls a condition for up to ten seconds, blocking the thread.

@@ -291,15 +291,7 @@ public final class SoundServer: Sendable {
   /// - Returns: One `==> file <==` section per log, or an empty string if
   ///   there are none.
   public func logTail(lines: Int = 20) -> String {
-    let names =
-      (try? FileManager.default.contentsOfDirectory(atPath: layout.directory))
-      ?? []
-    return names.filter { $0.hasSuffix(".log") }.sorted().map { name in
-      let text = Self.readFile("\(layout.directory)/\(name)")
-      let tail = text.split(separator: "\n", omittingEmptySubsequences: false)
-        .suffix(lines + 1).joined(separator: "\n")
-      return "==> \(name) <==\n\(tail)"
-    }.joined(separator: "\n")
+    Self.tailsOfLogs(in: layout.directory, lines: lines)
   }
 
   // MARK: - Launching
@@ -469,25 +461,9 @@ public final class SoundServer: Sendable {
     deadline: ContinuousClock.Instant,
     _ condition: () throws -> Bool
   ) async throws {
-    var interval = Duration.milliseconds(2)
-    while true {
-      if try condition() { return }
-      try checkDaemons(while: what)
-      if ContinuousClock.now >= deadline {
-        throw SoundServerError("timed out waiting for \(what)")
-      }
-      try await Task.sleep(for: interval)
-      interval = min(interval * 2, .milliseconds(50))
-    }
-  }
-
-  /// Throws if a daemon has exited.
-  private func checkDaemons(while what: String) throws {
-    for daemon in state.withLock({ $0.daemons }) where !daemon.isRunning {
-      let how = daemon.exitDescription ?? "exited"
-      throw SoundServerError(
-        "\(daemon.name) exited (\(how)) while waiting for \(what)")
-    }
+    try await ChildProcess.waitUntil(
+      what, deadline: deadline, watching: { state.withLock { $0.daemons } },
+      condition)
   }
 
   /// The error for a failed start, with the log tail.
@@ -620,6 +596,24 @@ public final class SoundServer: Sendable {
       return ""
     }
     return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The last `lines` lines of a log file, headed `==> name <==`.
+  static func tail(ofLog path: String, lines: Int) -> String {
+    let tail = readFile(path).split(
+      separator: "\n", omittingEmptySubsequences: false
+    ).suffix(lines + 1).joined(separator: "\n")
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    return "==> \(name) <==\n\(tail)"
+  }
+
+  /// The tails of every `.log` file in a directory, in name order.
+  static func tailsOfLogs(in directory: String, lines: Int) -> String {
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.filter { $0.hasSuffix(".log") }.sorted().map {
+      tail(ofLog: "\(directory)/\($0)", lines: lines)
+    }.joined(separator: "\n")
   }
 
   // MARK: - Streams (bookkeeping used by SoundServer+Clients.swift)

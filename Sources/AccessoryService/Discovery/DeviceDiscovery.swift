@@ -84,7 +84,7 @@ public actor DeviceDiscovery {
       device.sources = [source]
       table[device.address] = device
     }
-    let touched = Set(table.keys).union(bySource[source]?.keys ?? [:].keys)
+    let touched = Set(table.keys).union(bySource[source, default: [:]].keys)
     bySource[source] = table
     var changes: [DiscoveredDeviceChange] = []
     for address in touched.sorted() {

@@ -268,11 +268,16 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
         throw .unknown(reason: abandoned.reason)
       }
       if generation <= current.saved { return }
-      do {
-        if let blocked = current.blocked { throw StateFileError(blocked) }
-        try stateFile.save(current.registry)
-      } catch {
-        let reason = "\(error)"
+      // The reason the file is not written, or nil once it is.
+      var failure = current.blocked
+      if failure == nil {
+        do {
+          try stateFile.save(current.registry)
+        } catch {
+          failure = "\(error)"
+        }
+      }
+      if let reason = failure {
         state.withLock { state in
           state.abandoned.append(
             ((state.savedGeneration + 1)...state.generation, reason))
@@ -290,10 +295,4 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
       }
     }
   }
-}
-
-/// Why the state file is not written: its old contents could not be kept.
-private struct StateFileError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }
