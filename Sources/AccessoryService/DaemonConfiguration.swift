@@ -51,7 +51,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
                               $XDG_RUNTIME_DIR/accessoryd/control.sock).
       --host-address <address>
                               This host's Bluetooth address; repeat for each
-                              adapter.
+                              adapter (default: the adapters BlueZ reports).
       --log-level <level>     trace, debug, info, notice, warning, error or
                               critical (default: notice).
       --config <file>         A JSON5 file with the same settings: server,

@@ -68,6 +68,8 @@ public struct DaemonMethods: ControlHandler {
       case "daemon.status":
         try params.allow([])
         guard case .object(var fields) = status() else { return status() }
+        fields["hostAddresses"] = .array(
+          await router.currentHostAddresses.map(JSONValue.string))
         let server = await router.serverInfo
         fields["soundServer"] = .object([
           "state": server == nil ? "disconnected" : "connected",

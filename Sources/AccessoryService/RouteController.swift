@@ -36,7 +36,12 @@ public actor RouteController: Service {
   private let engine: InProcessAccessoryEngine
   private let link: SoundServerLink
   private let policies: PolicyStore
-  private let hostAddresses: [String]
+  /// This host's Bluetooth addresses: the configured ones, else those of
+  /// its adapters.
+  private var hostAddresses: [String]
+  /// Whether the addresses were configured, so adapters do not replace
+  /// them.
+  private let hostAddressesConfigured: Bool
   private let events: EventHub
   private let logger: Logger
   private let clock: @Sendable () -> Date
@@ -66,6 +71,7 @@ public actor RouteController: Service {
     self.hostAddresses = hostAddresses.compactMap {
       BluetoothAddress($0)?.description
     }
+    self.hostAddressesConfigured = !hostAddresses.isEmpty
     self.events = events
     self.logger = logger
     self.clock = clock
@@ -270,6 +276,23 @@ public actor RouteController: Service {
       summary: explained.explanation.summary,
       explanation: explaining ? explained.explanation : nil)
   }
+
+  /// Takes the host's Bluetooth adapters' addresses as its identities for
+  /// multipoint decisions, unless addresses were configured; routes again
+  /// if they changed.
+  public func useAdapterAddresses(_ addresses: [BluetoothAddress]) async {
+    guard !hostAddressesConfigured else { return }
+    let texts = addresses.map(\.description)
+    guard texts != hostAddresses else { return }
+    hostAddresses = texts
+    logger.info(
+      "Host addresses from the Bluetooth adapters",
+      metadata: ["host.addresses": texts.joined(separator: ",")])
+    _ = await reconcile(because: "the host's Bluetooth adapters changed")
+  }
+
+  /// The host's Bluetooth addresses in use.
+  public var currentHostAddresses: [String] { hostAddresses }
 
   /// Returns the name of the output that carries an accessory's address.
   public func outputName(for address: BluetoothAddress) -> String? {

@@ -57,6 +57,10 @@ public final class DaemonFixture: Sendable {
   /// How long one `acctl` may run.
   static let acctlTimeout = Duration.seconds(30)
 
+  /// The D-Bus bus the daemon takes for the system bus, where it looks for
+  /// BlueZ: a test's ``BlueZMock``, or a path where no bus listens, so that
+  /// the machine's own BlueZ is never seen.
+  public let systemBusAddress: String
   private let accessorydPath: String
   private let acctlPath: String
   private let state: Mutex<State>
@@ -71,7 +75,8 @@ public final class DaemonFixture: Sendable {
 
   private init(
     directory: String, soundServerAddress: String, hostAddresses: [String],
-    accessorydPath: String, acctlPath: String, watchdog: ProcessGroupWatchdog
+    systemBusAddress: String?, accessorydPath: String, acctlPath: String,
+    watchdog: ProcessGroupWatchdog
   ) {
     self.directory = directory
     self.socketPath = "\(directory)/control.sock"
@@ -80,6 +85,8 @@ public final class DaemonFixture: Sendable {
     self.logPath = "\(directory)/accessoryd.log"
     self.soundServerAddress = soundServerAddress
     self.hostAddresses = hostAddresses
+    self.systemBusAddress =
+      systemBusAddress ?? "unix:path=\(directory)/no-system-bus"
     self.accessorydPath = accessorydPath
     self.acctlPath = acctlPath
     self.state = Mutex(State(watchdog: watchdog))
@@ -98,14 +105,17 @@ public final class DaemonFixture: Sendable {
   ///   - server: The sound server the daemon routes.
   ///   - policy: The text of the policy file; by default the shipped
   ///     default policy with a 0.3 s off-head grace time.
-  ///   - hostAddresses: This host's Bluetooth addresses.
+  ///   - hostAddresses: This host's Bluetooth addresses; empty to let the
+  ///     daemon take its adapters' addresses.
+  ///   - systemBusAddress: The bus of a ``BlueZMock``; nil for none.
   /// - Returns: The running daemon.
   /// - Throws: ``DaemonFixtureError`` with the end of the log if the
   ///   products are missing or the daemon does not come up; nothing is left
   ///   running.
   public static func start(
     on server: SoundServer, policy: String? = nil,
-    hostAddresses: [String] = [defaultHostAddress]
+    hostAddresses: [String] = [defaultHostAddress],
+    systemBusAddress: String? = nil
   ) async throws -> DaemonFixture {
     let accessoryd = try builtProduct("accessoryd").path
     let acctl = try builtProduct("acctl").path
@@ -131,7 +141,8 @@ public final class DaemonFixture: Sendable {
     }
     let fixture = DaemonFixture(
       directory: directory, soundServerAddress: server.serverAddress,
-      hostAddresses: hostAddresses, accessorydPath: accessoryd,
+      hostAddresses: hostAddresses, systemBusAddress: systemBusAddress,
+      accessorydPath: accessoryd,
       acctlPath: acctl, watchdog: watchdog)
     do {
       try fixture.writePolicy(policyText)
@@ -281,6 +292,7 @@ public final class DaemonFixture: Sendable {
     let group = try processGroup()
     var environment = baseEnvironment
     environment["PULSE_SERVER"] = soundServerAddress
+    environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBusAddress
     let start = state.withLock { state in
       state.starts += 1
       return state.starts

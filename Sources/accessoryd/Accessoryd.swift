@@ -69,7 +69,13 @@ struct Accessoryd {
       logger: logger)
     let discovery = DeviceDiscovery(logger: logger)
     let discoveryService = DiscoveryService(
-      discovery: discovery, sources: [SoundServerDevices(link: link)],
+      discovery: discovery,
+      sources: [
+        SoundServerDevices(link: link),
+        BlueZDevices { adapters in
+          await router.useAdapterAddresses(adapters.map(\.address))
+        },
+      ],
       logger: logger)
     let status: @Sendable () -> JSONValue = {
       .object([
@@ -78,8 +84,6 @@ struct Accessoryd {
           ?? .string("built-in default"),
         "statePath": .string(configuration.stateFilePath),
         "socketPath": .string(configuration.socketPath),
-        "hostAddresses": .array(
-          configuration.hostAddresses.map(JSONValue.string)),
       ])
     }
     let control = ControlServer(

@@ -221,11 +221,11 @@ enum Rendering {
       for column in 0..<4 {
         line += row[column].padding(to: widths[column]) + "  "
       }
-      line += row[4]
+      line = trimmingTrailingSpaces(line + row[4])
       if explainMismatches, let mismatch = text(device["mismatch"]) {
         line += "  (no match: \(mismatch))"
       }
-      lines.append(trimmingTrailingSpaces(line))
+      lines.append(line)
     }
     return lines.joined(separator: "\n")
   }
