@@ -30,7 +30,7 @@ let package = Package(
     .target(name: "AccessoryControl"),
     .target(
       name: "AccessorySetupKit",
-      dependencies: ["CoreBluetooth"]
+      dependencies: ["CoreBluetooth", "AccessoryControl"]
     ),
     .target(
       name: "AudioAccessoryKit",

@@ -57,6 +57,8 @@ public final class ControlClient: Sendable {
   private let state: Mutex<State>
   /// The socket's path.
   public let path: String
+  /// The socket, for ``interrupt()``; closing it is the state's business.
+  private let socketDescriptor: Int32
   /// How long a call waits for its answer.
   public let timeout: Double
 
@@ -106,6 +108,7 @@ public final class ControlClient: Sendable {
     setsockopt(
       descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval,
       socklen_t(MemoryLayout<timeval>.size))
+    socketDescriptor = descriptor
     state = Mutex(State(descriptor: descriptor))
   }
 
@@ -113,6 +116,16 @@ public final class ControlClient: Sendable {
     state.withLock { state in
       if state.descriptor >= 0 { Glibc.close(state.descriptor) }
     }
+  }
+
+  /// Wakes a thread blocked in ``nextNotification()`` or ``call(_:params:)``
+  /// on this connection, which then fails with
+  /// ``ControlClientError/connectionLost(_:)``; the caller then closes it.
+  ///
+  /// Unlike ``close()`` it does not wait for that thread.
+  public func interrupt() {
+    let descriptor = socketDescriptor
+    if descriptor >= 0 { shutdown(descriptor, Int32(SHUT_RDWR)) }
   }
 
   /// Closes the connection.

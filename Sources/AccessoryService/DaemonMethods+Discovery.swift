@@ -10,16 +10,16 @@ import FoundationEssentials
 
 extension DaemonMethods {
   /// `discovery.list`: the devices seen now, each with whether it matches
-  /// the descriptor and, if not, why.
+  /// the descriptor (or any of the descriptors) and, if not, why.
   func discoveryList(_ params: Parameters) async throws -> JSONValue {
-    try params.allow(["descriptor"])
-    let descriptor = try params.descriptor("descriptor")
+    try params.allow(["descriptor", "descriptors"])
+    let filter = try params.deviceFilter()
     let registry = engine.registry
     var devices: [JSONValue] = []
     for device in await discovery.devices {
       devices.append(
         Self.deviceJSON(
-          device, matching: descriptor,
+          device, matching: filter,
           authorized: registry.accessories[device.address] != nil))
     }
     return .object(["devices": .array(devices)])
@@ -27,13 +27,14 @@ extension DaemonMethods {
 
   /// `discovery.subscribe`: from the answer on, `event` notifications with
   /// `kind: "discovery"` for each device that is added, changes or goes
-  /// away; with a descriptor, only devices that match it (a device that
-  /// stops matching is reported removed).
+  /// away; with a descriptor (or several, any of which may match), only
+  /// devices that match (a device that stops matching is reported
+  /// removed).
   func discoverySubscribe(
     _ params: Parameters, _ connection: ControlConnection
   ) async throws -> JSONValue {
-    try params.allow(["descriptor"])
-    let descriptor = try params.descriptor("descriptor")
+    try params.allow(["descriptor", "descriptors"])
+    let filter = try params.deviceFilter()
     let changes = discovery.changes()
     let (notifications, continuation) = AsyncStream.makeStream(
       of: JSONValue.self, bufferingPolicy: .bufferingNewest(1000))
@@ -48,14 +49,14 @@ extension DaemonMethods {
         let event: JSONValue?
         switch change {
         case .added(let device), .changed(let device):
-          let matches = descriptor?.matches(device) ?? true
+          let matches = filter?.matches(device) ?? true
           let authorized = engine.registry.accessories[device.address] != nil
           if matches {
             let isNew = shown.insert(device.address).inserted
             event = Self.discoveryEvent(
               isNew ? "added" : "changed",
               Self.deviceJSON(
-                device, matching: descriptor, authorized: authorized))
+                device, matching: filter, authorized: authorized))
           } else if shown.remove(device.address) != nil {
             event = Self.discoveryEvent(
               "removed", .object(["address": .string("\(device.address)")]))
@@ -100,14 +101,31 @@ extension DaemonMethods {
   /// descriptor if one is given; then `migrationComplete`.
   func migrate(_ params: Parameters) async throws -> JSONValue {
     try params.allow(["descriptor"])
-    let descriptor = try params.descriptor("descriptor")
+    let filter = try params.descriptor("descriptor").map {
+      DeviceFilter(descriptors: [$0])
+    }
+    let migrated = try await migrateDevices(matching: filter)
+    return .object(["migrated": .array(migrated)])
+  }
+
+  /// Authorizes the devices paired with the host before accessoryd, that
+  /// play audio, are not authorized yet and match the filter, if any; then
+  /// publishes `migrationComplete`.
+  ///
+  /// - Returns: The accessories it authorized.
+  @discardableResult
+  func migrateDevices(
+    matching filter: DeviceFilter?
+  ) async throws -> [JSONValue] {
     var migrated: [JSONValue] = []
     for device in await discovery.devices
     where device.isPaired && device.isAudio
       && engine.registry.accessories[device.address] == nil
-      && descriptor?.matches(device) ?? true
+      && filter?.matches(device) ?? true
     {
-      try authorize(device, name: device.displayName, descriptor: descriptor)
+      try authorize(
+        device, name: device.displayName,
+        descriptor: filter?.descriptors.first { $0.matches(device) })
       migrated.append(await accessoryJSON(device.address))
     }
     events.publish(
@@ -118,7 +136,7 @@ extension DaemonMethods {
     if !migrated.isEmpty {
       await router.reconcile(because: "accessories were migrated")
     }
-    return .object(["migrated": .array(migrated)])
+    return migrated
   }
 
   /// A `discovery` event.
@@ -129,7 +147,7 @@ extension DaemonMethods {
 
   /// A device as the control socket shows it.
   static func deviceJSON(
-    _ device: DiscoveredDevice, matching descriptor: ASDiscoveryDescriptor?,
+    _ device: DiscoveredDevice, matching filter: DeviceFilter?,
     authorized: Bool
   ) -> JSONValue {
     func hex(_ data: Data) -> JSONValue {
@@ -162,8 +180,8 @@ extension DaemonMethods {
         device.sources.map(\.rawValue).sorted().map(JSONValue.string)),
       "authorized": .bool(authorized),
     ]
-    if let descriptor {
-      let mismatch = descriptor.mismatch(with: device)
+    if let filter {
+      let mismatch = filter.mismatch(with: device)
       fields["matches"] = .bool(mismatch == nil)
       fields["mismatch"] = mismatch.map { .string("\($0)") } ?? .null
     }
@@ -185,4 +203,24 @@ extension DiscoveredDevice {
   /// The services of devices that play audio.
   private static let audioServices = Set(
     ["110B", "1108", "111E", "184E"].map { CBUUID(string: $0) })
+}
+
+/// The descriptors a device must match one of; `discovery.list` and
+/// `discovery.subscribe` take one descriptor or several (a picker with
+/// several items).
+struct DeviceFilter: Sendable {
+  /// The descriptors, at least one.
+  let descriptors: [ASDiscoveryDescriptor]
+
+  /// Whether the device matches any descriptor.
+  func matches(_ device: DiscoveredDevice) -> Bool {
+    descriptors.contains { $0.matches(device) }
+  }
+
+  /// Nil if the device matches a descriptor, else why it does not match
+  /// the first one.
+  func mismatch(with device: DiscoveredDevice) -> DescriptorMismatch? {
+    guard !matches(device) else { return nil }
+    return descriptors.first?.mismatch(with: device)
+  }
 }

@@ -11,6 +11,7 @@ public struct DaemonMethods: ControlHandler {
   let engine: InProcessAccessoryEngine
   let router: RouteController
   let discovery: DeviceDiscovery
+  let pickers: PickerRequests
   let policies: PolicyStore
   let events: EventHub
   let status: @Sendable () -> JSONValue
@@ -19,12 +20,14 @@ public struct DaemonMethods: ControlHandler {
   /// Creates the handler.
   public init(
     engine: InProcessAccessoryEngine, router: RouteController,
-    discovery: DeviceDiscovery, policies: PolicyStore, events: EventHub,
+    discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
+    policies: PolicyStore, events: EventHub,
     status: @escaping @Sendable () -> JSONValue, logger: Logger
   ) {
     self.engine = engine
     self.router = router
     self.discovery = discovery
+    self.pickers = pickers
     self.policies = policies
     self.events = events
     self.status = status
@@ -47,6 +50,13 @@ public struct DaemonMethods: ControlHandler {
       case "accessory.rename": return try await rename(params)
       case "accessory.migrate": return try await migrate(params)
       case "discovery.list": return try await discoveryList(params)
+      case "picker.show": return try await showPicker(params)
+      case "picker.pending":
+        try params.allow([])
+        return .object(["picker": pickers.current.map(Self.pickerJSON) ?? .null]
+        )
+      case "picker.choose": return try await choose(params)
+      case "picker.cancel": return try cancelPicker(params)
       case "discovery.subscribe":
         return try await discoverySubscribe(params, connection)
       case "route.get":
@@ -95,20 +105,10 @@ public struct DaemonMethods: ControlHandler {
   /// matching the descriptor if one is given.
   private func pair(_ params: Parameters) async throws -> JSONValue {
     try params.allow(["address", "name", "descriptor"])
-    let text = try params.string("address", required: true)!
-    let address: BluetoothAddress
-    do {
-      address = try BluetoothAddress(parsing: text)
-    } catch {
-      throw AccessoryControlDevice.Error.invalidRequest(
-        reason: error.description)
-    }
+    let address = try params.address("address")
     let descriptor = try params.descriptor("descriptor")
     guard let device = await discovery.device(at: address) else {
-      throw AccessoryControlDevice.Error.invalidRequest(
-        reason: "the sound server has no Bluetooth output with the address "
-          + "\(address), and BlueZ does not see it; connect the accessory "
-          + "first")
+      throw Self.unknownDevice(address)
     }
     if let descriptor, let mismatch = descriptor.mismatch(with: device) {
       throw AccessoryControlDevice.Error.invalidRequest(
@@ -119,6 +119,16 @@ public struct DaemonMethods: ControlHandler {
     try authorize(device, name: name, descriptor: descriptor)
     await router.reconcile(because: "an accessory was paired")
     return await accessoryJSON(address)
+  }
+
+  /// The error for a device no discovery source sees.
+  static func unknownDevice(
+    _ address: BluetoothAddress
+  ) -> AccessoryControlDevice.Error {
+    .invalidRequest(
+      reason: "the sound server has no Bluetooth output with the address "
+        + "\(address), and BlueZ does not see it; connect the accessory "
+        + "first")
   }
 
   /// Pairs a device in the registry and tells subscribers
@@ -289,6 +299,9 @@ public struct DaemonMethods: ControlHandler {
       "address": .string(address.description),
       "displayName": .string(
         displayName ?? registry.accessory(at: address).displayName),
+      "formFactor": registry.accessories[address]?.formFactor.map {
+        .string($0.rawValue)
+      } ?? .null,
     ]
     if let registration = registry.registrations[address] {
       accessory["configuration"] =
@@ -403,10 +416,33 @@ struct Parameters {
       return try value.decode(as: AccessoryControlDevice.Configuration.self)
     } catch let error as DecodingError {
       throw .invalidParams(
-        "'\(key)' is not a configuration: \(describe(error))")
+        "'\(key)' is not a configuration: \(Self.describe(error))")
     } catch {
       throw .invalidParams("'\(key)' is not a configuration")
     }
+  }
+
+  /// Reads `descriptor` or `descriptors` (not both) as a filter; nil when
+  /// neither is given.
+  func deviceFilter() throws(ControlError) -> DeviceFilter? {
+    if let one = try descriptor("descriptor") {
+      guard fields["descriptors"] == nil else {
+        throw .invalidParams("give 'descriptor' or 'descriptors', not both")
+      }
+      return DeviceFilter(descriptors: [one])
+    }
+    guard let value = fields["descriptors"], value != .null else {
+      return nil
+    }
+    guard case .array(let values) = value, !values.isEmpty else {
+      throw .invalidParams("'descriptors' must be an array of descriptors")
+    }
+    var descriptors: [ASDiscoveryDescriptor] = []
+    for (index, value) in values.enumerated() {
+      descriptors.append(
+        try Self.descriptor(from: value, named: "descriptors[\(index)]"))
+    }
+    return DeviceFilter(descriptors: descriptors)
   }
 
   /// Reads a discovery descriptor (Apple's property names as keys) and
@@ -414,19 +450,26 @@ struct Parameters {
   func descriptor(_ key: String) throws(ControlError) -> ASDiscoveryDescriptor?
   {
     guard let value = fields[key], value != .null else { return nil }
+    return try Self.descriptor(from: value, named: "'\(key)'")
+  }
+
+  /// Decodes and checks a descriptor; `name` names it in errors.
+  static func descriptor(
+    from value: JSONValue, named key: String
+  ) throws(ControlError) -> ASDiscoveryDescriptor {
     let descriptor: ASDiscoveryDescriptor
     do {
       descriptor = try value.decode(as: ASDiscoveryDescriptor.self)
     } catch let error as DecodingError {
       throw .invalidParams(
-        "'\(key)' is not a discovery descriptor: \(describe(error))")
+        "\(key) is not a discovery descriptor: \(Self.describe(error))")
     } catch {
-      throw .invalidParams("'\(key)' is not a discovery descriptor")
+      throw .invalidParams("\(key) is not a discovery descriptor")
     }
     do {
       try descriptor.validate()
     } catch {
-      throw .invalidParams("'\(key)' is not a valid descriptor: \(error)")
+      throw .invalidParams("\(key) is not a valid descriptor: \(error)")
     }
     return descriptor
   }
@@ -487,7 +530,7 @@ struct Parameters {
     return result
   }
 
-  private func describe(_ error: DecodingError) -> String {
+  private static func describe(_ error: DecodingError) -> String {
     switch error {
     case .dataCorrupted(let context), .typeMismatch(_, let context),
       .valueNotFound(_, let context), .keyNotFound(_, let context):

@@ -1,0 +1,87 @@
+// The picker an app asked for with ASAccessorySession.showPicker(for:),
+// waiting for a person to answer it with `acctl pair`.
+
+import AccessoryControl
+import AccessorySetupKit
+import Synchronization
+
+/// One item of a picker request: what the app looks for.
+struct PickerItem: Sendable {
+  /// The name the app gives the accessory kind.
+  let name: String
+  /// The devices it takes.
+  let descriptor: ASDiscoveryDescriptor
+  /// Apple's setup options: `rename`, `confirmAuthorization`,
+  /// `finishInApp`.
+  let setupOptions: [String]
+  /// The product image's name, if the app gave one.
+  let productImage: String?
+  /// Whether this is a migration item (`ASMigrationDisplayItem`).
+  let isMigration: Bool
+
+  /// The item as the control socket shows it.
+  var json: JSONValue {
+    var fields: [String: JSONValue] = [
+      "name": .string(name),
+      "setupOptions": .array(setupOptions.map(JSONValue.string)),
+      "productImage": productImage.map(JSONValue.string) ?? .null,
+      "migration": .bool(isMigration),
+    ]
+    fields["descriptor"] = (try? JSONValue(encoding: descriptor)) ?? .null
+    return .object(fields)
+  }
+}
+
+/// The open picker request, if any: at most one at a time, as on Apple's
+/// platforms.
+public final class PickerRequests: Sendable {
+  /// An open request.
+  struct Request: Sendable {
+    /// Its identifier, as the app and `acctl pair` name it.
+    let id: String
+    /// The items that discover accessories.
+    let items: [PickerItem]
+    /// The migration items.
+    let migrationItems: [PickerItem]
+    /// The app session that showed it, if it named itself.
+    let session: String?
+  }
+
+  private let state = Mutex<(next: Int, open: Request?)>((1, nil))
+
+  /// Creates an empty desk.
+  public init() {}
+
+  /// Opens a request, or returns nil if one is open already.
+  func open(items: [PickerItem], session: String?) -> Request? {
+    state.withLock { state in
+      guard state.open == nil else { return nil }
+      let request = Request(
+        id: "\(state.next)", items: items.filter { !$0.isMigration },
+        migrationItems: items.filter(\.isMigration), session: session)
+      state.next += 1
+      state.open = request
+      return request
+    }
+  }
+
+  /// The open request.
+  var current: Request? { state.withLock { $0.open } }
+
+  /// Opens a request again, as it was, unless another one is open.
+  func restore(_ request: Request) {
+    state.withLock { state in
+      if state.open == nil { state.open = request }
+    }
+  }
+
+  /// Closes the request with this identifier; returns it, or nil if it is
+  /// not the open one.
+  func close(_ id: String) -> Request? {
+    state.withLock { state in
+      guard let open = state.open, open.id == id else { return nil }
+      state.open = nil
+      return open
+    }
+  }
+}

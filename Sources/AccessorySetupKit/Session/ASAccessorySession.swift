@@ -1,0 +1,523 @@
+// Apple's ASAccessorySession on Linux: a client of accessoryd. The picker
+// it shows is answered by a person with `acctl pair`, the system picker of
+// this platform; the session hears the events in Apple's order.
+
+import AccessoryControl
+import Dispatch
+import FoundationEssentials
+import Synchronization
+
+/// Coordinates accessory discovery and authorization for an app.
+///
+/// Activate it with an event handler, then show the picker:
+///
+/// ```swift
+/// let session = ASAccessorySession()
+/// session.activate(on: .main) { event in
+///   if event.eventType == .accessoryAdded { … }
+/// }
+/// session.showPicker(for: [item]) { error in … }
+/// ```
+///
+/// The session talks to accessoryd over its control socket. Its picker
+/// waits for a person to choose an accessory with `acctl pair` (or for a
+/// script to answer with `acctl pair --select ADDRESS`); the events come in
+/// Apple's order: `pickerDidPresent`, `pickerSetupPairing`,
+/// `pickerSetupRename` if renamed, `accessoryAdded`, `pickerDidDismiss`.
+/// An invalidated session cannot be used again.
+public final class ASAccessorySession: Sendable {
+  private enum Phase {
+    case idle, activating, active, invalidated
+  }
+
+  private struct State {
+    var phase = Phase.idle
+    /// Where the app's handlers run.
+    var queue: DispatchQueue?
+    var deliver: (@Sendable (ASAccessoryEvent) -> Void)?
+    var accessories: [ASAccessory] = []
+    var events: ControlClient?
+    var calls: ControlClient?
+    /// The completion of the open picker, called at `pickerDidDismiss`.
+    var pickerCompletion: (@Sendable ((any Error)?) -> Void)?
+  }
+
+  private let state = Mutex(State())
+  /// accessoryd's control socket.
+  public let socketPath: String
+  /// Names this session's pickers in the daemon's events.
+  private let token = UUID().uuidString
+  /// The app's declared identifiers (the Info.plist analogue); when set, a
+  /// picker item whose descriptor uses an undeclared one is refused.
+  public let setupConfiguration: ASAccessorySetupConfiguration?
+
+  /// Linux addition: the socket that sessions created by `init()` in this
+  /// task use, instead of the usual one; for tests and tools that run
+  /// their own accessoryd.
+  @TaskLocal public static var defaultSocketPath: String?
+
+  /// Creates a session with accessoryd at its usual socket
+  /// (`ACCESSORYD_SOCKET`, else `$XDG_RUNTIME_DIR/accessoryd/control.sock`).
+  public convenience init() {
+    self.init(socketPath: Self.defaultSocketPath ?? ControlSocketPath.resolve())
+  }
+
+  /// Creates a session with accessoryd at a socket, checking descriptors
+  /// against the app's setup configuration if one is given.
+  public init(
+    socketPath: String,
+    setupConfiguration: ASAccessorySetupConfiguration? = nil
+  ) {
+    self.socketPath = socketPath
+    self.setupConfiguration = setupConfiguration
+  }
+
+  /// The accessories authorized so far, kept up to date by the session's
+  /// events.
+  public var accessories: [ASAccessory] {
+    state.withLock { $0.accessories }
+  }
+
+  // MARK: - Life cycle
+
+  /// Activates the session: connects to accessoryd, loads ``accessories``
+  /// and delivers ``ASAccessoryEventType/activated``, then every event, on
+  /// `queue`.
+  ///
+  /// If accessoryd cannot be reached, the handler receives
+  /// ``ASAccessoryEventType/invalidated`` with an ``ASError`` of code
+  /// ``ASError/Code/activationFailed``; an invalidated session receives
+  /// `invalidated` again. A second activation of an active session does
+  /// nothing.
+  ///
+  /// - Parameters:
+  ///   - queue: Where the handler runs, one event at a time.
+  ///   - eventHandler: Receives the events.
+  public func activate(
+    on queue: DispatchQueue,
+    eventHandler: @escaping (ASAccessoryEvent) -> Void
+  ) {
+    let handler = UncheckedHandler(eventHandler)
+    let deliver: @Sendable (ASAccessoryEvent) -> Void = { event in
+      queue.async { handler.call(event) }
+    }
+    let phase = state.withLock { state -> Phase in
+      let phase = state.phase
+      if phase == .idle {
+        state.phase = .activating
+        state.queue = queue
+        state.deliver = deliver
+      }
+      return phase
+    }
+    switch phase {
+    case .idle:
+      startThread { self.connect() }
+    case .invalidated:
+      deliver(
+        ASAccessoryEvent(
+          eventType: .invalidated,
+          error: ASError(
+            .invalidated, "the session was invalidated; create a new one")))
+    case .activating, .active:
+      return
+    }
+  }
+
+  /// Ends the session: a shown picker is dismissed, and the handler
+  /// receives ``ASAccessoryEventType/invalidated``, its last event.
+  public func invalidate() {
+    let taken = state.withLock { state -> State? in
+      guard state.phase != .invalidated else { return nil }
+      let taken = state
+      state.phase = .invalidated
+      state.pickerCompletion = nil
+      state.events = nil
+      state.calls = nil
+      return taken
+    }
+    guard let taken else { return }
+    if let completion = taken.pickerCompletion {
+      _ = try? taken.calls?.call(
+        "picker.cancel",
+        params: .object(["session": .string(token), "reason": "invalidated"]))
+      completion(ASError(.invalidated, "the session was invalidated"))
+    }
+    taken.events?.interrupt()
+    taken.calls?.close()
+    taken.deliver?(ASAccessoryEvent(eventType: .invalidated))
+  }
+
+  // MARK: - Picker
+
+  /// Shows the picker with these items; `completionHandler` runs when it
+  /// is dismissed, with nil once an accessory was set up (or migrated), or
+  /// the error: ``ASError/Code/userCancelled`` if the person cancelled.
+  ///
+  /// Showing the picker before ``activate(on:eventHandler:)`` finished, or
+  /// on an invalidated session, fails with ``ASError/Code/invalidRequest``
+  /// or ``ASError/Code/invalidated``; an item whose descriptor breaks
+  /// Apple's rules, or uses an identifier the ``setupConfiguration`` does
+  /// not declare, with ``ASError/Code/invalidRequest`` naming it.
+  public func showPicker(
+    for displayItems: [ASPickerDisplayItem],
+    completionHandler: @escaping ((any Error)?) -> Void
+  ) {
+    let completion = UncheckedCompletion(completionHandler)
+    let items: [JSONValue]
+    do {
+      items = try displayItems.map(pickerItemJSON)
+    } catch {
+      finish(completion, error)
+      return
+    }
+    let calls = state.withLock { state -> Result<ControlClient, ASError> in
+      switch state.phase {
+      case .idle, .activating:
+        return .failure(
+          ASError(
+            .invalidRequest,
+            "activate the session, and wait for the activated event, before "
+              + "showing the picker"))
+      case .invalidated:
+        return .failure(
+          ASError(.invalidated, "the session was invalidated; create a new one")
+        )
+      case .active:
+        guard state.pickerCompletion == nil, let calls = state.calls else {
+          return .failure(
+            ASError(.pickerAlreadyActive, "this session's picker is shown"))
+        }
+        let queue = state.queue ?? .global()
+        state.pickerCompletion = { error in
+          queue.async { completion.call(error) }
+        }
+        return .success(calls)
+      }
+    }
+    guard case .success(let client) = calls else {
+      if case .failure(let error) = calls { finish(completion, error) }
+      return
+    }
+    DispatchQueue.global().async {
+      do {
+        _ = try client.call(
+          "picker.show",
+          params: .object([
+            "session": .string(self.token), "items": .array(items),
+          ]))
+      } catch {
+        let failed = self.state.withLock { state in
+          defer { state.pickerCompletion = nil }
+          return state.pickerCompletion
+        }
+        failed?(Self.sessionError(error))
+      }
+    }
+  }
+
+  /// Shows the picker and returns when it is dismissed; see
+  /// ``showPicker(for:completionHandler:)``.
+  public func showPicker(for displayItems: [ASPickerDisplayItem]) async throws {
+    let items = displayItems
+    try await completion { showPicker(for: items, completionHandler: $0) }
+  }
+
+  // MARK: - Accessories
+
+  /// Removes an accessory: its authorization ends and its registration is
+  /// invalidated; the handler receives ``ASAccessoryEventType/accessoryRemoved``.
+  public func removeAccessory(
+    _ accessory: ASAccessory,
+    completionHandler: @escaping ((any Error)?) -> Void
+  ) {
+    call(
+      "accessory.unpair", ["accessory": addressJSON(accessory)],
+      UncheckedCompletion(completionHandler))
+  }
+
+  /// Removes an accessory; see ``removeAccessory(_:completionHandler:)``.
+  public func removeAccessory(_ accessory: ASAccessory) async throws {
+    try await completion { removeAccessory(accessory, completionHandler: $0) }
+  }
+
+  /// Linux addition: renames an accessory to `name`.
+  ///
+  /// On Apple's platforms the system asks the person for the name; here
+  /// `acctl rename` is the person's way. The handler receives
+  /// ``ASAccessoryEventType/accessoryChanged``.
+  public func renameAccessory(
+    _ accessory: ASAccessory, to name: String,
+    completionHandler: @escaping ((any Error)?) -> Void
+  ) {
+    call(
+      "accessory.rename",
+      ["accessory": addressJSON(accessory), "name": .string(name)],
+      UncheckedCompletion(completionHandler))
+  }
+
+  /// Renames an accessory; see ``renameAccessory(_:to:completionHandler:)``.
+  public func renameAccessory(
+    _ accessory: ASAccessory, to name: String
+  )
+    async throws
+  {
+    try await completion {
+      renameAccessory(accessory, to: name, completionHandler: $0)
+    }
+  }
+
+  // MARK: - Connection
+
+  /// Connects, subscribes, loads the accessories, then reads events until
+  /// the session is invalidated or the connection ends.
+  private func connect() {
+    let events: ControlClient
+    let calls: ControlClient
+    let accessories: [ASAccessory]
+    do {
+      events = try ControlClient(path: socketPath)
+      _ = try events.call("events.subscribe")
+      calls = try ControlClient(path: socketPath)
+      accessories = Self.accessories(in: try calls.call("accessory.list"))
+    } catch {
+      let deliver = state.withLock { state in
+        state.phase = .invalidated
+        return state.deliver
+      }
+      deliver?(
+        ASAccessoryEvent(
+          eventType: .invalidated,
+          error: ASError(
+            .activationFailed, "cannot reach accessoryd: \(error)")))
+      return
+    }
+    let deliver = state.withLock {
+      state -> (@Sendable (ASAccessoryEvent) -> Void)? in
+      guard state.phase == .activating else { return nil }
+      state.phase = .active
+      state.events = events
+      state.calls = calls
+      state.accessories = accessories
+      return state.deliver
+    }
+    guard let deliver else {
+      events.close()
+      calls.close()
+      return
+    }
+    deliver(ASAccessoryEvent(eventType: .activated))
+    while let notification = try? events.nextNotification() {
+      guard notification.method == "event", let event = notification.params
+      else { continue }
+      handle(event, deliver)
+    }
+    events.close()
+    // The daemon went away while the session was active.
+    let lost = state.withLock { state -> (@Sendable ((any Error)?) -> Void)?? in
+      guard state.phase == .active else { return nil }
+      state.phase = .invalidated
+      defer { state.pickerCompletion = nil }
+      return .some(state.pickerCompletion)
+    }
+    if let lost {
+      lost?(ASError(.connectionFailed, "the connection to accessoryd ended"))
+      deliver(
+        ASAccessoryEvent(
+          eventType: .invalidated,
+          error: ASError(
+            .connectionFailed, "the connection to accessoryd ended")))
+    }
+  }
+
+  /// Turns one daemon event into the session's events.
+  private func handle(
+    _ event: JSONValue, _ deliver: @Sendable (ASAccessoryEvent) -> Void
+  ) {
+    guard case .string(let name)? = event["eventType"],
+      let eventType = ASAccessoryEventType(name: name)
+    else { return }
+    switch eventType {
+    case .accessoryAdded, .accessoryChanged, .accessoryRemoved:
+      guard let accessory = Self.accessory(from: event["accessory"]) else {
+        return
+      }
+      state.withLock { state in
+        state.accessories.removeAll {
+          $0.bluetoothAddress == accessory.bluetoothAddress
+        }
+        if eventType != .accessoryRemoved {
+          state.accessories.append(accessory)
+          state.accessories.sort { $0.displayName < $1.displayName }
+        }
+      }
+      deliver(ASAccessoryEvent(eventType: eventType, accessory: accessory))
+    case .migrationComplete:
+      deliver(ASAccessoryEvent(eventType: .migrationComplete))
+    case .pickerDidPresent, .pickerSetupPairing, .pickerSetupRename,
+      .pickerSetupBridging, .pickerSetupFailed, .pickerDidDismiss:
+      guard event["session"] == .string(token) else { return }
+      let error: ASError? =
+        switch event["error"] {
+        case .string("userCancelled")?:
+          ASError(.userCancelled, "the person cancelled the picker")
+        case .string("invalidated")?:
+          ASError(.invalidated, "the session was invalidated")
+        case .string(let reason)?: ASError(.unknown, reason)
+        default: nil
+        }
+      deliver(ASAccessoryEvent(eventType: eventType, error: error))
+      if eventType == .pickerDidDismiss {
+        let completion = state.withLock { state in
+          defer { state.pickerCompletion = nil }
+          return state.pickerCompletion
+        }
+        completion?(error)
+      }
+    case .unknown, .activated, .invalidated:
+      return
+    }
+  }
+
+  // MARK: - Helpers
+
+  /// Calls a method in the background and reports the outcome.
+  private func call(
+    _ method: String, _ params: [String: JSONValue],
+    _ completion: UncheckedCompletion
+  ) {
+    let client = state.withLock { state -> Result<ControlClient, ASError> in
+      guard state.phase == .active, let calls = state.calls else {
+        return .failure(
+          ASError(
+            state.phase == .invalidated ? .invalidated : .invalidRequest,
+            state.phase == .invalidated
+              ? "the session was invalidated; create a new one"
+              : "activate the session first"))
+      }
+      return .success(calls)
+    }
+    DispatchQueue.global().async {
+      switch client {
+      case .failure(let error): self.finish(completion, error)
+      case .success(let client):
+        do {
+          _ = try client.call(method, params: .object(params))
+          self.finish(completion, nil)
+        } catch {
+          self.finish(completion, Self.sessionError(error))
+        }
+      }
+    }
+  }
+
+  /// Reports an outcome to a completion handler on the app's queue.
+  private func finish(_ completion: UncheckedCompletion, _ error: (any Error)?)
+  {
+    let queue = state.withLock { $0.queue } ?? .global()
+    queue.async { completion.call(error) }
+  }
+
+  /// One picker item as the daemon takes it; checks its descriptor.
+  private func pickerItemJSON(_ item: ASPickerDisplayItem) throws -> JSONValue {
+    do {
+      try item.descriptor.validate(against: setupConfiguration)
+    } catch {
+      throw ASError(.invalidRequest, "picker item '\(item.name)': \(error)")
+    }
+    return .object([
+      "name": .string(item.name),
+      "descriptor": try JSONValue(encoding: item.descriptor),
+      "setupOptions": .array(item.setupOptions.names.map(JSONValue.string)),
+      "productImage": .string(item.productImage.reference),
+      "migration": .bool(item.isMigration),
+    ])
+  }
+
+  private func addressJSON(_ accessory: ASAccessory) -> JSONValue {
+    accessory.bluetoothAddress.map { .string($0.description) }
+      ?? .string(accessory.displayName)
+  }
+
+  /// The ASError for a failed control call.
+  private static func sessionError(_ error: any Error) -> ASError {
+    guard let error = error as? ControlClientError else {
+      return ASError(.unknown, "\(error)")
+    }
+    switch error {
+    case .remote(let remote):
+      if case .string("pickerAlreadyActive")? = remote.data?["case"] {
+        return ASError(.pickerAlreadyActive, remote.message)
+      }
+      return ASError(.invalidRequest, remote.message)
+    case .unreachable, .connectionLost, .permissionDenied, .timedOut:
+      return ASError(.connectionFailed, error.description)
+    }
+  }
+
+  /// The accessories of an `accessory.list` answer.
+  private static func accessories(in list: JSONValue) -> [ASAccessory] {
+    guard case .array(let items)? = list["accessories"] else { return [] }
+    return items.compactMap(accessory(from:))
+      .sorted { $0.displayName < $1.displayName }
+  }
+
+  /// An accessory from the daemon's JSON.
+  private static func accessory(from value: JSONValue?) -> ASAccessory? {
+    guard case .string(let text)? = value?["address"],
+      let address = BluetoothAddress(text),
+      case .string(let name)? = value?["displayName"]
+    else { return nil }
+    var formFactor: AudioFormFactor?
+    if case .string(let raw)? = value?["formFactor"] {
+      formFactor = AudioFormFactor(rawValue: raw)
+    }
+    return ASAccessory(
+      displayName: name, bluetoothAddress: address, formFactor: formFactor)
+  }
+}
+
+extension ASAccessoryEventType {
+  /// The event type Apple names `name`, as the daemon's events carry it.
+  init?(name: String) {
+    guard let match = Self.allCases.first(where: { "\($0)" == name }) else {
+      return nil
+    }
+    self = match
+  }
+}
+
+/// Waits for an operation that reports to a completion handler, and
+/// throws its error.
+private func completion(
+  _ start: (@escaping ((any Error)?) -> Void) -> Void
+) async throws {
+  try await withCheckedThrowingContinuation {
+    (continuation: CheckedContinuation<Void, any Error>) in
+    start { error in
+      if let error {
+        continuation.resume(throwing: error)
+      } else {
+        continuation.resume()
+      }
+    }
+  }
+}
+
+/// An app's event handler: it runs only on the queue the app chose, one
+/// event at a time, as on Apple's platforms, so it need not be Sendable.
+private struct UncheckedHandler: @unchecked Sendable {
+  let call: (ASAccessoryEvent) -> Void
+  init(_ call: @escaping (ASAccessoryEvent) -> Void) { self.call = call }
+}
+
+/// An app's completion handler, called once.
+private struct UncheckedCompletion: @unchecked Sendable {
+  let call: ((any Error)?) -> Void
+  init(_ call: @escaping ((any Error)?) -> Void) { self.call = call }
+}
+
+/// Runs `body` on a thread of its own.
+private func startThread(_ body: @escaping @Sendable () -> Void) {
+  DispatchQueue.global().async(execute: body)
+}
