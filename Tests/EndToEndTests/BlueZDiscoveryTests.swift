@@ -97,6 +97,132 @@ struct BlueZDiscoveryTests {
   }
 }
 
+extension BlueZDiscoveryTests {
+  /// Four devices BlueZ sees, and which descriptor options match which.
+  static let table: [(options: [String], matches: [String])] = [
+    (["--service-uuid", "110B"], ["01", "02"]),
+    (["--company-id", "0x004C"], ["01"]),
+    (["--service-uuid", "FE2C"], ["03"]),
+    (["--service-uuid", "0000FE2C-0000-1000-8000-00805F9B34FB"], ["03"]),
+    (["--service-uuid", "110B", "--name-substring", "Galaxy"], ["02"]),
+    (["--company-id", "0x0075", "--name-substring", "buds"], []),
+    (
+      [
+        "--company-id", "76", "--manufacturer-data", "0700",
+        "--manufacturer-mask", "FF00",
+      ], ["01"]
+    ),
+    (
+      [
+        "--company-id", "76", "--manufacturer-data", "0718",
+        "--manufacturer-mask", "FFFF",
+      ], []
+    ),
+    (
+      [
+        "--service-uuid", "FE2C", "--service-data", "1011",
+        "--service-data-mask", "0FFF",
+      ], ["03"]
+    ),
+    (
+      [
+        "--service-uuid", "FE2C", "--service-data", "0012",
+        "--service-data-mask", "FFFF",
+      ], []
+    ),
+    (["--service-uuid", "110B", "--range", "immediate"], ["01"]),
+    (["--service-uuid", "FE2C", "--range", "immediate"], ["03"]),
+    (
+      [
+        "--service-uuid", "110B", "--company-id", "0x004C",
+        "--name-substring", "Studio", "--range", "immediate",
+      ], ["01"]
+    ),
+    (
+      [
+        "--service-uuid", "110B", "--company-id", "0x004C",
+        "--name-substring", "Galaxy",
+      ], []
+    ),
+  ]
+
+  @Test(
+    "Descriptor options over a table of BlueZ devices",
+    .timeLimit(.minutes(2)))
+  func descriptorTable() async throws {
+    let mock = try await BlueZMock.start()
+    defer { mock.stop() }
+    try await mock.addAdapter("hci0", systemName: "laptop")
+    let devices: [(String, String, [(String, BlueZMock.PropertyValue)])] = [
+      (
+        "01", "Studio Buds",
+        [
+          ("UUIDs", .strings(["0000110b-0000-1000-8000-00805f9b34fb"])),
+          (
+            "ManufacturerData", .manufacturerData([0x004C: [0x07, 0x19, 0x01]])
+          ),
+          ("RSSI", .int16(-48)),
+        ]
+      ),
+      (
+        "02", "Galaxy Buds",
+        [
+          ("UUIDs", .strings(["0000110b-0000-1000-8000-00805f9b34fb"])),
+          ("ManufacturerData", .manufacturerData([0x0075: [0x01, 0x02]])),
+          ("RSSI", .int16(-70)),
+        ]
+      ),
+      (
+        "03", "Pixel Buds",
+        [
+          ("UUIDs", .strings(["0000fe2c-0000-1000-8000-00805f9b34fb"])),
+          (
+            "ServiceData",
+            .serviceData([
+              "0000fe2c-0000-1000-8000-00805f9b34fb": [0, 0x11, 0x22]
+            ])
+          ),
+          ("RSSI", .int16(-58)),
+        ]
+      ),
+      ("04", "Kitchen Lamp", [("RSSI", .int16(-79))]),
+    ]
+    for (suffix, name, properties) in devices {
+      let address = "AA:BB:CC:DD:EE:" + suffix
+      try await mock.addDevice(address: address, name: name)
+      for (property, value) in properties {
+        try await mock.setDeviceProperty(address, property, value)
+      }
+    }
+    let server = try await SoundServer.start(
+      .pulseAudio, sinks: sinks(.pulseAudio, phones: false))
+    defer { server.stop() }
+    let daemon = try await DaemonFixture.start(
+      on: server, systemBusAddress: mock.busAddress)
+    defer { daemon.shutDown() }
+    let rig = Rig(server: server, daemon: daemon)
+    _ = try await rig.eventuallyDiscovered("AA:BB:CC:DD:EE:03") {
+      $0["rssi"] == -58 && $0["serviceData"] != [:]
+    }
+    _ = try await rig.eventuallyDiscovered("AA:BB:CC:DD:EE:04") {
+      $0["rssi"] == -79
+    }
+    for row in Self.table {
+      guard
+        case .array(let listed) = try await rig.json(["discover"] + row.options)
+      else {
+        Issue.record("acctl discover \(row.options) printed no array")
+        continue
+      }
+      let matched = listed.compactMap { $0["address"]?.stringValue }
+      #expect(
+        matched == row.matches.map { "AA:BB:CC:DD:EE:" + $0 },
+        "acctl discover \(row.options.joined(separator: " "))")
+    }
+    #expect(daemon.stop() == 0)
+  }
+}
+
 extension Rig {
   /// Waits until `acctl discover` lists a device for which a condition
   /// holds, and returns its record.
