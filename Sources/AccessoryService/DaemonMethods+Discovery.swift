@@ -42,9 +42,13 @@ extension DaemonMethods {
       throw ControlError.invalidRequest(
         "this connection already follows events; open another one")
     }
+    // The devices the client can list now; it hears when each goes away.
+    let listed = Set(
+      await discovery.devices.filter { filter?.matches($0) ?? true }
+        .map(\.address))
     let engine = self.engine
     let task = Task {
-      var shown = Set<BluetoothAddress>()
+      var shown = listed
       for await change in changes {
         let event: JSONValue?
         switch change {

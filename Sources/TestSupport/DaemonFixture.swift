@@ -408,6 +408,40 @@ public final class DaemonFixture: Sendable {
     try await startAcctl(arguments, addSocket: addSocket).result()
   }
 
+  /// Runs another program to completion beside the daemon, such as tmux
+  /// for a test that drives acctl in a terminal: in the fixture's process
+  /// group, so the watchdog stops whatever it leaves behind if the test
+  /// process dies, with standard input from `/dev/null` and no other
+  /// descriptor of this process.
+  ///
+  /// - Parameters:
+  ///   - executable: The program's absolute path.
+  ///   - arguments: Its arguments.
+  ///   - environment: Its whole environment.
+  /// - Returns: What it printed (output and errors together).
+  /// - Throws: ``FixtureError`` with its exit status and output if it fails
+  ///   or runs longer than 30 seconds.
+  @discardableResult
+  public func run(
+    _ executable: String, _ arguments: [String],
+    environment: [String: String]
+  ) throws -> String {
+    let group = try processGroup()
+    let number = state.withLock { state in
+      defer { state.nextRun += 1 }
+      return state.nextRun
+    }
+    let output = "\(directory)/acctl/program-\(number).out"
+    defer { unlink(output) }
+    let process = try ChildProcess.spawn(
+      executable: executable, arguments: arguments, environment: environment,
+      output: output, processGroup: group)
+    return try process.checkedOutput(
+      of: ([executable] + arguments).joined(separator: " "),
+      exited: process.waitForExit(until: .now + .seconds(30)),
+      output: output, errorOutput: output)
+  }
+
   // MARK: - The raw socket
 
   /// Sends bytes as they are on a new connection and returns the first

@@ -4,6 +4,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit
+import Foundation
 
 extension Acctl {
   /// Pairs an accessory, the step AccessorySetupKit's picker does on
@@ -15,9 +16,24 @@ extension Acctl {
         Give the address (or --select ADDRESS) to authorize that device; \
         with descriptor options it must match them. BlueZ or the sound \
         server must see the device. Without --name, the accessory takes the \
-        name the host shows for it. --migrate authorizes every Bluetooth \
-        audio device the host paired before accessoryd, as AccessorySetupKit's \
-        migration does.
+        name the host shows for it.
+
+        Without an address, in a terminal, acctl pair shows \
+        AccessorySetupKit's picker: the devices that match, numbered, kept \
+        up to date as they come, change and go. Type a number and Enter, \
+        then a name (Enter keeps the one offered), then Enter or y to set it \
+        up; n goes back to the list, as does a device that went away. q, \
+        Ctrl-C or Ctrl-D cancels: acctl prints 'Cancelled.' and exits with \
+        1, and nothing is authorized.
+
+        When an app waits on a picker (ASAccessorySession.showPicker) and no \
+        descriptor options are given, acctl pair answers it: the picker \
+        offers the devices that match the app's items and asks for a name \
+        only if an item allows renaming; a cancel tells the app. With an \
+        address, acctl answers it without asking.
+
+        --migrate authorizes every Bluetooth audio device the host paired \
+        before accessoryd, as AccessorySetupKit's migration does.
         """)
 
     static let signature: [ArgumentDefinition] =
@@ -37,7 +53,8 @@ extension Acctl {
         Shared.socket,
       ]
 
-    /// The device to authorize; nil with --migrate.
+    /// The device to authorize; nil with --migrate, or to choose one in
+    /// the picker.
     var address: BluetoothAddress?
     /// The display name, or nil for the device's own.
     var name: String?
@@ -73,10 +90,10 @@ extension Acctl {
         throw ValidationError(
           "--migrate authorizes every earlier device; give no address or name")
       }
-      if !migrate, address == nil {
+      if !migrate, address == nil, isatty(0) != 1 {
         throw ValidationError(
-          "Give the device's address (or --select ADDRESS); 'acctl discover' "
-            + "lists the devices")
+          "Give the device's address (or --select ADDRESS), or run acctl pair "
+            + "in a terminal to choose one; 'acctl discover' lists the devices")
       }
     }
 
@@ -100,10 +117,21 @@ extension Acctl {
             + " authorized.")
         return
       }
-      var params = descriptorFields
-      params["address"] = .string("\(address!)")
-      if let name { params["name"] = .string(name) }
-      let result = try daemon.call("accessory.pair", .object(params))
+      // An app's picker waits for an answer only without descriptor
+      // options, which ask for acctl's own.
+      let pending =
+        descriptor == nil ? try Picker.pendingRequest(socket: socket) : nil
+      let request = pending ?? PickerRequest(descriptor: descriptorFields)
+      let result: JSONValue
+      if let address {
+        let (method, params) = request.answer(
+          address: "\(address)", name: name)
+        result = try daemon.call(method, params)
+      } else {
+        result = try await Picker(
+          request: request, socket: socket, presetName: name
+        ).run()
+      }
       Output.print(json ? Rendering.json(result) : Rendering.accessory(result))
     }
   }

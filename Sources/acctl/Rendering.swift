@@ -208,8 +208,11 @@ enum Rendering {
   /// Returns discovered devices as a numbered table: name, address, form
   /// factor, signal and state; with `explainMismatches`, each device that
   /// does not match says why.
-  static func devices(_ devices: [JSONValue], explainMismatches: Bool) -> String
-  {
+  ///
+  /// - Parameter numbers: The number of each device; nil to count from 1.
+  static func devices(
+    _ devices: [JSONValue], explainMismatches: Bool, numbers: [Int]? = nil
+  ) -> String {
     guard !devices.isEmpty else { return "No matching devices." }
     let rows = devices.map(deviceColumns)
     let widths = (0..<4).map { column in
@@ -217,7 +220,8 @@ enum Rendering {
     }
     var lines: [String] = []
     for (index, (device, row)) in zip(devices, rows).enumerated() {
-      var line = "\(index + 1)".leftPadded(to: 3) + "  "
+      let number = numbers?[index] ?? index + 1
+      var line = "\(number)".leftPadded(to: 3) + "  "
       for column in 0..<4 {
         line += row[column].padding(to: widths[column]) + "  "
       }

@@ -173,12 +173,33 @@ private func run(
       results: ["accessory.pair": studioBuds])
     #expect(
       transcript == Transcript(output: studioBudsJSON, error: "", status: 0))
-    #expect(requests.first?.method == "accessory.pair")
+    // First whether an app's picker waits: this daemon has none.
+    #expect(requests.map(\.method) == ["picker.pending", "accessory.pair"])
     #expect(
-      requests.first?.params
+      requests.last?.params
         == .object([
           "address": .string("AA:BB:CC:DD:EE:01"),
           "name": .string("Studio Buds"),
+        ]))
+  }
+
+  @Test func pairAnswersTheAppsPicker() throws {
+    let (transcript, requests) = try run(
+      ["pair", "--select", "aa:bb:cc:dd:ee:01"],
+      results: [
+        "picker.pending": """
+        {"picker":{"pickerID":"7","items":[{"name":"My Buds",\
+        "descriptor":{"bluetoothCompanyIdentifier":76},"setupOptions":[]}]}}
+        """,
+        "picker.choose": studioBuds,
+      ])
+    #expect(
+      transcript == Transcript(output: studioBudsText, error: "", status: 0))
+    #expect(requests.map(\.method) == ["picker.pending", "picker.choose"])
+    #expect(
+      requests.last?.params
+        == .object([
+          "pickerID": .string("7"), "address": .string("AA:BB:CC:DD:EE:01"),
         ]))
   }
 

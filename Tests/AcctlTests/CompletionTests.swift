@@ -118,6 +118,23 @@ private func labels(_ section: String, in help: String) -> [String] {
     #expect(try complete("acctl update Desk ", socket: daemon.path) == [])
   }
 
+  @Test func pairOffersTheDiscoveredDevices() throws {
+    let daemon = try FakeDaemon(results: [
+      "discovery.list": """
+      {"devices":[{"address":"AA:BB:CC:DD:EE:01","displayName":"Studio Buds"},\
+      {"address":"aa:bb:cc:dd:ee:07","displayName":"Kitchen Lamp"}]}
+      """
+    ])
+    defer { daemon.stop() }
+    #expect(
+      try complete("acctl pair ", socket: daemon.path)
+        == ["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:07"])
+    #expect(
+      try complete("acctl pair --select AA:BB:CC:DD:EE:0", socket: daemon.path)
+        == ["01", "07"])
+    #expect(try complete("acctl pair AA:BB:CC:DD:EE:01 ") == [])
+  }
+
   @Test func nothingWhenTheDaemonIsDown() throws {
     #expect(try complete("acctl current ") == [])
   }
