@@ -180,6 +180,7 @@ extension DaemonMethods {
       "paired": .bool(device.isPaired),
       "connected": .bool(device.isConnected),
       "audioOutput": device.audioOutput.map(JSONValue.string) ?? .null,
+      "audioProfiles": .array(device.audioProfiles.map(JSONValue.string)),
       "sources": .array(
         device.sources.map(\.rawValue).sorted().map(JSONValue.string)),
       "authorized": .bool(authorized),

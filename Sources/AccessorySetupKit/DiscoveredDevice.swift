@@ -46,6 +46,9 @@ public struct DiscoveredDevice: Sendable, Hashable, Codable {
   public var isConnected: Bool
   /// The sound server's output (sink name) for it, if it has one.
   public var audioOutput: String?
+  /// The sound server's profiles for it (such as `a2dp-sink` and
+  /// `headset-head-unit`), with the active one first; empty if unknown.
+  public var audioProfiles: [String] = []
   /// The address of the host adapter that sees it, if known.
   public var adapter: BluetoothAddress?
   /// The sources that reported it.
@@ -111,6 +114,8 @@ public struct DiscoveredDevice: Sendable, Hashable, Codable {
     merged.isPaired = isPaired || other.isPaired
     merged.isConnected = isConnected || other.isConnected
     merged.audioOutput = audioOutput ?? other.audioOutput
+    merged.audioProfiles =
+      audioProfiles.isEmpty ? other.audioProfiles : audioProfiles
     merged.adapter = adapter ?? other.adapter
     merged.sources.formUnion(other.sources)
     return merged

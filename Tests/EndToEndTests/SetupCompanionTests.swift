@@ -71,6 +71,23 @@ final class AccessoryManager: @unchecked Sendable {
     }
   }
 
+  func migrateExistingAccessories(
+    completion: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    guard let image = UIImage(named: "my-accessory") else { return }
+    let descriptor = ASDiscoveryDescriptor()
+    descriptor.bluetoothServiceUUID = CBUUID(string: "110B")
+    let migrationItem = ASMigrationDisplayItem(
+      name: "My Accessory", productImage: image, descriptor: descriptor)
+    migrationItem.peripheralIdentifier = UUID()
+    session.showPicker(for: [migrationItem]) { error in
+      if let error {
+        print("Migration failed: \(error.localizedDescription)")
+      }
+      completion(error)
+    }
+  }
+
   private func beginCustomSetup(_ accessory: ASAccessory) {
     guard accessory.bluetoothIdentifier != nil else { return }
     setUp.withLock { $0 = accessory }
@@ -103,6 +120,12 @@ struct SetupCompanionTests {
       budsAddress, "UUIDs",
       .strings(["0000110b-0000-1000-8000-00805f9b34fb"]))
     try await mock.setDeviceProperty(budsAddress, "Connected", .bool(true))
+    // Headphones the host paired before accessoryd, for the migration.
+    try await mock.addDevice(address: phonesAddress, name: "Travel Phones")
+    try await mock.setDeviceProperty(
+      phonesAddress, "UUIDs",
+      .strings(["0000110b-0000-1000-8000-00805f9b34fb"]))
+    try await mock.setDeviceProperty(phonesAddress, "Paired", .bool(true))
     let server = try await SoundServer.start(
       .pulseAudio, sinks: sinks(.pulseAudio, phones: false))
     defer { server.stop() }
@@ -128,15 +151,10 @@ struct SetupCompanionTests {
         manager.log.withLock { $0.contains("activated") }
       }
       let dismissed = Task { await showPicker(manager) }
-      let pickerID = try await pendingPicker(daemon.socketPath)
-      // The person chooses the buds and renames them (what `acctl pair`
-      // sends).
-      let chosen = try ControlClient(path: daemon.socketPath).call(
-        "picker.choose",
-        params: .object([
-          "pickerID": .string(pickerID), "address": .string(budsAddress),
-          "name": "My Buds",
-        ]))
+      _ = try await pendingPicker(daemon.socketPath)
+      // The person's side, from a script: choose the buds, rename them.
+      let chosen = try await rig.json(
+        ["pair", "--select", budsAddress, "--name", "My Buds"])
       #expect(chosen["displayName"] == "My Buds")
       #expect(await dismissed.value == nil)
       try await until("the companion set the accessory up") {
@@ -168,6 +186,25 @@ struct SetupCompanionTests {
       }
       try await rig.eventuallyRouted(to: "buds", streams: 0)
 
+      // A migration picker: the paired headphones are authorized at once.
+      manager.log.withLock { $0 = [] }
+      let migrated = await withCheckedContinuation { continuation in
+        manager.migrateExistingAccessories {
+          continuation.resume(returning: $0)
+        }
+      }
+      #expect(migrated == nil)
+      try await until("the migration's events arrive") {
+        manager.log.withLock { $0.last == "pickerDidDismiss" }
+      }
+      #expect(
+        manager.log.withLock { $0 } == [
+          "pickerDidPresent", "accessoryAdded", "migrationComplete",
+          "pickerDidDismiss",
+        ])
+      #expect(
+        manager.accessories.map(\.displayName) == ["My Buds", "Travel Phones"])
+
       // A cancelled picker ends with userCancelled.
       let cancelled = Task { await showPicker(manager) }
       let second = try await pendingPicker(daemon.socketPath)
@@ -180,7 +217,7 @@ struct SetupCompanionTests {
       try await until("accessoryRemoved arrives") {
         manager.log.withLock { $0.last == "accessoryRemoved" }
       }
-      #expect(manager.accessories.isEmpty)
+      #expect(manager.accessories.map(\.displayName) == ["Travel Phones"])
 
       // An invalidated session cannot be reused.
       manager.stop()

@@ -25,7 +25,8 @@ public struct SoundServerDevices: DeviceDiscoverySource {
   ) async throws {
     var last: [DiscoveredDevice]?
     for await update in await link.updates() {
-      let devices = update.mirror.map { Self.devices(in: $0.sinks) } ?? []
+      let devices =
+        update.mirror.map { Self.devices(in: $0.sinks, cards: $0.cards) } ?? []
       guard devices != last else { continue }
       last = devices
       await report(devices)
@@ -33,14 +34,16 @@ public struct SoundServerDevices: DeviceDiscoverySource {
   }
 
   /// The devices behind a list of sinks, one per Bluetooth address, by
-  /// address.
-  public static func devices(in sinks: [Sink]) -> [DiscoveredDevice] {
+  /// address, with the profiles of each sink's card.
+  public static func devices(
+    in sinks: [Sink], cards: [Card] = []
+  ) -> [DiscoveredDevice] {
     var byAddress: [BluetoothAddress: DiscoveredDevice] = [:]
     for sink in sinks {
       guard let text = bluetoothAddress(of: sink),
         let address = BluetoothAddress(text), byAddress[address] == nil
       else { continue }
-      byAddress[address] = DiscoveredDevice(
+      var device = DiscoveredDevice(
         address: address,
         alias: sink.description.isEmpty ? nil : sink.description,
         formFactor: sink.properties["device.form_factor"].map(
@@ -48,6 +51,14 @@ public struct SoundServerDevices: DeviceDiscoverySource {
         icon: sink.properties["device.icon_name"],
         isPaired: true, isConnected: true, audioOutput: sink.name,
         sources: [.soundServer])
+      if let card = cards.first(where: { $0.index == sink.cardIndex }) {
+        let names = card.profiles.map(\.name)
+        device.audioProfiles =
+          card.activeProfileName.map { active in
+            [active] + names.filter { $0 != active }
+          } ?? names
+      }
+      byAddress[address] = device
     }
     return byAddress.values.sorted { $0.address < $1.address }
   }
