@@ -52,8 +52,11 @@ public final class SoundServer: Sendable {
   /// The state that changes while the server runs.
   private let state: Mutex<State>
 
-  /// How long a start may take before it fails.
-  static let startTimeout = Duration.seconds(10)
+  /// How long a start may take before it fails: generous, because a
+  /// PipeWire stack starting beside other tests' servers, BlueZ mocks and
+  /// daemons on a 2-core machine can take many seconds, and only a start
+  /// that never finishes is a failure.
+  static let startTimeout = Duration.seconds(30)
 
   /// How long a `pactl` or a wait for the server may take.
   static let commandTimeout = Duration.seconds(10)
@@ -148,7 +151,7 @@ public final class SoundServer: Sendable {
   ///     switches to null sinks.)
   /// - Returns: The running server.
   /// - Throws: ``SoundServerError`` with the end of the server logs if the
-  ///   server does not answer within ten seconds; nothing is left running.
+  ///   server does not answer within thirty seconds; nothing is left running.
   public static func start(
     _ kind: SoundServerKind,
     sinks: [NullSinkSpec],
@@ -249,7 +252,7 @@ public final class SoundServer: Sendable {
   /// ``loadNullSink(_:)`` are not restored; streams are not restarted.
   ///
   /// - Throws: ``SoundServerError`` with the end of the logs if the server
-  ///   does not answer within ten seconds.
+  ///   does not answer within thirty seconds.
   public func restart() async throws {
     let daemons = try state.withLock { state in
       guard !state.isStopped else {
