@@ -11,11 +11,12 @@ extension DaemonMethods {
   /// items only, migrates at once (Apple's informational page) and closes
   /// it.
   func showPicker(_ params: Parameters) async throws -> JSONValue {
-    try params.allow(["items", "session"])
+    try params.allow(["items", "session", "filterDiscoveryResults"])
     let items = try params.pickerItems("items")
     guard
       let request = pickers.open(
-        items: items, session: try params.string("session"))
+        items: items, session: try params.string("session"),
+        filtersDiscovery: try params.bool("filterDiscoveryResults") ?? false)
     else {
       throw ControlError(
         code: Self.pickerAlreadyActive,
@@ -46,8 +47,24 @@ extension DaemonMethods {
     let id = try params.string("pickerID", required: true)!
     let address = try params.address("address")
     let name = try params.string("name")
+    // The name the picker shows: the app's in filtering mode.
+    var shownName: String?
     // Taken while it is answered, so that two answers cannot both pair.
     guard let request = pickers.close(id) else { throw Self.noSuchPicker(id) }
+    if request.filtersDiscovery {
+      guard
+        let offered = request.offered.first(where: { $0.address == address })
+      else {
+        pickers.restore(request)
+        throw AccessoryControlDevice.Error.invalidRequest(
+          reason: "the app does not offer \(address) in its picker; offered: "
+            + (request.offered.isEmpty
+              ? "none yet"
+              : request.offered.map { "\($0.name) (\($0.address))" }
+                .joined(separator: ", ")))
+      }
+      shownName = offered.name
+    }
     let device: DiscoveredDevice
     let item: PickerItem
     do {
@@ -70,12 +87,13 @@ extension DaemonMethods {
       throw error
     }
     publishPicker("pickerSetupPairing", request)
-    if let name, name != device.displayName {
+    let chosenName = name ?? shownName ?? device.displayName
+    if chosenName != (shownName ?? device.displayName) {
       publishPicker("pickerSetupRename", request)
     }
     do {
       try authorize(
-        device, name: name ?? device.displayName, descriptor: item.descriptor)
+        device, name: chosenName, descriptor: item.descriptor)
     } catch {
       publishPicker("pickerSetupFailed", request, error: "\(error)")
       pickers.restore(request)
@@ -115,12 +133,68 @@ extension DaemonMethods {
     return .object([:])
   }
 
+  /// `picker.update`: in `filterDiscoveryResults` mode, replaces the
+  /// devices the app's open picker offers, each with the name the app gave
+  /// it; `acctl pair` hears `pickerUpdated`.
+  func updatePicker(_ params: Parameters) throws -> JSONValue {
+    try params.allow(["session", "items"])
+    let session = try params.string("session", required: true)!
+    guard case .array(let values)? = params.fields["items"] else {
+      throw ControlError.invalidParams("'items' must be an array of devices")
+    }
+    var offered: [(address: BluetoothAddress, name: String)] = []
+    for (index, value) in values.enumerated() {
+      let item = Parameters(value)
+      try item.allow(["address", "name", "productImage"])
+      let address = try item.address("address")
+      guard let name = try item.string("name"), !name.isEmpty else {
+        throw ControlError.invalidParams(
+          "items[\(index)].name must be a name that is not empty")
+      }
+      offered.append((address, name))
+    }
+    guard let current = pickers.current, current.session == session else {
+      throw Self.noSuchPicker("of session \(session)")
+    }
+    guard current.filtersDiscovery else {
+      throw ControlError.invalidRequest(
+        "the picker does not filter discovery results; show it with "
+          + "'filterDiscoveryResults' to offer devices")
+    }
+    guard let request = pickers.offer(offered, session: session) else {
+      throw Self.noSuchPicker("of session \(session)")
+    }
+    publishPicker("pickerUpdated", request)
+    return .object([:])
+  }
+
+  /// `picker.finishDiscovery`: the app is done filtering; a picker that
+  /// offers nothing ends with `discoveryTimeout`.
+  func finishPickerDiscovery(_ params: Parameters) throws -> JSONValue {
+    try params.allow(["session"])
+    let session = try params.string("session", required: true)!
+    guard let current = pickers.current, current.session == session else {
+      throw Self.noSuchPicker("of session \(session)")
+    }
+    if current.offered.isEmpty, let request = pickers.close(current.id) {
+      publishPicker("pickerDidDismiss", request, error: "discoveryTimeout")
+    }
+    return .object([:])
+  }
+
   /// The open picker as `picker.pending` shows it.
   static func pickerJSON(_ request: PickerRequests.Request) -> JSONValue {
     .object([
       "pickerID": .string(request.id),
       "items": .array(request.items.map(\.json)),
       "migrationItems": .array(request.migrationItems.map(\.json)),
+      "filterDiscoveryResults": .bool(request.filtersDiscovery),
+      "offered": .array(
+        request.offered.map {
+          .object([
+            "address": .string("\($0.address)"), "name": .string($0.name),
+          ])
+        }),
     ])
   }
 

@@ -57,6 +57,8 @@ public struct DaemonMethods: ControlHandler {
         )
       case "picker.choose": return try await choose(params)
       case "picker.cancel": return try cancelPicker(params)
+      case "picker.update": return try updatePicker(params)
+      case "picker.finishDiscovery": return try finishPickerDiscovery(params)
       case "discovery.subscribe":
         return try await discoverySubscribe(params, connection)
       case "route.get":

@@ -45,6 +45,12 @@ public final class PickerRequests: Sendable {
     let migrationItems: [PickerItem]
     /// The app session that showed it, if it named itself.
     let session: String?
+    /// Whether the app filters what discovery finds
+    /// (`filterDiscoveryResults`): the picker then offers only ``offered``.
+    let filtersDiscovery: Bool
+    /// The devices the app offers in that mode, with the names it gave
+    /// them.
+    var offered: [(address: BluetoothAddress, name: String)] = []
   }
 
   private let state = Mutex<(next: Int, open: Request?)>((1, nil))
@@ -53,12 +59,15 @@ public final class PickerRequests: Sendable {
   public init() {}
 
   /// Opens a request, or returns nil if one is open already.
-  func open(items: [PickerItem], session: String?) -> Request? {
+  func open(
+    items: [PickerItem], session: String?, filtersDiscovery: Bool
+  ) -> Request? {
     state.withLock { state in
       guard state.open == nil else { return nil }
       let request = Request(
         id: "\(state.next)", items: items.filter { !$0.isMigration },
-        migrationItems: items.filter(\.isMigration), session: session)
+        migrationItems: items.filter(\.isMigration), session: session,
+        filtersDiscovery: filtersDiscovery)
       state.next += 1
       state.open = request
       return request
@@ -67,6 +76,20 @@ public final class PickerRequests: Sendable {
 
   /// The open request.
   var current: Request? { state.withLock { $0.open } }
+
+  /// Replaces what the open request of an app session offers.
+  ///
+  /// - Returns: The updated request, or nil if that session has none open.
+  func offer(
+    _ offered: [(address: BluetoothAddress, name: String)], session: String
+  ) -> Request? {
+    state.withLock { state in
+      guard var open = state.open, open.session == session else { return nil }
+      open.offered = offered
+      state.open = open
+      return open
+    }
+  }
 
   /// Opens a request again, as it was, unless another one is open.
   func restore(_ request: Request) {

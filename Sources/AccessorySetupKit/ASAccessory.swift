@@ -5,7 +5,12 @@ import FoundationEssentials
 /// Accessories come from AccessorySetupKit: the picker adds them, and a
 /// session lists the ones already authorized. An accessory is a snapshot;
 /// events deliver a new value when its name or state changes.
-public final class ASAccessory: Sendable, Hashable, CustomStringConvertible {
+///
+/// Every property is a constant; the class is not final only so that
+/// ``ASDiscoveredAccessory`` can add what discovery saw.
+public class ASAccessory: @unchecked Sendable, Hashable,
+  CustomStringConvertible
+{
   /// The authorization state of an accessory.
   public enum AccessoryState: Int, Sendable, Hashable, Codable {
     /// The accessory is not authorized.

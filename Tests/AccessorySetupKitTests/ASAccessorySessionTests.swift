@@ -68,11 +68,13 @@ struct ASAccessorySessionTests {
   @Test func eventTypesKeepApplesRawValues() {
     #expect(
       ASAccessoryEventType.allCases.map(\.rawValue) == [
-        0, 10, 11, 20, 30, 31, 32, 40, 50, 60, 70, 80, 90,
+        0, 10, 11, 20, 30, 31, 32, 33, 40, 50, 60, 70, 80, 90,
       ])
     #expect(ASError.Code.userCancelled.rawValue == 700)
     #expect(ASError.Code.pickerAlreadyActive.rawValue == 500)
     #expect(ASPickerDisplayItem.SetupOptions.rename.rawValue == 1)
     #expect(ASPickerDisplayItem.SetupOptions.finishInApp.rawValue == 4)
+    #expect(
+      ASPickerDisplaySettings.Options.filterDiscoveryResults.rawValue == 1)
   }
 }

@@ -13,32 +13,34 @@ struct BlueZDiscoveryTests {
     "BlueZ and the sound server join; descriptors, migration, a device goes",
     .timeLimit(.minutes(2)), arguments: SoundServerKind.allCases)
   func bluezAndSoundServer(_ kind: SoundServerKind) async throws {
-    let mock = try await BlueZMock.start()
-    defer { mock.stop() }
-    try await mock.addAdapter("hci0", systemName: "laptop")
-    // The buds: paired and connected, advertising A2DP sink and Apple-style
-    // manufacturer data; the sound server has their output too.
-    try await mock.addDevice(address: budsAddress, name: "Studio Buds")
-    for (name, value): (String, BlueZMock.PropertyValue) in [
-      ("UUIDs", .strings(["0000110b-0000-1000-8000-00805f9b34fb"])),
-      ("ManufacturerData", .manufacturerData([0x004C: [0x07, 0x19, 0x01]])),
-      ("RSSI", .int16(-48)), ("Icon", .string("audio-headphones")),
-      ("Paired", .bool(true)), ("Connected", .bool(true)),
-    ] {
-      try await mock.setDeviceProperty(budsAddress, name, value)
-    }
-    // A lamp nearby: seen, not paired, no audio.
     let lamp = "AA:BB:CC:DD:EE:07"
-    try await mock.addDevice(address: lamp, name: "Kitchen Lamp")
+    let devices = [
+      // The buds: paired and connected, advertising A2DP sink and
+      // Apple-style manufacturer data; the sound server has their output.
+      MockDevice(
+        address: budsAddress, name: "Studio Buds",
+        properties: [
+          ("UUIDs", .strings([a2dpSinkUUID])),
+          (
+            "ManufacturerData", .manufacturerData([0x004C: [0x07, 0x19, 0x01]])
+          ),
+          ("RSSI", .int16(-48)), ("Icon", .string("audio-headphones")),
+          ("Paired", .bool(true)), ("Connected", .bool(true)),
+        ]),
+      // A lamp nearby: seen, not paired, no audio.
+      MockDevice(address: lamp, name: "Kitchen Lamp"),
+    ]
+    try await withBlueZRig(kind, devices: devices, hostAddresses: []) {
+      rig, mock in
+      try await checkJoinedDiscovery(rig, mock, lamp: lamp)
+    }
+  }
 
-    let server = try await SoundServer.start(
-      kind, sinks: sinks(kind, phones: false))
-    defer { server.stop() }
-    let daemon = try await DaemonFixture.start(
-      on: server, hostAddresses: [], systemBusAddress: mock.busAddress)
-    defer { daemon.shutDown() }
-    let rig = Rig(server: server, daemon: daemon)
-
+  /// The checks of ``bluezAndSoundServer(_:)``.
+  private func checkJoinedDiscovery(
+    _ rig: Rig, _ mock: BlueZMock, lamp: String
+  ) async throws {
+    let daemon = rig.daemon
     // One record per device: BlueZ's advertisement joined with the sound
     // server's output.
     let buds = try await rig.eventuallyDiscovered(budsAddress) {
@@ -93,7 +95,6 @@ struct BlueZDiscoveryTests {
         \(lamp), and BlueZ does not see it; connect the accessory first
 
         """)
-    #expect(daemon.stop() == 0)
   }
 }
 
@@ -150,31 +151,26 @@ extension BlueZDiscoveryTests {
     "Descriptor options over a table of BlueZ devices",
     .timeLimit(.minutes(2)))
   func descriptorTable() async throws {
-    let mock = try await BlueZMock.start()
-    defer { mock.stop() }
-    try await mock.addAdapter("hci0", systemName: "laptop")
-    let devices: [(String, String, [(String, BlueZMock.PropertyValue)])] = [
-      (
-        "01", "Studio Buds",
-        [
-          ("UUIDs", .strings(["0000110b-0000-1000-8000-00805f9b34fb"])),
+    let devices = [
+      MockDevice(
+        address: "AA:BB:CC:DD:EE:01", name: "Studio Buds",
+        properties: [
+          ("UUIDs", .strings([a2dpSinkUUID])),
           (
             "ManufacturerData", .manufacturerData([0x004C: [0x07, 0x19, 0x01]])
           ),
           ("RSSI", .int16(-48)),
-        ]
-      ),
-      (
-        "02", "Galaxy Buds",
-        [
-          ("UUIDs", .strings(["0000110b-0000-1000-8000-00805f9b34fb"])),
+        ]),
+      MockDevice(
+        address: "AA:BB:CC:DD:EE:02", name: "Galaxy Buds",
+        properties: [
+          ("UUIDs", .strings([a2dpSinkUUID])),
           ("ManufacturerData", .manufacturerData([0x0075: [0x01, 0x02]])),
           ("RSSI", .int16(-70)),
-        ]
-      ),
-      (
-        "03", "Pixel Buds",
-        [
+        ]),
+      MockDevice(
+        address: "AA:BB:CC:DD:EE:03", name: "Pixel Buds",
+        properties: [
           ("UUIDs", .strings(["0000fe2c-0000-1000-8000-00805f9b34fb"])),
           (
             "ServiceData",
@@ -183,30 +179,24 @@ extension BlueZDiscoveryTests {
             ])
           ),
           ("RSSI", .int16(-58)),
-        ]
-      ),
-      ("04", "Kitchen Lamp", [("RSSI", .int16(-79))]),
+        ]),
+      MockDevice(
+        address: "AA:BB:CC:DD:EE:04", name: "Kitchen Lamp",
+        properties: [("RSSI", .int16(-79))]),
     ]
-    for (suffix, name, properties) in devices {
-      let address = "AA:BB:CC:DD:EE:" + suffix
-      try await mock.addDevice(address: address, name: name)
-      for (property, value) in properties {
-        try await mock.setDeviceProperty(address, property, value)
+    try await withBlueZRig(devices: devices) { rig, _ in
+      _ = try await rig.eventuallyDiscovered("AA:BB:CC:DD:EE:03") {
+        $0["rssi"] == -58 && $0["serviceData"] != [:]
       }
+      _ = try await rig.eventuallyDiscovered("AA:BB:CC:DD:EE:04") {
+        $0["rssi"] == -79
+      }
+      try await checkTable(rig)
     }
-    let server = try await SoundServer.start(
-      .pulseAudio, sinks: sinks(.pulseAudio, phones: false))
-    defer { server.stop() }
-    let daemon = try await DaemonFixture.start(
-      on: server, systemBusAddress: mock.busAddress)
-    defer { daemon.shutDown() }
-    let rig = Rig(server: server, daemon: daemon)
-    _ = try await rig.eventuallyDiscovered("AA:BB:CC:DD:EE:03") {
-      $0["rssi"] == -58 && $0["serviceData"] != [:]
-    }
-    _ = try await rig.eventuallyDiscovered("AA:BB:CC:DD:EE:04") {
-      $0["rssi"] == -79
-    }
+  }
+
+  /// Runs `acctl discover` with each row's options.
+  private func checkTable(_ rig: Rig) async throws {
     for row in Self.table {
       guard
         case .array(let listed) = try await rig.json(["discover"] + row.options)
@@ -219,7 +209,6 @@ extension BlueZDiscoveryTests {
         matched == row.matches.map { "AA:BB:CC:DD:EE:" + $0 },
         "acctl discover \(row.options.joined(separator: " "))")
     }
-    #expect(daemon.stop() == 0)
   }
 }
 

@@ -112,120 +112,116 @@ struct SetupCompanionTests {
     "Apple's session, picker and events drive accessoryd; acctl answers",
     .timeLimit(.minutes(2)))
   func companionSetsUpAndRegisters() async throws {
-    let mock = try await BlueZMock.start()
-    defer { mock.stop() }
-    try await mock.addAdapter("hci0", systemName: "laptop")
-    try await mock.addDevice(address: budsAddress, name: "Studio Buds")
-    try await mock.setDeviceProperty(
-      budsAddress, "UUIDs",
-      .strings(["0000110b-0000-1000-8000-00805f9b34fb"]))
-    try await mock.setDeviceProperty(budsAddress, "Connected", .bool(true))
-    // Headphones the host paired before accessoryd, for the migration.
-    try await mock.addDevice(address: phonesAddress, name: "Travel Phones")
-    try await mock.setDeviceProperty(
-      phonesAddress, "UUIDs",
-      .strings(["0000110b-0000-1000-8000-00805f9b34fb"]))
-    try await mock.setDeviceProperty(phonesAddress, "Paired", .bool(true))
-    let server = try await SoundServer.start(
-      .pulseAudio, sinks: sinks(.pulseAudio, phones: false))
-    defer { server.stop() }
-    let daemon = try await DaemonFixture.start(
-      on: server, systemBusAddress: mock.busAddress)
-    defer { daemon.shutDown() }
-    let rig = Rig(server: server, daemon: daemon)
-    _ = try await rig.eventuallyDiscovered(budsAddress) {
-      $0["sources"] == ["bluez", "soundServer"]
-    }
-
-    try await ASAccessorySession.$defaultSocketPath.withValue(
-      daemon.socketPath
-    ) {
-      let manager = AccessoryManager(
-        queue: DispatchQueue(label: "companion"))
-      // The picker before activation is an error, never nothing.
-      let early = await showPicker(manager)
-      #expect((early as? ASError)?.code == .invalidRequest)
-
-      manager.start()
-      try await until("the session is activated") {
-        manager.log.withLock { $0.contains("activated") }
+    let devices = [
+      MockDevice(
+        address: budsAddress, name: "Studio Buds",
+        properties: [
+          ("UUIDs", .strings([a2dpSinkUUID])), ("Connected", .bool(true)),
+        ]),
+      // Headphones the host paired before accessoryd, for the migration.
+      MockDevice(
+        address: phonesAddress, name: "Travel Phones",
+        properties: [
+          ("UUIDs", .strings([a2dpSinkUUID])), ("Paired", .bool(true)),
+        ]),
+    ]
+    try await withBlueZRig(devices: devices) { rig, _ in
+      let daemon = rig.daemon
+      _ = try await rig.eventuallyDiscovered(budsAddress) {
+        $0["sources"] == ["bluez", "soundServer"]
       }
-      let dismissed = Task { await showPicker(manager) }
-      _ = try await pendingPicker(daemon.socketPath)
-      // The person's side, from a script: choose the buds, rename them.
-      let chosen = try await rig.json(
-        ["pair", "--select", budsAddress, "--name", "My Buds"])
-      #expect(chosen["displayName"] == "My Buds")
-      #expect(await dismissed.value == nil)
-      try await until("the companion set the accessory up") {
-        manager.setUp.withLock { $0 != nil }
-      }
-      #expect(
-        manager.log.withLock { $0 } == [
-          "activated", "pickerDidPresent", "pickerSetupPairing",
-          "pickerSetupRename", "accessoryAdded", "pickerDidDismiss",
-        ])
-      let accessory = try #require(manager.setUp.withLock { $0 })
-      #expect(accessory.displayName == "My Buds")
-      #expect(manager.accessories.map(\.displayName) == ["My Buds"])
 
-      // Then AudioAccessoryKit, as Apple documents it.
-      let engine = DaemonAccessoryEngine(socketPath: daemon.socketPath)
-      try await AccessoryControlEngines.withEngine(engine) {
-        try await AccessoryControlDevice.register(
-          accessory,
-          AccessoryControlDevice.Configuration(
-            devicePlacement: .offHead,
-            deviceCapabilities: [.audioSwitching, .placement]))
-        var configuration = try AccessoryControlDevice.current(
-          for: accessory
-        ).configuration
-        configuration.devicePlacement = .inEar
-        try await AccessoryControlDevice.current(for: accessory).update(
-          configuration)
-      }
-      try await rig.eventuallyRouted(to: "buds", streams: 0)
+      try await ASAccessorySession.$defaultSocketPath.withValue(
+        daemon.socketPath
+      ) {
+        let manager = AccessoryManager(
+          queue: DispatchQueue(label: "companion"))
+        // The picker before activation is an error, never nothing.
+        let early = await showPicker(manager)
+        #expect((early as? ASError)?.code == .invalidRequest)
 
-      // A migration picker: the paired headphones are authorized at once.
-      manager.log.withLock { $0 = [] }
-      let migrated = await withCheckedContinuation { continuation in
-        manager.migrateExistingAccessories {
-          continuation.resume(returning: $0)
+        manager.start()
+        try await until("the session is activated") {
+          manager.log.withLock { $0.contains("activated") }
         }
-      }
-      #expect(migrated == nil)
-      try await until("the migration's events arrive") {
-        manager.log.withLock { $0.last == "pickerDidDismiss" }
-      }
-      #expect(
-        manager.log.withLock { $0 } == [
-          "pickerDidPresent", "accessoryAdded", "migrationComplete",
-          "pickerDidDismiss",
-        ])
-      #expect(
-        manager.accessories.map(\.displayName) == ["My Buds", "Travel Phones"])
+        let dismissed = Task { await showPicker(manager) }
+        _ = try await pendingPicker(daemon.socketPath)
+        // The person's side, from a script: choose the buds, rename them.
+        let chosen = try await rig.json(
+          ["pair", "--select", budsAddress, "--name", "My Buds"])
+        #expect(chosen["displayName"] == "My Buds")
+        #expect(await dismissed.value == nil)
+        try await until("the companion set the accessory up") {
+          manager.setUp.withLock { $0 != nil }
+        }
+        #expect(
+          manager.log.withLock { $0 } == [
+            "activated", "pickerDidPresent", "pickerSetupPairing",
+            "pickerSetupRename", "accessoryAdded", "pickerDidDismiss",
+          ])
+        let accessory = try #require(manager.setUp.withLock { $0 })
+        #expect(accessory.displayName == "My Buds")
+        #expect(manager.accessories.map(\.displayName) == ["My Buds"])
 
-      // A cancelled picker ends with userCancelled.
-      let cancelled = Task { await showPicker(manager) }
-      let second = try await pendingPicker(daemon.socketPath)
-      _ = try ControlClient(path: daemon.socketPath).call(
-        "picker.cancel", params: .object(["pickerID": .string(second)]))
-      #expect((await cancelled.value as? ASError)?.code == .userCancelled)
+        // Then AudioAccessoryKit, as Apple documents it.
+        let engine = DaemonAccessoryEngine(socketPath: daemon.socketPath)
+        try await AccessoryControlEngines.withEngine(engine) {
+          try await AccessoryControlDevice.register(
+            accessory,
+            AccessoryControlDevice.Configuration(
+              devicePlacement: .offHead,
+              deviceCapabilities: [.audioSwitching, .placement]))
+          var configuration = try AccessoryControlDevice.current(
+            for: accessory
+          ).configuration
+          configuration.devicePlacement = .inEar
+          try await AccessoryControlDevice.current(for: accessory).update(
+            configuration)
+        }
+        try await rig.eventuallyRouted(to: "buds", streams: 0)
 
-      // Removing the accessory: accessoryRemoved, and the list is empty.
-      try await manager.remove(accessory)
-      try await until("accessoryRemoved arrives") {
-        manager.log.withLock { $0.last == "accessoryRemoved" }
+        // A migration picker: the paired headphones are authorized at once.
+        manager.log.withLock { $0 = [] }
+        let migrated = await withCheckedContinuation { continuation in
+          manager.migrateExistingAccessories {
+            continuation.resume(returning: $0)
+          }
+        }
+        #expect(migrated == nil)
+        try await until("the migration's events arrive") {
+          manager.log.withLock { $0.last == "pickerDidDismiss" }
+        }
+        #expect(
+          manager.log.withLock { $0 } == [
+            "pickerDidPresent", "accessoryAdded", "migrationComplete",
+            "pickerDidDismiss",
+          ])
+        #expect(
+          manager.accessories.map(\.displayName) == [
+            "My Buds", "Travel Phones",
+          ])
+
+        // A cancelled picker ends with userCancelled.
+        let cancelled = Task { await showPicker(manager) }
+        let second = try await pendingPicker(daemon.socketPath)
+        _ = try ControlClient(path: daemon.socketPath).call(
+          "picker.cancel", params: .object(["pickerID": .string(second)]))
+        #expect((await cancelled.value as? ASError)?.code == .userCancelled)
+
+        // Removing the accessory: accessoryRemoved, and the list is empty.
+        try await manager.remove(accessory)
+        try await until("accessoryRemoved arrives") {
+          manager.log.withLock { $0.last == "accessoryRemoved" }
+        }
+        #expect(manager.accessories.map(\.displayName) == ["Travel Phones"])
+
+        // An invalidated session cannot be reused.
+        manager.stop()
+        let late = await showPicker(manager)
+        #expect((late as? ASError)?.code == .invalidated)
+        #expect(manager.log.withLock { $0.last } == "invalidated")
       }
-      #expect(manager.accessories.map(\.displayName) == ["Travel Phones"])
-
-      // An invalidated session cannot be reused.
-      manager.stop()
-      let late = await showPicker(manager)
-      #expect((late as? ASError)?.code == .invalidated)
-      #expect(manager.log.withLock { $0.last } == "invalidated")
     }
-    #expect(daemon.stop() == 0)
   }
 }
 
@@ -257,5 +253,161 @@ private func until(
       throw RigFailure("timed out waiting until \(what)", details: "")
     }
     try await Task.sleep(for: .milliseconds(20))
+  }
+}
+
+// MARK: - A companion that filters discovery results
+
+/// A companion that picks which discovered accessories the picker offers,
+/// as Apple's `filterDiscoveryResults` documentation shows.
+final class FilteringManager: @unchecked Sendable {
+  private let session = ASAccessorySession()
+  private let queue = DispatchQueue(label: "filtering-companion")
+  /// Whether to offer what discovery finds (else nothing is offered).
+  let offers: Bool
+  /// The events, with the discovered accessories' names.
+  let log = Mutex<[String]>([])
+
+  init(offers: Bool) {
+    self.offers = offers
+  }
+
+  func start() {
+    session.activate(on: queue) { [weak self] event in
+      self?.handleEvent(event)
+    }
+  }
+
+  private func handleEvent(_ event: ASAccessoryEvent) {
+    switch event.eventType {
+    case .accessoryDiscovered:
+      guard let discovered = event.accessory as? ASDiscoveredAccessory else {
+        return
+      }
+      log.withLock {
+        $0.append("accessoryDiscovered \(discovered.displayName)")
+      }
+      // Only the buds, under a name of the app's choosing.
+      guard offers, discovered.displayName == "Studio Buds",
+        (discovered.bluetoothRSSI ?? -100) > -90,
+        let image = UIImage(named: "buds-pro")
+      else { return }
+      let item = ASDiscoveredDisplayItem(
+        name: "Studio Buds Pro", productImage: image, accessory: discovered)
+      session.updatePicker(showing: [item]) { error in
+        if let error { print("Update failed: \(error)") }
+      }
+    default:
+      log.withLock { $0.append("\(event.eventType)") }
+    }
+  }
+
+  func showPicker(completion: @escaping @Sendable ((any Error)?) -> Void) {
+    let settings = ASPickerDisplaySettings.default
+    settings.discoveryTimeout = .unbounded
+    settings.options.insert(.filterDiscoveryResults)
+    session.pickerDisplaySettings = settings
+    let descriptor = ASDiscoveryDescriptor()
+    descriptor.bluetoothServiceUUID = CBUUID(string: "110B")
+    let item = ASPickerDisplayItem(
+      name: "Headphones", productImage: UIImage(named: "headphones")!,
+      descriptor: descriptor)
+    session.showPicker(for: [item]) { completion($0) }
+  }
+
+  func finishDiscovery() async throws {
+    try await session.finishPickerDiscovery()
+  }
+}
+
+extension SetupCompanionTests {
+  @Test(
+    "filterDiscoveryResults: the app sees accessoryDiscovered and offers",
+    .timeLimit(.minutes(2)))
+  func companionFiltersDiscoveryResults() async throws {
+    let devices = [
+      MockDevice(
+        address: budsAddress, name: "Studio Buds",
+        properties: [("UUIDs", .strings([a2dpSinkUUID]))]),
+      MockDevice(
+        address: phonesAddress, name: "Travel Phones",
+        properties: [("UUIDs", .strings([a2dpSinkUUID]))]),
+    ]
+    try await withBlueZRig(devices: devices) { rig, _ in
+      let daemon = rig.daemon
+      _ = try await rig.eventuallyDiscovered(phonesAddress) { _ in true }
+      _ = try await rig.eventuallyDiscovered(budsAddress) {
+        $0["sources"] == ["bluez", "soundServer"]
+      }
+
+      try await ASAccessorySession.$defaultSocketPath.withValue(
+        daemon.socketPath
+      ) {
+        let manager = FilteringManager(offers: true)
+        manager.start()
+        try await until("the session is activated") {
+          manager.log.withLock { $0.contains("activated") }
+        }
+        let dismissed = Task {
+          await withCheckedContinuation { continuation in
+            manager.showPicker { continuation.resume(returning: $0) }
+          }
+        }
+        // The app offers the buds; the person picks what is offered.
+        let client = try ControlClient(path: daemon.socketPath)
+        try await until("the app offers the buds") {
+          let picker = try client.call("picker.pending")["picker"]
+          return picker?["offered"]?[0]?["name"] == "Studio Buds Pro"
+        }
+        let refused = try await daemon.acctl([
+          "pair", "--select", phonesAddress,
+        ])
+        #expect(refused.status == 3)
+        #expect(refused.stderr.contains("the app does not offer"))
+        let chosen = try await rig.json(["pair", "--select", budsAddress])
+        #expect(chosen["displayName"] == "Studio Buds Pro")
+        #expect(await dismissed.value == nil)
+        let log = manager.log.withLock { $0 }
+        #expect(
+          Set(log.filter { $0.hasPrefix("accessoryDiscovered") }) == [
+            "accessoryDiscovered Studio Buds",
+            "accessoryDiscovered Travel Phones",
+          ])
+        #expect(
+          log.filter { !$0.hasPrefix("accessoryDiscovered") } == [
+            "activated", "pickerDidPresent", "pickerSetupPairing",
+            "accessoryAdded", "pickerDidDismiss",
+          ])
+
+        // An app that offers nothing and ends discovery: discoveryTimeout.
+        let idle = FilteringManager(offers: false)
+        idle.start()
+        try await until("the second session is activated") {
+          idle.log.withLock { $0.contains("activated") }
+        }
+        let timedOut = Task {
+          await withCheckedContinuation { continuation in
+            idle.showPicker { continuation.resume(returning: $0) }
+          }
+        }
+        try await until("the phones are discovered") {
+          idle.log.withLock {
+            $0.contains("accessoryDiscovered Travel Phones")
+          }
+        }
+        try await idle.finishDiscovery()
+        #expect((await timedOut.value as? ASError)?.code == .discoveryTimeout)
+      }
+    }
+  }
+}
+
+extension JSONValue {
+  /// The item at an index of an array, or nil.
+  fileprivate subscript(index: Int) -> JSONValue? {
+    if case .array(let items) = self, items.indices.contains(index) {
+      return items[index]
+    }
+    return nil
   }
 }

@@ -254,3 +254,44 @@ func withRig(
     !FileManager.default.fileExists(atPath: daemon.socketPath),
     "accessoryd left its socket behind")
 }
+
+/// A Bluetooth device for BlueZ's mock: its address, its name and the
+/// `org.bluez.Device1` properties to set, in order.
+struct MockDevice {
+  let address: String
+  let name: String
+  var properties: [(String, BlueZMock.PropertyValue)] = []
+}
+
+/// The A2DP sink service, as BlueZ lists it in `UUIDs`.
+let a2dpSinkUUID = "0000110b-0000-1000-8000-00805f9b34fb"
+
+/// Runs a test with BlueZ's D-Bus API (python3-dbusmock, one adapter `hci0`
+/// with these devices), a sound server with the speaker and the buds, and
+/// a daemon that sees both; the daemon must stop cleanly at the end.
+func withBlueZRig(
+  _ kind: SoundServerKind = .pulseAudio, devices: [MockDevice],
+  hostAddresses: [String] = [DaemonFixture.defaultHostAddress],
+  _ body: (Rig, BlueZMock) async throws -> Void
+) async throws {
+  let mock = try await BlueZMock.start()
+  defer { mock.stop() }
+  try await mock.addAdapter("hci0", systemName: "laptop")
+  for device in devices {
+    try await mock.addDevice(address: device.address, name: device.name)
+    for (property, value) in device.properties {
+      try await mock.setDeviceProperty(device.address, property, value)
+    }
+  }
+  let server = try await SoundServer.start(
+    kind, sinks: sinks(kind, phones: false))
+  defer { server.stop() }
+  let daemon = try await DaemonFixture.start(
+    on: server, hostAddresses: hostAddresses,
+    systemBusAddress: mock.busAddress)
+  defer { daemon.shutDown() }
+  try await body(Rig(server: server, daemon: daemon), mock)
+  #expect(
+    daemon.stop() == 0,
+    "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")
+}

@@ -17,6 +17,10 @@ public enum ASAccessoryEventType: Int, Sendable, Hashable, CaseIterable {
   case accessoryRemoved = 31
   /// An accessory's properties, such as its name, changed.
   case accessoryChanged = 32
+  /// Discovery found an accessory, for a picker with
+  /// ``ASPickerDisplaySettings/Options/filterDiscoveryResults``; the event's
+  /// accessory is an ``ASDiscoveredAccessory``.
+  case accessoryDiscovered = 33
   /// The picker appeared.
   case pickerDidPresent = 40
   /// The picker went away, with or without an accessory.

@@ -3,6 +3,7 @@
 // this platform; the session hears the events in Apple's order.
 
 import AccessoryControl
+import CoreBluetooth
 import Dispatch
 import FoundationEssentials
 import Synchronization
@@ -40,6 +41,12 @@ public final class ASAccessorySession: Sendable {
     var calls: ControlClient?
     /// The completion of the open picker, called at `pickerDidDismiss`.
     var pickerCompletion: (@Sendable ((any Error)?) -> Void)?
+    /// The app's picker settings.
+    var pickerDisplaySettings: ASPickerDisplaySettings?
+    /// While a picker that filters discovery results is open: its items'
+    /// descriptors, and the connection that follows discovery for it.
+    var filtering:
+      (descriptors: [ASDiscoveryDescriptor], client: ControlClient?)?
   }
 
   private let state = Mutex(State())
@@ -70,6 +77,15 @@ public final class ASAccessorySession: Sendable {
   ) {
     self.socketPath = socketPath
     self.setupConfiguration = setupConfiguration
+  }
+
+  /// The settings of the pickers this session shows; with
+  /// ``ASPickerDisplaySettings/Options/filterDiscoveryResults`` the app
+  /// receives ``ASAccessoryEventType/accessoryDiscovered`` and offers
+  /// accessories with ``updatePicker(showing:completionHandler:)``.
+  public var pickerDisplaySettings: ASPickerDisplaySettings? {
+    get { state.withLock { $0.pickerDisplaySettings } }
+    set { state.withLock { $0.pickerDisplaySettings = newValue } }
   }
 
   /// The accessories authorized so far, kept up to date by the session's
@@ -192,6 +208,11 @@ public final class ASAccessorySession: Sendable {
         state.pickerCompletion = { error in
           queue.async { completion.call(error) }
         }
+        let filters =
+          state.pickerDisplaySettings?.options.contains(.filterDiscoveryResults)
+          ?? false
+        state.filtering =
+          filters ? (displayItems.map(\.descriptor), nil) : nil
         return .success(calls)
       }
     }
@@ -199,12 +220,14 @@ public final class ASAccessorySession: Sendable {
       if case .failure(let error) = calls { finish(completion, error) }
       return
     }
+    let filters = state.withLock { $0.filtering != nil }
     DispatchQueue.global().async {
       do {
         _ = try client.call(
           "picker.show",
           params: .object([
             "session": .string(self.token), "items": .array(items),
+            "filterDiscoveryResults": .bool(filters),
           ]))
       } catch {
         let failed = self.state.withLock { state in
@@ -221,6 +244,55 @@ public final class ASAccessorySession: Sendable {
   public func showPicker(for displayItems: [ASPickerDisplayItem]) async throws {
     let items = displayItems
     try await completion { showPicker(for: items, completionHandler: $0) }
+  }
+
+  /// Offers discovered accessories in the open picker, in the
+  /// ``ASPickerDisplaySettings/Options/filterDiscoveryResults`` mode: the
+  /// person sees these, by the names the app gave them.
+  public func updatePicker(
+    showing displayItems: [ASDiscoveredDisplayItem],
+    completionHandler: @escaping ((any Error)?) -> Void
+  ) {
+    let items: [JSONValue] = displayItems.map { item in
+      .object([
+        "address": item.accessory.bluetoothAddress.map {
+          .string($0.description)
+        } ?? .null,
+        "name": .string(item.name),
+        "productImage": .string(item.productImage.reference),
+      ])
+    }
+    call(
+      "picker.update", ["session": .string(token), "items": .array(items)],
+      UncheckedCompletion(completionHandler))
+  }
+
+  /// Offers discovered accessories; see
+  /// ``updatePicker(showing:completionHandler:)``.
+  public func updatePicker(
+    showing displayItems: [ASDiscoveredDisplayItem]
+  )
+    async throws
+  {
+    try await completion {
+      updatePicker(showing: displayItems, completionHandler: $0)
+    }
+  }
+
+  /// Ends discovery for a picker that filters its results: if the app
+  /// offered nothing, the picker is dismissed with
+  /// ``ASError/Code/discoveryTimeout``.
+  public func finishPickerDiscovery(
+    completionHandler: @escaping ((any Error)?) -> Void
+  ) {
+    call(
+      "picker.finishDiscovery", ["session": .string(token)],
+      UncheckedCompletion(completionHandler))
+  }
+
+  /// Ends discovery; see ``finishPickerDiscovery(completionHandler:)``.
+  public func finishPickerDiscovery() async throws {
+    try await completion { finishPickerDiscovery(completionHandler: $0) }
   }
 
   // MARK: - Accessories
@@ -332,7 +404,8 @@ public final class ASAccessorySession: Sendable {
 
   /// Turns one daemon event into the session's events.
   private func handle(
-    _ event: JSONValue, _ deliver: @Sendable (ASAccessoryEvent) -> Void
+    _ event: JSONValue,
+    _ deliver: @escaping @Sendable (ASAccessoryEvent) -> Void
   ) {
     guard case .string(let name)? = event["eventType"],
       let eventType = ASAccessoryEventType(name: name)
@@ -363,19 +436,80 @@ public final class ASAccessorySession: Sendable {
           ASError(.userCancelled, "the person cancelled the picker")
         case .string("invalidated")?:
           ASError(.invalidated, "the session was invalidated")
+        case .string("discoveryTimeout")?:
+          ASError(
+            .discoveryTimeout, "discovery ended and the app offered nothing")
         case .string(let reason)?: ASError(.unknown, reason)
         default: nil
         }
       deliver(ASAccessoryEvent(eventType: eventType, error: error))
+      if eventType == .pickerDidPresent { followDiscovery(deliver) }
       if eventType == .pickerDidDismiss {
+        let follower = state.withLock { state in
+          defer { state.filtering = nil }
+          return state.filtering?.client
+        }
+        follower?.interrupt()
         let completion = state.withLock { state in
           defer { state.pickerCompletion = nil }
           return state.pickerCompletion
         }
         completion?(error)
       }
-    case .unknown, .activated, .invalidated:
+    case .unknown, .activated, .invalidated, .accessoryDiscovered:
       return
+    }
+  }
+
+  /// For a picker that filters discovery results: follows the devices
+  /// that match its items on a connection of its own, and delivers
+  /// ``ASAccessoryEventType/accessoryDiscovered`` for each one found, until
+  /// the picker is dismissed.
+  private func followDiscovery(
+    _ deliver: @escaping @Sendable (ASAccessoryEvent) -> Void
+  ) {
+    guard let descriptors = state.withLock({ $0.filtering?.descriptors }),
+      let client = try? ControlClient(path: socketPath)
+    else { return }
+    let started = state.withLock { state -> Bool in
+      guard state.filtering != nil else { return false }
+      state.filtering?.client = client
+      return true
+    }
+    guard started else {
+      client.close()
+      return
+    }
+    startThread {
+      defer { client.close() }
+      let filter = descriptors.compactMap { try? JSONValue(encoding: $0) }
+      let subscribed = try? client.call(
+        "discovery.subscribe",
+        params: .object(["descriptors": .array(filter)]))
+      guard subscribed != nil else { return }
+      var delivered = Set<BluetoothAddress>()
+      func discovered(_ json: JSONValue?) {
+        guard let device = DiscoveredDevice(json: json),
+          let descriptor = descriptors.first(where: { $0.matches(device) }),
+          delivered.insert(device.address).inserted
+        else { return }
+        deliver(
+          ASAccessoryEvent(
+            eventType: .accessoryDiscovered,
+            accessory: ASDiscoveredAccessory(
+              device: device, descriptor: descriptor)))
+      }
+      // The devices found before the picker, then each new one.
+      let listed = try? client.call(
+        "discovery.list", params: .object(["descriptors": .array(filter)]))
+      if case .array(let devices)? = listed?["devices"] {
+        devices.forEach(discovered)
+      }
+      while let notification = try? client.nextNotification() {
+        if case .string("added")? = notification.params?["change"] {
+          discovered(notification.params?["device"])
+        }
+      }
     }
   }
 
@@ -520,4 +654,58 @@ private struct UncheckedCompletion: @unchecked Sendable {
 /// Runs `body` on a thread of its own.
 private func startThread(_ body: @escaping @Sendable () -> Void) {
   DispatchQueue.global().async(execute: body)
+}
+
+extension DiscoveredDevice {
+  /// A device as accessoryd's `discovery` events carry it.
+  fileprivate init?(json: JSONValue?) {
+    guard case .string(let text)? = json?["address"],
+      let address = BluetoothAddress(text)
+    else { return nil }
+    func string(_ key: String) -> String? {
+      if case .string(let value)? = json?[key] { return value }
+      return nil
+    }
+    func bytes(_ hex: String) -> Data {
+      var data = Data()
+      var index = hex.startIndex
+      while index < hex.endIndex,
+        let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
+        let byte = UInt8(hex[index..<next], radix: 16)
+      {
+        data.append(byte)
+        index = next
+      }
+      return data
+    }
+    self.init(address: address, name: string("name"), alias: string("alias"))
+    if case .array(let uuids)? = json?["serviceUUIDs"] {
+      serviceUUIDs = uuids.compactMap {
+        if case .string(let text) = $0 { return CBUUID(validating: text) }
+        return nil
+      }
+    }
+    if case .object(let data)? = json?["manufacturerData"] {
+      for (key, value) in data {
+        if let company = UInt16(key), case .string(let hex) = value {
+          manufacturerData[company] = bytes(hex)
+        }
+      }
+    }
+    if case .object(let data)? = json?["serviceData"] {
+      for (key, value) in data {
+        if let uuid = CBUUID(validating: key), case .string(let hex) = value {
+          serviceData[uuid] = bytes(hex)
+        }
+      }
+    }
+    if case .number(let rssi)? = json?["rssi"] { self.rssi = Int(rssi) }
+    formFactor = string("formFactor").map(AudioFormFactor.init(rawValue:))
+    icon = string("icon")
+    if case .bool(let paired)? = json?["paired"] { isPaired = paired }
+    if case .bool(let connected)? = json?["connected"] {
+      isConnected = connected
+    }
+    audioOutput = string("audioOutput")
+  }
 }
