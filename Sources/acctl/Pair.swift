@@ -30,7 +30,11 @@ extension Acctl {
         descriptor options are given, acctl pair answers it: the picker \
         offers the devices that match the app's items and asks for a name \
         only if an item allows renaming; a cancel tells the app. With an \
-        address, acctl answers it without asking.
+        address, acctl answers it without asking. When the app filters \
+        discovery results itself, the picker lists only the devices the app \
+        offers, under the names it gives them, and follows the app's \
+        changes; if the app ends discovery offering none, acctl says so and \
+        exits with 1.
 
         --migrate authorizes every Bluetooth audio device the host paired \
         before accessoryd, as AccessorySetupKit's migration does.

@@ -14,8 +14,11 @@ enum PickerInput: Sendable {
   case endOfInput
   /// A `discovery` event.
   case discovery(JSONValue)
-  /// The app's picker was dismissed by something else than this picker.
-  case dismissed
+  /// The app's picker was dismissed by something else than this picker,
+  /// with the `error` its `pickerDidDismiss` event gave, if any.
+  case dismissed(error: String?)
+  /// The app changed the accessories its picker offers.
+  case offeredChanged
   /// A connection the picker follows broke.
   case followingFailed(ControlClientError)
   /// The window changed size.
@@ -25,10 +28,10 @@ enum PickerInput: Sendable {
 /// The interactive picker of `acctl pair`.
 ///
 /// It opens one connection for `discovery.subscribe` (and, for an app's
-/// request, one for `events.subscribe`, to hear the app's picker close),
-/// then lists the devices on a third, and reads the terminal and the
-/// events on threads of their own, which feed one stream that the picker
-/// consumes.
+/// request, one for `events.subscribe`, to hear the app's picker close or
+/// change what it offers), then lists the devices on a third, and reads
+/// the terminal and the events on threads of their own, which feed one
+/// stream that the picker consumes.
 struct Picker {
   /// The request the picker answers.
   let request: PickerRequest
@@ -54,8 +57,16 @@ struct Picker {
     let daemon = try Self.connect(socket)
     var model = PickerModel(request: request, presetName: presetName)
     do {
+      // The app's picker may have changed, or closed, since it was read.
+      if request.pickerID != nil {
+        guard let pending = try Self.pending(daemon, request) else {
+          Output.error(Self.dismissal(error: nil))
+          throw ExitCode.failure
+        }
+        model.replaceOffered(PickerRequest.offered(in: pending))
+      }
       model.replaceDevices(try Self.devices(daemon, request))
-    } catch {
+    } catch let error as ControlClientError {
       Output.error("Error: \(error.description)")
       throw Daemon.exitCode(for: error, answered: true)
     }
@@ -66,8 +77,15 @@ struct Picker {
     }
     if let appEvents, let pickerID = request.pickerID {
       Self.follow(appEvents, into: continuation) { event in
-        Rendering.text(event["eventType"]) == "pickerDidDismiss"
-          && event["pickerID"] == pickerID ? .dismissed : nil
+        guard event["pickerID"] == pickerID else { return nil }
+        switch Rendering.text(event["eventType"]) {
+        case "pickerDidDismiss":
+          return .dismissed(error: Rendering.text(event["error"]))
+        case "pickerUpdated":
+          return .offeredChanged
+        default:
+          return nil
+        }
       }
     }
     let terminal = PickerTerminal()
@@ -115,6 +133,11 @@ struct Picker {
               if let list = try? Self.devices(daemon, request) {
                 model.replaceDevices(list)
               }
+              if request.filtersDiscoveryResults,
+                let pending = try? Self.pending(daemon, request)
+              {
+                model.replaceOffered(PickerRequest.offered(in: pending))
+              }
             } catch {
               throw fail(
                 "Error: \(error.description)",
@@ -126,11 +149,19 @@ struct Picker {
         throw cancel()
       case .discovery(let event):
         model.apply(event)
-      case .dismissed:
-        throw fail(
-          "Error: the app's picker was closed elsewhere: answered, cancelled "
-            + "or invalidated",
-          .failure)
+      case .dismissed(let error):
+        throw fail(Self.dismissal(error: error), .failure)
+      case .offeredChanged:
+        do {
+          // Nil when the picker has closed; its dismissal follows.
+          if let pending = try Self.pending(daemon, request) {
+            model.replaceOffered(PickerRequest.offered(in: pending))
+          }
+        } catch {
+          throw fail(
+            "Error: \(error.description)",
+            Daemon.exitCode(for: error, answered: true))
+        }
       case .followingFailed(let error):
         throw fail(
           "Error: \(error.description)",
@@ -165,6 +196,41 @@ struct Picker {
       throw Daemon.exitCode(for: error, answered: false)
     }
     return result["picker"].flatMap(PickerRequest.init(pending:))
+  }
+
+  /// The app's picker as `picker.pending` shows it now, or nil if it is no
+  /// longer open.
+  private static func pending(
+    _ client: ControlClient, _ request: PickerRequest
+  ) throws(ControlClientError) -> JSONValue? {
+    let picker = try client.call("picker.pending")["picker"]
+    guard let picker, picker != .null,
+      picker["pickerID"] == request.pickerID
+    else { return nil }
+    return picker
+  }
+
+  /// The message for an app's picker closed by something else than this
+  /// picker.
+  ///
+  /// - Parameter error: The `error` of its `pickerDidDismiss` event, if
+  ///   any: why it closed.
+  static func dismissal(error: String?) -> String {
+    switch error {
+    case nil:
+      "Error: the app's picker was closed elsewhere: answered, cancelled or "
+        + "invalidated"
+    case "discoveryTimeout":
+      "Error: the app's picker timed out: the app offered no accessory "
+        + "(discoveryTimeout)"
+    case "userCancelled":
+      "Error: the app's picker was cancelled elsewhere (userCancelled)"
+    case "invalidated":
+      "Error: the app's picker was invalidated: its session ended "
+        + "(invalidated)"
+    case let error?:
+      "Error: the app's picker was closed (\(error))"
+    }
   }
 
   /// Opens a connection; with a method, calls it to subscribe.

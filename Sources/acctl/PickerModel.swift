@@ -18,6 +18,13 @@ struct PickerRequest {
   let filter: [String: JSONValue]
   /// Whether the person may rename the accessory before it is set up.
   let asksForName: Bool
+  /// Whether the app chooses what the picker shows
+  /// (`ASPickerDisplaySettings.Options.filterDiscoveryResults`): then the
+  /// picker lists only the devices the app offers, by the names it gives.
+  let filtersDiscoveryResults: Bool
+  /// The accessories the app offered when the request was read; empty
+  /// unless it filters discovery results.
+  let offered: [OfferedAccessory]
 
   /// The line that says how to choose.
   static let instructions =
@@ -32,6 +39,8 @@ struct PickerRequest {
     header = [Self.instructions]
     filter = descriptor
     asksForName = true
+    filtersDiscoveryResults = false
+    offered = []
   }
 
   /// The request an app waits on, from `picker.pending`'s `picker`; nil
@@ -55,6 +64,21 @@ struct PickerRequest {
         return false
       }
       return options.contains("rename")
+    }
+    filtersDiscoveryResults =
+      Rendering.bool(pending["filterDiscoveryResults"]) == true
+    offered = Self.offered(in: pending)
+  }
+
+  /// The accessories a picker from `picker.pending` offers, in the app's
+  /// order: its `offered` list, empty if it has none.
+  static func offered(in pending: JSONValue) -> [OfferedAccessory] {
+    guard case .array(let items)? = pending["offered"] else { return [] }
+    return items.compactMap { item in
+      guard let address = Rendering.text(item["address"]) else { return nil }
+      let canonical = Rendering.canonicalAddress(address)
+      return OfferedAccessory(
+        address: canonical, name: Rendering.text(item["name"]) ?? canonical)
     }
   }
 
@@ -84,18 +108,34 @@ struct PickerRequest {
   }
 }
 
+/// An accessory an app offers in a picker that filters discovery results
+/// (`ASDiscoveredDisplayItem`): a discovered device, by the name the app
+/// gives it.
+struct OfferedAccessory: Equatable {
+  /// The device's address in canonical form.
+  let address: String
+  /// The name the picker shows for it.
+  let name: String
+}
+
 /// The picker's state: the devices on the list, the step the person is
 /// at and what they have typed.
 ///
 /// A device keeps its number while the picker runs, even when it goes
 /// away and comes back, so a number typed while the list changes still
 /// means the device it named on the screen.
+///
+/// When the app filters discovery results, the list holds only the
+/// devices that are both discovered and offered by the app, under the
+/// names it offers them by; a device takes its number when it first
+/// shows on the list.
 struct PickerModel {
   /// A device on the list.
   struct Entry {
     /// Its number on the list.
     var number: Int
-    /// Its record, as the daemon gives it.
+    /// Its record, as the daemon gives it, with the name the app offers
+    /// it by as its `displayName` when the app filters discovery results.
     var device: JSONValue
 
     /// Its address in canonical form.
@@ -103,7 +143,8 @@ struct PickerModel {
       Rendering.text(device["address"]).map(Rendering.canonicalAddress) ?? "?"
     }
 
-    /// The name the host shows for it.
+    /// The name the list shows for it: the app's, when the app filters
+    /// discovery results, or the one the host shows.
     var displayName: String {
       Rendering.text(device["displayName"]) ?? address
     }
@@ -135,11 +176,14 @@ struct PickerModel {
   let request: PickerRequest
   /// The name `--name` gave, offered instead of the device's.
   let presetName: String?
-  /// The devices on the list, by address.
+  /// The devices discovered that match the request, by address.
   private var devices: [String: JSONValue] = [:]
-  /// The number of each device seen, including those gone.
+  /// The names the app offers devices by, by address, when it filters
+  /// discovery results.
+  private var offered: [String: String]
+  /// The number of each device listed, including those gone.
   private var numbers: [String: Int] = [:]
-  /// The last name of each device seen, for the numbers of those gone.
+  /// The last name of each device listed, for the numbers of those gone.
   private var names: [String: String] = [:]
   /// The number the next new device takes.
   private var nextNumber = 1
@@ -150,18 +194,40 @@ struct PickerModel {
   /// A note above the prompt, such as why a number was refused.
   private var message: String?
 
-  /// Creates a picker with an empty list.
+  /// Creates a picker with an empty list and the accessories the request
+  /// offers.
   init(request: PickerRequest, presetName: String?) {
     self.request = request
     self.presetName = presetName
+    offered = [:]
+    replaceOffered(request.offered)
   }
 
   // MARK: - Devices
 
   /// The devices on the list, by number.
   var entries: [Entry] {
-    devices.map { Entry(number: numbers[$0.key]!, device: $0.value) }
-      .sorted { $0.number < $1.number }
+    devices.compactMap { address, device in
+      guard let name = listedName(address, device),
+        let number = numbers[address]
+      else { return nil }
+      guard request.filtersDiscoveryResults,
+        case .object(var fields) = device
+      else { return Entry(number: number, device: device) }
+      fields["displayName"] = .string(name)
+      return Entry(number: number, device: .object(fields))
+    }
+    .sorted { $0.number < $1.number }
+  }
+
+  /// The name a device is listed by, or nil if it is not on the list: the
+  /// app's for a device it offers, when it filters discovery results, or
+  /// the one the host shows.
+  private func listedName(_ address: String, _ device: JSONValue) -> String? {
+    guard request.filtersDiscoveryResults else {
+      return Rendering.text(device["displayName"]) ?? address
+    }
+    return offered[address]
   }
 
   /// Replaces the list with `discovery.list`'s devices, keeping those that
@@ -189,17 +255,36 @@ struct PickerModel {
     }
   }
 
-  /// Puts a device on the list, or updates it; a device seen for the
-  /// first time takes the next number.
+  /// Replaces the accessories the app offers, when it filters discovery
+  /// results; those discovered for the first time on the list are
+  /// numbered in the app's order.
+  mutating func replaceOffered(_ list: [OfferedAccessory]) {
+    offered = [:]
+    for accessory in list where offered[accessory.address] == nil {
+      offered[accessory.address] = accessory.name
+      numberIfListed(accessory.address)
+    }
+  }
+
+  /// Records a discovered device, or updates it.
   private mutating func add(_ device: JSONValue) {
     guard let text = Rendering.text(device["address"]) else { return }
     let address = Rendering.canonicalAddress(text)
     devices[address] = device
+    numberIfListed(address)
+  }
+
+  /// Notes the name of a device on the list; one listed for the first
+  /// time takes the next number.
+  private mutating func numberIfListed(_ address: String) {
+    guard let device = devices[address],
+      let name = listedName(address, device)
+    else { return }
     if numbers[address] == nil {
       numbers[address] = nextNumber
       nextNumber += 1
     }
-    names[address] = Rendering.text(device["displayName"]) ?? address
+    names[address] = name
   }
 
   // MARK: - Keys
@@ -282,7 +367,8 @@ struct PickerModel {
     return .none
   }
 
-  /// The name offered for a device: `--name`'s, or the device's own.
+  /// The name offered for a device: `--name`'s, or the one it is listed
+  /// by.
   private func defaultName(_ entry: Entry) -> String {
     presetName ?? entry.displayName
   }

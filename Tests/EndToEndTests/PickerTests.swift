@@ -36,7 +36,7 @@ struct PickerTests {
     .timeLimit(.minutes(3)), arguments: SoundServerKind.allCases)
   func chooseRenameConfirm(_ kind: SoundServerKind) async throws {
     let lamp = "AA:BB:CC:DD:EE:07"
-    try await withBlueZRig(kind) { rig, mock in
+    try await withBlueZRig(kind, devices: [], hostAddresses: []) { rig, mock in
       try await mock.addDevice(address: lamp, name: "Kitchen Lamp")
       _ = try await rig.eventuallyDiscovered(lamp) { _ in true }
       _ = try await rig.eventuallyDiscovered(budsAddress) { _ in true }
@@ -108,16 +108,9 @@ struct PickerTests {
     // Choose, rename, confirm: the accessory is authorized by its new name.
     let speakerNumber = try PickerScreen.number(
       of: "Travel Speaker", on: screen)
-    try picker.type("\(speakerNumber)\n")
-    try await picker.waitFor("the name prompt") {
-      $0.hasSuffix("Name [Travel Speaker]:")
-    }
-    try picker.type("Desk Speaker\n")
-    try await picker.waitFor("the confirmation") {
-      $0.hasSuffix("Set up 'Desk Speaker' (\(speaker))? [Y/n]:")
-    }
-    try picker.type("\n")
-    screen = try await picker.waitFor("acctl to end") { $0.contains("EXIT=") }
+    screen = try await picker.setUp(
+      speakerNumber, offering: "Travel Speaker", typing: "Desk Speaker",
+      address: speaker, confirming: "")
     #expect(screen.contains("Desk Speaker (\(speaker))\n"))
     #expect(screen.contains("EXIT=0"))
     let listed = try await rig.json(["list"])["accessories"]
@@ -150,24 +143,9 @@ struct PickerTests {
     "An app's picker is answered in the terminal, cancelled, and by a script",
     .timeLimit(.minutes(2)))
   func appPicker() async throws {
-    try await withBlueZRig(.pulseAudio) { rig, mock in
-      // Both headsets advertise Apple's manufacturer data; the lamp none.
-      for (address, name) in [
-        (budsAddress, "Studio Buds"), (phonesAddress, "Travel Phones"),
-      ] {
-        try await mock.addDevice(address: address, name: name)
-        try await mock.setDeviceProperty(
-          address, "ManufacturerData", .manufacturerData([0x004C: [0x07]]))
-      }
-      try await mock.addDevice(address: "AA:BB:CC:DD:EE:07", name: "Lamp")
-      _ = try await rig.eventuallyDiscovered(phonesAddress) {
-        $0["manufacturerData"]?["76"] != nil
-      }
-      _ = try await rig.eventuallyDiscovered(budsAddress) {
-        $0["manufacturerData"]?["76"] != nil
-      }
-      try await appPicker(rig)
-    }
+    try await withHeadsets(extra: [
+      MockDevice(address: "AA:BB:CC:DD:EE:07", name: "Lamp")
+    ]) { rig in try await appPicker(rig) }
   }
 
   /// The body of ``appPicker()``.
@@ -195,18 +173,9 @@ struct PickerTests {
     #expect(!screen.contains("Travel Phones"))
     #expect(!screen.contains("Lamp"))
     let number = try PickerScreen.number(of: "Studio Buds", on: screen)
-    try picker.type("\(number)\n")
-    try await picker.waitFor("the name prompt") {
-      $0.hasSuffix("Name [Studio Buds]:")
-    }
-    try picker.type("Left Buds\n")
-    try await picker.waitFor("the confirmation") {
-      $0.hasSuffix("Set up 'Left Buds' (\(budsAddress))? [Y/n]:")
-    }
-    try picker.type("y\n")
-    let done = try await picker.waitFor("acctl to end") {
-      $0.contains("EXIT=")
-    }
+    let done = try await picker.setUp(
+      number, offering: "Studio Buds", typing: "Left Buds",
+      address: budsAddress)
     #expect(done.contains("Left Buds (\(budsAddress))\n"))
     #expect(done.contains("EXIT=0"))
     #expect(
@@ -269,6 +238,126 @@ struct PickerTests {
       ])
   }
 
+  /// An app's picker that filters discovery results
+  /// (`ASPickerDisplaySettings.Options.filterDiscoveryResults`): the
+  /// picker lists only what the app offers, by the app's names, follows
+  /// its changes, and ends when the app finishes discovery offering none;
+  /// `--select` takes only an offered device.
+  @Test(
+    "An app's picker that filters discovery results lists what it offers",
+    .timeLimit(.minutes(2)))
+  func filteredAppPicker() async throws {
+    try await withHeadsets { rig in try await filteredAppPicker(rig) }
+  }
+
+  /// The body of ``filteredAppPicker()``.
+  private func filteredAppPicker(_ rig: Rig) async throws {
+    let app = try ControlClient(path: rig.daemon.socketPath)
+    let terminal = try Terminal.start(for: rig)
+    defer { terminal.stop() }
+    let session = "test-session"
+    let headphones: JSONValue = [
+      "name": "Headphones",
+      "descriptor": ["bluetoothCompanyIdentifier": 76],
+      "setupOptions": ["rename"],
+    ]
+    func show() throws {
+      _ = try app.call(
+        "picker.show",
+        params: [
+          "session": .string(session), "items": [headphones],
+          "filterDiscoveryResults": true,
+        ])
+    }
+    func offer(_ offered: [(address: String, name: String)]) throws {
+      _ = try app.call(
+        "picker.update",
+        params: [
+          "session": .string(session),
+          "items": .array(
+            offered.map { ["address": .string($0), "name": .string($1)] }),
+        ])
+    }
+
+    // Until the app offers something, the picker is looking, though both
+    // headsets match the app's item.
+    try show()
+    let picker = try terminal.run(["pair"])
+    var screen = try await picker.waitFor("the empty filtered picker") {
+      $0.contains("Set up an accessory for: Headphones")
+        && $0.contains("Looking for accessories…") && $0.hasSuffix("\n>")
+    }
+    #expect(!screen.contains("Studio Buds"))
+    #expect(!screen.contains("Travel Phones"))
+
+    // The app offers the buds by a name of its own: they show by it, with
+    // the first number; the phones, discovered but not offered, do not.
+    try offer([(budsAddress, "Offered Name")])
+    screen = try await picker.waitFor("the offered device") {
+      $0.contains("Offered Name  \(budsAddress)") && $0.hasSuffix("\n>")
+    }
+    #expect(try PickerScreen.number(of: "Offered Name", on: screen) == 1)
+    #expect(!screen.contains("Studio Buds"))
+    #expect(!screen.contains("Travel Phones"))
+    #expect(!screen.contains("Looking for accessories…"))
+
+    // The list follows the app's changes; numbers stay with devices.
+    try offer([
+      (phonesAddress, "Offered Phones"), (budsAddress, "Offered Name"),
+    ])
+    screen = try await picker.waitFor("the second offered device") {
+      $0.contains("Offered Phones  \(phonesAddress)")
+    }
+    #expect(try PickerScreen.number(of: "Offered Name", on: screen) == 1)
+    #expect(try PickerScreen.number(of: "Offered Phones", on: screen) == 2)
+    try offer([(budsAddress, "Offered Name")])
+    screen = try await picker.waitFor("the phones to go") {
+      !$0.contains("Offered Phones") && $0.contains("Offered Name")
+    }
+
+    // The name prompt offers the app's name; Enter keeps it.
+    let done = try await picker.setUp(
+      1, offering: "Offered Name", typing: "", address: budsAddress)
+    #expect(done.contains("Offered Name (\(budsAddress))\n"), "\(done)")
+    #expect(done.contains("EXIT=0"))
+    let listed = try await rig.json(["list"])["accessories"]
+    #expect(listed?.arrayCount == 1)
+    #expect(listed?[0]?["address"] == .string(budsAddress))
+    #expect(listed?[0]?["displayName"] == "Offered Name")
+    #expect(try app.call("picker.pending", params: nil)["picker"] == .null)
+
+    // --select takes only a device the app offers: the daemon's refusal is
+    // shown, with exit status 3; once offered, it takes the app's name.
+    try show()
+    let refused = try await rig.daemon.acctl([
+      "pair", "--select", phonesAddress,
+    ])
+    #expect(refused.status == 3, "\(refused)")
+    #expect(refused.stderr.hasPrefix("Error: "), "\(refused)")
+    #expect(refused.stderr.contains(phonesAddress), "\(refused)")
+    try offer([(phonesAddress, "Offered Phones")])
+    let answered = try await rig.json(["pair", "--select", phonesAddress])
+    #expect(answered["displayName"] == "Offered Phones")
+
+    // The app finishes discovery having offered nothing: the picker ends
+    // with a discovery timeout, and acctl says so.
+    try show()
+    let timedOut = try terminal.run(["pair"])
+    try await timedOut.waitFor("the empty filtered picker") {
+      $0.contains("Looking for accessories…") && $0.hasSuffix("\n>")
+    }
+    _ = try app.call(
+      "picker.finishDiscovery", params: ["session": .string(session)])
+    let ended = try await timedOut.waitFor("acctl to end") {
+      $0.contains("EXIT=")
+    }
+    #expect(
+      ended.contains(
+        "Error: the app's picker timed out: the app offered no accessory "
+          + "(discoveryTimeout)\nEXIT=1"),
+      "\(ended)")
+  }
+
   /// No address and no terminal: a usage error that points to the picker.
   @Test("Without a terminal and an address, acctl pair is a usage error")
   func noTerminal() throws {
@@ -297,23 +386,28 @@ struct PickerTests {
 
 // MARK: - The rig
 
-/// Starts BlueZ's mock with an adapter, a server with the buds' output, and
-/// a daemon that sees both; runs `body`; then requires the daemon to stop
-/// cleanly.
-private func withBlueZRig(
-  _ kind: SoundServerKind, _ body: (Rig, BlueZMock) async throws -> Void
+/// Runs a picker test with both headsets advertising Apple's manufacturer
+/// data (and any other devices) once the daemon sees them.
+private func withHeadsets(
+  extra: [MockDevice] = [], _ body: (Rig) async throws -> Void
 ) async throws {
-  let mock = try await BlueZMock.start()
-  defer { mock.stop() }
-  try await mock.addAdapter("hci0", systemName: "laptop")
-  let server = try await SoundServer.start(
-    kind, sinks: sinks(kind, phones: false))
-  defer { server.stop() }
-  let daemon = try await DaemonFixture.start(
-    on: server, hostAddresses: [], systemBusAddress: mock.busAddress)
-  defer { daemon.shutDown() }
-  try await body(Rig(server: server, daemon: daemon), mock)
-  #expect(daemon.stop() == 0, "accessoryd did not exit cleanly on SIGTERM")
+  let headsets = [
+    (budsAddress, "Studio Buds"), (phonesAddress, "Travel Phones"),
+  ]
+  .map { address, name in
+    MockDevice(
+      address: address, name: name,
+      properties: [("ManufacturerData", .manufacturerData([0x004C: [0x07]]))])
+  }
+  try await withBlueZRig(devices: headsets + extra, hostAddresses: []) {
+    rig, _ in
+    for address in [phonesAddress, budsAddress] {
+      _ = try await rig.eventuallyDiscovered(address) {
+        $0["manufacturerData"]?["76"] != nil
+      }
+    }
+    try await body(rig)
+  }
 }
 
 // MARK: - The terminal
@@ -440,6 +534,24 @@ private struct Window {
       .map { String($0.reversed().drop { $0 == " " }.reversed()) }
     while lines.last?.isEmpty == true { lines.removeLast() }
     return lines.joined(separator: "\n")
+  }
+
+  /// Chooses a number, answers the name prompt that offers `offered` with
+  /// `typed` (empty keeps it), confirms, and returns the screen once acctl
+  /// has ended.
+  func setUp(
+    _ number: Int, offering offered: String, typing typed: String,
+    address: String, confirming answer: String = "y"
+  ) async throws -> String {
+    try type("\(number)\n")
+    try await waitFor("the name prompt") { $0.hasSuffix("Name [\(offered)]:") }
+    try type(typed + "\n")
+    let name = typed.isEmpty ? offered : typed
+    try await waitFor("the confirmation") {
+      $0.hasSuffix("Set up '\(name)' (\(address))? [Y/n]:")
+    }
+    try type(answer + "\n")
+    return try await waitFor("acctl to end") { $0.contains("EXIT=") }
   }
 
   /// Polls the screen every 100 ms until a condition holds, for at most

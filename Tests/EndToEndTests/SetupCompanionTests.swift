@@ -145,7 +145,17 @@ struct SetupCompanionTests {
           manager.log.withLock { $0.contains("activated") }
         }
         let dismissed = Task { await showPicker(manager) }
-        _ = try await pendingPicker(daemon.socketPath)
+        let pickerID = try await pendingPicker(daemon.socketPath)
+        // A setup that fails (a name of spaces only): pickerSetupFailed, and
+        // the picker stays open.
+        #expect(throws: ControlClientError.self) {
+          try ControlClient(path: daemon.socketPath).call(
+            "picker.choose",
+            params: .object([
+              "pickerID": .string(pickerID), "address": .string(budsAddress),
+              "name": "   ",
+            ]))
+        }
         // The person's side, from a script: choose the buds, rename them.
         let chosen = try await rig.json(
           ["pair", "--select", budsAddress, "--name", "My Buds"])
@@ -157,6 +167,7 @@ struct SetupCompanionTests {
         #expect(
           manager.log.withLock { $0 } == [
             "activated", "pickerDidPresent", "pickerSetupPairing",
+            "pickerSetupRename", "pickerSetupFailed", "pickerSetupPairing",
             "pickerSetupRename", "accessoryAdded", "pickerDidDismiss",
           ])
         let accessory = try #require(manager.setUp.withLock { $0 })
