@@ -505,6 +505,14 @@ private func run(
     #"{"kind":"route","output":"bluez_output.AA_BB_CC_DD_EE_01.1","#
       + #""summary":"Studio Buds is worn, so it plays","moves":2,"#
       + #""defaultChanged":true,"pending":false}"#,
+    #"{"kind":"accessory","change":"paired","eventType":"accessoryAdded","#
+      + #""accessory":\#(studioBuds)}"#,
+    #"{"kind":"accessory","change":"renamed","#
+      + #""eventType":"accessoryChanged","accessory":\#(studioBuds)}"#,
+    #"{"kind":"accessory","change":"unpaired","#
+      + #""eventType":"accessoryRemoved","accessory":\#(studioBuds)}"#,
+    #"{"kind":"session","eventType":"migrationComplete","count":1}"#,
+    #"{"kind":"session","eventType":"pickerDidDismiss","pickerID":"1"}"#,
   ]
 
   /// A daemon that sends the events after the subscription, then closes
@@ -530,6 +538,11 @@ private func run(
             accessory updated: Studio Buds (AA:BB:CC:DD:EE:01)
             route bluez_output.AA_BB_CC_DD_EE_01.1: Studio Buds is worn, so it \
             plays [2 streams moved, default changed]
+            accessoryAdded: accessory paired: Studio Buds (AA:BB:CC:DD:EE:01)
+            accessoryChanged: accessory renamed: Studio Buds (AA:BB:CC:DD:EE:01)
+            accessoryRemoved: accessory unpaired: Studio Buds (AA:BB:CC:DD:EE:01)
+            migrationComplete
+            pickerDidDismiss
 
             """,
           error: "Error: the connection to accessoryd broke: accessoryd "
@@ -543,10 +556,10 @@ private func run(
     defer { daemon.stop() }
     let transcript = try acctl("events", "--json", "--socket", daemon.path)
     let lines = transcript.output.split(separator: "\n").map(String.init)
-    #expect(lines.count == 3)
+    #expect(lines.count == 8)
     #expect(lines.first == #"{"kind":"soundServer","state":"connected"}"#)
     #expect(
-      lines.last
+      lines[2]
         == #"{"defaultChanged":true,"kind":"route","moves":2,"#
         + #""output":"bluez_output.AA_BB_CC_DD_EE_01.1","pending":false,"#
         + #""summary":"Studio Buds is worn, so it plays"}"#)
