@@ -33,10 +33,27 @@ public final class ControlConnection: Sendable {
     (done: Bool, stream: AsyncStream<JSONValue>?)
   >(
     (false, nil))
+  /// What to do when the client goes away.
+  private let closeActions = Mutex<[@Sendable () -> Void]>([])
 
   init(descriptor: Int32, events: EventHub) {
     self.descriptor = descriptor
     self.events = events
+  }
+
+  /// Runs `action` once the client has gone away (or the server stops),
+  /// such as closing a picker the client showed.
+  public func whenClosed(_ action: @escaping @Sendable () -> Void) {
+    closeActions.withLock { $0.append(action) }
+  }
+
+  /// Runs the close actions, once.
+  func closed() {
+    let actions = closeActions.withLock { actions in
+      defer { actions = [] }
+      return actions
+    }
+    actions.forEach { $0() }
   }
 
   /// Sends one message as a line; errors mean the client went away and are
@@ -241,7 +258,10 @@ public final class ControlServer: Service {
   /// order, and forwards events once it subscribes.
   private func serve(_ descriptor: Int32) async {
     let connection = ControlConnection(descriptor: descriptor, events: events)
-    defer { close(descriptor) }
+    defer {
+      connection.closed()
+      close(descriptor)
+    }
     guard peerIsOwnUser(descriptor) else {
       connection.send(.failure(id: nil, .permissionDenied))
       logger.warning("Refused a client of another user")

@@ -10,7 +10,9 @@ extension DaemonMethods {
   /// `picker.show`: opens the picker for an app's items; with migration
   /// items only, migrates at once (Apple's informational page) and closes
   /// it.
-  func showPicker(_ params: Parameters) async throws -> JSONValue {
+  func showPicker(
+    _ params: Parameters, _ connection: ControlConnection
+  ) async throws -> JSONValue {
     try params.allow(["items", "session", "filterDiscoveryResults"])
     let items = try params.pickerItems("items")
     guard
@@ -25,6 +27,12 @@ extension DaemonMethods {
         data: .object(["case": "pickerAlreadyActive"]))
     }
     publishPicker("pickerDidPresent", request)
+    // An app that goes away takes its picker with it.
+    connection.whenClosed { [self] in
+      if let left = pickers.close(request.id) {
+        publishPicker("pickerDidDismiss", left, error: "invalidated")
+      }
+    }
     if request.items.isEmpty {
       _ = pickers.close(request.id)
       try await migrateDevices(

@@ -50,7 +50,7 @@ public struct DaemonMethods: ControlHandler {
       case "accessory.rename": return try await rename(params)
       case "accessory.migrate": return try await migrate(params)
       case "discovery.list": return try await discoveryList(params)
-      case "picker.show": return try await showPicker(params)
+      case "picker.show": return try await showPicker(params, connection)
       case "picker.pending":
         try params.allow([])
         return .object(["picker": pickers.current.map(Self.pickerJSON) ?? .null]

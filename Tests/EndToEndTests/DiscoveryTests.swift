@@ -90,3 +90,54 @@ struct EventReader {
     return seen
   }
 }
+
+extension DiscoveryTests {
+  @Test(
+    "A picker whose app goes away is dismissed, and the next one can show",
+    .timeLimit(.minutes(1)))
+  func pickerOfAGoneAppIsDismissed() async throws {
+    try await withRig(.pulseAudio, streams: 0) { rig in
+      let events = try EventReader(socketPath: rig.daemon.socketPath)
+      let item: JSONValue = [
+        "name": "Buds", "descriptor": ["bluetoothServiceUUID": "110B"],
+      ]
+      let app = try ControlClient(path: rig.daemon.socketPath)
+      _ = try app.call(
+        "picker.show",
+        params: ["session": "gone", "items": [item]])
+      // Another app cannot show one meanwhile.
+      let other = try ControlClient(path: rig.daemon.socketPath)
+      #expect(throws: ControlClientError.self) {
+        try other.call(
+          "picker.show", params: ["session": "next", "items": [item]])
+      }
+      app.close()
+      #expect(
+        try events.pickerEvents(count: 2) == [
+          "pickerDidPresent gone", "pickerDidDismiss gone invalidated",
+        ])
+      _ = try other.call(
+        "picker.show", params: ["session": "next", "items": [item]])
+      #expect(
+        try other.call("picker.pending")["picker"]?["pickerID"] == "2")
+    }
+  }
+}
+
+extension EventReader {
+  /// Reads events until `count` picker events have come, and returns them
+  /// as "eventType session error".
+  func pickerEvents(count: Int) throws -> [String] {
+    var seen: [String] = []
+    while seen.count < count {
+      let notification = try client.nextNotification()
+      guard let event = notification.params, event["pickerID"] != nil,
+        let eventType = event["eventType"]?.stringValue
+      else { continue }
+      seen.append(
+        [eventType, event["session"]?.stringValue, event["error"]?.stringValue]
+          .compactMap { $0 }.joined(separator: " "))
+    }
+    return seen
+  }
+}
