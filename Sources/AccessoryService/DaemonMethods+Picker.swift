@@ -35,10 +35,11 @@ extension DaemonMethods {
     }
     if request.items.isEmpty {
       _ = pickers.close(request.id)
-      try await migrateDevices(
-        matching: DeviceFilter(
-          descriptors: request.migrationItems.map(\.descriptor)))
-      publishPicker("pickerDidDismiss", request)
+      try await finishPicker(request) {
+        try await migrateDevices(
+          matching: DeviceFilter(
+            descriptors: request.migrationItems.map(\.descriptor)))
+      }
     }
     return .object([
       "pickerID": .string(request.id),
@@ -46,24 +47,62 @@ extension DaemonMethods {
     ])
   }
 
-  /// `picker.choose`: authorizes a device for the open picker, with the
-  /// events an app hears: `pickerSetupPairing`, `pickerSetupRename` if the
-  /// person renamed it, `accessoryAdded`, then the migration of the
-  /// picker's migration items, and `pickerDidDismiss`.
+  /// `picker.choose`: authorizes a device for the open picker.
+  ///
+  /// The app hears `pickerSetupPairing`, `pickerSetupRename` if the person
+  /// renamed it, `accessoryAdded`, then the migration of the picker's
+  /// migration items, and `pickerDidDismiss`. A refused answer leaves the
+  /// picker open.
   func choose(_ params: Parameters) async throws -> JSONValue {
     try params.allow(["pickerID", "address", "name"])
     let id = try params.string("pickerID", required: true)!
     let address = try params.address("address")
     let name = try params.string("name")
-    // The name the picker shows: the app's in filtering mode.
-    var shownName: String?
-    // Taken while it is answered, so that two answers cannot both pair.
-    guard let request = pickers.close(id) else { throw Self.noSuchPicker(id) }
+    // Marked while it is answered: a second answer is refused, another
+    // picker cannot show, and a cancel still closes it.
+    guard let request = pickers.beginAnswer(id) else {
+      throw Self.noSuchPicker(id)
+    }
+    var succeeded = false
+    defer { _ = pickers.endAnswer(id, succeeded: succeeded) }
+    let (device, item, shownName) = try await chosenDevice(
+      address, for: request)
+    publishPicker("pickerSetupPairing", request)
+    let chosenName = name ?? shownName
+    if chosenName != shownName {
+      publishPicker("pickerSetupRename", request)
+    }
+    do {
+      try authorize(device, name: chosenName, descriptor: item.descriptor)
+    } catch {
+      publishPicker("pickerSetupFailed", request, error: "\(error)")
+      throw error
+    }
+    succeeded = true
+    // A cancel that came meanwhile has dismissed it already.
+    let stillOpen = pickers.current?.id == request.id
+    try await finishPicker(request, dismissing: stillOpen) {
+      if !request.migrationItems.isEmpty {
+        try await migrateDevices(
+          matching: DeviceFilter(
+            descriptors: request.migrationItems.map(\.descriptor)))
+      }
+    }
+    await router.reconcile(because: "an accessory was paired")
+    return await accessoryJSON(address)
+  }
+
+  /// The device an answer chose, the item it matches and the name the
+  /// picker shows for it (the app's, when it filters); refuses a device
+  /// that is not seen, not offered, matches no item, or is set up already.
+  private func chosenDevice(
+    _ address: BluetoothAddress, for request: PickerRequests.Request
+  ) async throws -> (DiscoveredDevice, PickerItem, String) {
+    var offeredName: String?
     if request.filtersDiscovery {
       guard
         let offered = request.offered.first(where: { $0.address == address })
       else {
-        pickers.restore(request)
         throw AccessoryControlDevice.Error.invalidRequest(
           reason: "the app does not offer \(address) in its picker; offered: "
             + (request.offered.isEmpty
@@ -71,50 +110,42 @@ extension DaemonMethods {
               : request.offered.map { "\($0.name) (\($0.address))" }
                 .joined(separator: ", ")))
       }
-      shownName = offered.name
+      offeredName = offered.name
     }
-    let device: DiscoveredDevice
-    let item: PickerItem
+    guard let device = await discovery.device(at: address) else {
+      throw Self.unknownDevice(address)
+    }
+    if let paired = engine.registry.accessories[address] {
+      throw AccessoryControlDevice.Error.invalidRequest(
+        reason: "\(paired.displayName) (\(address)) is set up already; "
+          + "rename it with 'acctl rename' or remove it with 'acctl unpair'")
+    }
+    guard
+      let item = request.items.first(where: { $0.descriptor.matches(device) })
+    else {
+      throw AccessoryControlDevice.Error.invalidRequest(
+        reason: "\(device.displayName) (\(address)) matches none of the "
+          + "picker's items (\(request.items.map(\.name).joined(separator: ", ")))"
+      )
+    }
+    return (device, item, offeredName ?? device.displayName)
+  }
+
+  /// Runs the last step of a picker and then dismisses it: with no error,
+  /// or with the step's error if it fails; the picker is closed either way.
+  private func finishPicker(
+    _ request: PickerRequests.Request, dismissing: Bool = true,
+    _ step: () async throws -> Void
+  ) async throws {
     do {
-      guard let seen = await discovery.device(at: address) else {
-        throw Self.unknownDevice(address)
-      }
-      guard
-        let matching = request.items.first(where: {
-          $0.descriptor.matches(seen)
-        })
-      else {
-        throw AccessoryControlDevice.Error.invalidRequest(
-          reason: "\(seen.displayName) (\(address)) matches none of the "
-            + "picker's items (\(request.items.map(\.name).joined(separator: ", ")))"
-        )
-      }
-      (device, item) = (seen, matching)
+      try await step()
     } catch {
-      pickers.restore(request)
+      if dismissing {
+        publishPicker("pickerDidDismiss", request, error: "\(error)")
+      }
       throw error
     }
-    publishPicker("pickerSetupPairing", request)
-    let chosenName = name ?? shownName ?? device.displayName
-    if chosenName != (shownName ?? device.displayName) {
-      publishPicker("pickerSetupRename", request)
-    }
-    do {
-      try authorize(
-        device, name: chosenName, descriptor: item.descriptor)
-    } catch {
-      publishPicker("pickerSetupFailed", request, error: "\(error)")
-      pickers.restore(request)
-      throw error
-    }
-    if !request.migrationItems.isEmpty {
-      try await migrateDevices(
-        matching: DeviceFilter(
-          descriptors: request.migrationItems.map(\.descriptor)))
-    }
-    publishPicker("pickerDidDismiss", request)
-    await router.reconcile(because: "an accessory was paired")
-    return await accessoryJSON(address)
+    if dismissing { publishPicker("pickerDidDismiss", request) }
   }
 
   /// `picker.cancel`: closes the open picker, named by its `pickerID` or

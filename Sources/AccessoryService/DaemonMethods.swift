@@ -134,20 +134,29 @@ public struct DaemonMethods: ControlHandler {
   }
 
   /// Pairs a device in the registry and tells subscribers
-  /// (`accessoryAdded`).
+  /// (`accessoryAdded`); pairing one that is paired already only renames
+  /// it (`accessoryChanged`, if the name changed).
   func authorize(
     _ device: DiscoveredDevice, name: String,
     descriptor: ASDiscoveryDescriptor?
   ) throws(AccessoryControlDevice.Error) {
+    let before = engine.registry.accessories[device.address]
     try engine.pair(
       device.address, displayName: name, formFactor: device.formFactor,
-      descriptor: descriptor ?? ASDiscoveryDescriptor())
-    publishAccessory("paired", device.address)
-    logger.notice(
-      "Paired",
-      metadata: [
-        "accessory.address": "\(device.address)", "accessory.name": name,
-      ])
+      descriptor: descriptor ?? before?.accessory.descriptor
+        ?? ASDiscoveryDescriptor())
+    guard let before else {
+      publishAccessory("paired", device.address)
+      logger.notice(
+        "Paired",
+        metadata: [
+          "accessory.address": "\(device.address)", "accessory.name": name,
+        ])
+      return
+    }
+    if before.displayName != name {
+      publishAccessory("renamed", device.address)
+    }
   }
 
   private func unpair(_ params: Parameters) async throws -> JSONValue {

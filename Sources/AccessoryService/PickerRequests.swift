@@ -51,6 +51,8 @@ public final class PickerRequests: Sendable {
     /// The devices the app offers in that mode, with the names it gave
     /// them.
     var offered: [(address: BluetoothAddress, name: String)] = []
+    /// Whether an answer is being carried out; another waits.
+    var isAnswering = false
   }
 
   private let state = Mutex<(next: Int, open: Request?)>((1, nil))
@@ -91,10 +93,36 @@ public final class PickerRequests: Sendable {
     }
   }
 
-  /// Opens a request again, as it was, unless another one is open.
-  func restore(_ request: Request) {
+  /// Takes the open request with this identifier to answer it: it stays
+  /// open (no other picker shows meanwhile) but no second answer is taken.
+  ///
+  /// - Returns: The request, or nil if it is not open or being answered.
+  func beginAnswer(_ id: String) -> Request? {
     state.withLock { state in
-      if state.open == nil { state.open = request }
+      guard var open = state.open, open.id == id, !open.isAnswering else {
+        return nil
+      }
+      open.isAnswering = true
+      state.open = open
+      return open
+    }
+  }
+
+  /// Ends an answer: a failed one leaves the request open for another
+  /// answer, a successful one closes it.
+  ///
+  /// - Returns: Whether the request was still open (it was not cancelled
+  ///   meanwhile).
+  func endAnswer(_ id: String, succeeded: Bool) -> Bool {
+    state.withLock { state in
+      guard var open = state.open, open.id == id else { return false }
+      if succeeded {
+        state.open = nil
+      } else {
+        open.isAnswering = false
+        state.open = open
+      }
+      return true
     }
   }
 

@@ -97,6 +97,10 @@ final class AccessoryManager: @unchecked Sendable {
     try await session.removeAccessory(accessory)
   }
 
+  func rename(_ accessory: ASAccessory, to name: String) async throws {
+    try await session.renameAccessory(accessory, to: name)
+  }
+
   func stop() {
     session.invalidate()
   }
@@ -215,9 +219,23 @@ struct SetupCompanionTests {
         // A cancelled picker ends with userCancelled.
         let cancelled = Task { await showPicker(manager) }
         let second = try await pendingPicker(daemon.socketPath)
+        // An accessory set up already is not set up again.
+        let again = try await daemon.acctl(["pair", "--select", budsAddress])
+        #expect(again.status == 3)
+        #expect(again.stderr.contains("is set up already"))
         _ = try ControlClient(path: daemon.socketPath).call(
           "picker.cancel", params: .object(["pickerID": .string(second)]))
         #expect((await cancelled.value as? ASError)?.code == .userCancelled)
+
+        // Renaming: accessoryChanged, and the list follows.
+        try await manager.rename(accessory, to: "Work Buds")
+        try await until("accessoryChanged arrives") {
+          manager.log.withLock { $0.last == "accessoryChanged" }
+        }
+        #expect(
+          manager.accessories.map(\.displayName) == [
+            "Travel Phones", "Work Buds",
+          ])
 
         // Removing the accessory: accessoryRemoved, and the list is empty.
         try await manager.remove(accessory)

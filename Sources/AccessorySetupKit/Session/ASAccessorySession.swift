@@ -114,7 +114,11 @@ public final class ASAccessorySession: Sendable {
     eventHandler: @escaping (ASAccessoryEvent) -> Void
   ) {
     let handler = UncheckedHandler(eventHandler)
-    let deliver: @Sendable (ASAccessoryEvent) -> Void = { event in
+    // Nothing but `invalidated` itself is delivered once the session is
+    // invalidated; the queue keeps the order of what was delivered before.
+    let deliver: @Sendable (ASAccessoryEvent) -> Void = { [weak self] event in
+      let live = self?.state.withLock { $0.phase != .invalidated } ?? false
+      guard live || event.eventType == .invalidated else { return }
       queue.async { handler.call(event) }
     }
     let phase = state.withLock { state -> Phase in
@@ -353,7 +357,11 @@ public final class ASAccessorySession: Sendable {
       calls = try ControlClient(path: socketPath)
       accessories = Self.accessories(in: try calls.call("accessory.list"))
     } catch {
+      // Unless invalidate() came first and said so already.
       let deliver = state.withLock { state in
+        guard state.phase == .activating else {
+          return nil as ((@Sendable (ASAccessoryEvent) -> Void)?)
+        }
         state.phase = .invalidated
         return state.deliver
       }
@@ -489,7 +497,9 @@ public final class ASAccessorySession: Sendable {
       guard subscribed != nil else { return }
       var delivered = Set<BluetoothAddress>()
       func discovered(_ json: JSONValue?) {
-        guard let device = DiscoveredDevice(json: json),
+        // Nothing after the picker was dismissed.
+        guard self.state.withLock({ $0.filtering?.client === client }),
+          let device = DiscoveredDevice(json: json),
           let descriptor = descriptors.first(where: { $0.matches(device) }),
           delivered.insert(device.address).inserted
         else { return }
