@@ -72,7 +72,7 @@ struct Accessoryd {
       discovery: discovery,
       sources: [
         SoundServerDevices(link: link),
-        BlueZDevices { adapters in
+        BlueZDevices(scanDemand: discovery.scanDemand) { adapters in
           await router.useAdapterAddresses(adapters.map(\.address))
         },
       ],

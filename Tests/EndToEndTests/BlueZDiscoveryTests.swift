@@ -249,3 +249,38 @@ extension Rig {
     }
   }
 }
+
+extension BlueZDiscoveryTests {
+  @Test(
+    "The adapters scan only while someone follows discovery",
+    .timeLimit(.minutes(1)))
+  func scansOnlyWhileFollowed() async throws {
+    try await withBlueZRig(devices: []) { rig, mock in
+      /// Polls the adapter's `Discovering` until it is `expected`.
+      func discovering(_ expected: Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while true {
+          let answer = try await mock.bus.gdbus([
+            "call", "--dest", "org.bluez", "--object-path", "/org/bluez/hci0",
+            "--method", "org.freedesktop.DBus.Properties.Get",
+            "org.bluez.Adapter1", "Discovering",
+          ])
+          if answer.contains("<\(expected)>") { return }
+          guard ContinuousClock.now < deadline else {
+            throw RigFailure(
+              "Discovering never became \(expected): \(answer)",
+              details: rig.daemon.logTail())
+          }
+          try await Task.sleep(for: .milliseconds(50))
+        }
+      }
+      _ = try await rig.json(["status"])
+      try await discovering(false)
+      let follower = try ControlClient(path: rig.daemon.socketPath)
+      _ = try follower.call("discovery.subscribe", params: nil)
+      try await discovering(true)
+      follower.close()
+      try await discovering(false)
+    }
+  }
+}

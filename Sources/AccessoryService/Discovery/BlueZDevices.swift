@@ -15,19 +15,24 @@ public struct BlueZDevices: DeviceDiscoverySource {
   public let kind = DiscoveredDevice.Source.bluez
   private let busAddress: String?
   private let adaptersChanged: @Sendable ([BlueZAdapter]) async -> Void
+  private let scanDemand: AsyncStream<Bool>?
 
   /// Creates the source.
   ///
   /// - Parameters:
   ///   - busAddress: The D-Bus bus BlueZ is on; nil for the system bus
   ///     (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
+  ///   - scanDemand: Whether someone follows discovery now
+  ///     (``DeviceDiscovery/scanDemand``): the powered adapters scan for
+  ///     advertising devices only while it is true.
   ///   - adaptersChanged: Receives the host's adapters whenever they
   ///     change.
   public init(
-    busAddress: String? = nil,
+    busAddress: String? = nil, scanDemand: AsyncStream<Bool>? = nil,
     adaptersChanged: @escaping @Sendable ([BlueZAdapter]) async -> Void
   ) {
     self.busAddress = busAddress
+    self.scanDemand = scanDemand
     self.adaptersChanged = adaptersChanged
   }
 
@@ -39,6 +44,13 @@ public struct BlueZDevices: DeviceDiscoverySource {
   ) async throws {
     let client = try await BlueZClient.connect(busAddress: busAddress)
     defer { client.close() }
+    let scanner = Scanner(client: client)
+    let scanning = scanDemand.map { demand in
+      Task {
+        for await wanted in demand { await scanner.want(wanted) }
+      }
+    }
+    defer { scanning?.cancel() }
     // Subscribe before reading, so that nothing falls between the two.
     let changes = client.changes()
     var adapters: [String: BlueZAdapter] = [:]
@@ -52,15 +64,18 @@ public struct BlueZDevices: DeviceDiscoverySource {
     func sorted() -> [BlueZAdapter] {
       adapters.values.sorted { $0.address < $1.address }
     }
+    await scanner.use(sorted())
     await adaptersChanged(sorted())
     await report(Array(devices.values))
     for await change in changes {
       switch change {
       case .adapterAdded(let adapter), .adapterChanged(let adapter):
         adapters[adapter.objectPath] = adapter
+        await scanner.use(sorted())
         await adaptersChanged(sorted())
       case .adapterRemoved(let adapter):
         adapters[adapter.objectPath] = nil
+        await scanner.use(sorted())
         await adaptersChanged(sorted())
       case .deviceAdded(let device), .deviceChanged(let device):
         devices[device.address] = device
@@ -70,5 +85,49 @@ public struct BlueZDevices: DeviceDiscoverySource {
         await report(Array(devices.values))
       }
     }
+  }
+}
+
+/// Starts and stops BlueZ's discovery on the powered adapters as the demand
+/// and the adapters change.
+private actor Scanner {
+  private let client: BlueZClient
+  private var adapters: [BlueZAdapter] = []
+  private var wanted = false
+  /// The adapters this scanner started, by object path.
+  private var scanning: Set<String> = []
+
+  init(client: BlueZClient) {
+    self.client = client
+  }
+
+  /// Scans, or stops, as someone wants it.
+  func want(_ wanted: Bool) async {
+    self.wanted = wanted
+    await settle()
+  }
+
+  /// Takes the current adapters.
+  func use(_ adapters: [BlueZAdapter]) async {
+    self.adapters = adapters
+    await settle()
+  }
+
+  /// Starts discovery on each powered adapter while it is wanted, and stops
+  /// what it started when it is not.
+  private func settle() async {
+    for adapter in adapters {
+      let scans = scanning.contains(adapter.objectPath)
+      if wanted && adapter.isPowered && !scans {
+        if (try? await client.startDiscovery(on: adapter)) != nil {
+          scanning.insert(adapter.objectPath)
+        }
+      } else if !wanted && scans {
+        try? await client.stopDiscovery(on: adapter)
+        scanning.remove(adapter.objectPath)
+      }
+    }
+    let present = Set(adapters.map(\.objectPath))
+    scanning.formIntersection(present)
   }
 }

@@ -46,10 +46,17 @@ public actor DeviceDiscovery {
     [UUID: AsyncStream<DiscoveredDeviceChange>.Continuation]
   >([:])
   private let logger: Logger
+  /// Whether someone follows the changes now (a picker, `acctl pair`, an
+  /// app that filters discovery), each time that changes: sources that
+  /// must scan to find devices, such as BlueZ, scan only then.
+  public nonisolated let scanDemand: AsyncStream<Bool>
+  private let scanDemandContinuation: AsyncStream<Bool>.Continuation
 
   /// Creates an empty table.
   public init(logger: Logger) {
     self.logger = logger
+    (scanDemand, scanDemandContinuation) = AsyncStream.makeStream(
+      of: Bool.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   /// Every device some source sees, by address.
@@ -67,9 +74,17 @@ public actor DeviceDiscovery {
     let (stream, continuation) = AsyncStream.makeStream(
       of: DiscoveredDeviceChange.self, bufferingPolicy: .bufferingNewest(1000))
     let id = UUID()
-    subscribers.withLock { $0[id] = continuation }
+    let first = subscribers.withLock { subscribers in
+      subscribers[id] = continuation
+      return subscribers.count == 1
+    }
+    if first { scanDemandContinuation.yield(true) }
+    let demand = scanDemandContinuation
     continuation.onTermination = { [weak self] _ in
-      self?.subscribers.withLock { _ = $0.removeValue(forKey: id) }
+      let last = self?.subscribers.withLock { subscribers in
+        subscribers.removeValue(forKey: id) != nil && subscribers.isEmpty
+      }
+      if last == true { demand.yield(false) }
     }
     return stream
   }
