@@ -4,6 +4,7 @@
 import AccessorySetupKit
 import CoreBluetooth
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -38,6 +39,45 @@ struct ASAccessorySessionTests {
       error?.message
         == "picker item 'Buds': bluetoothServiceUUID 'FE2C' is not declared; "
         + "add 'FE2C' to NSAccessorySetupBluetoothServices.")
+  }
+
+  @Test func theAppsConfigurationFileIsReadByDefault() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ask-session-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("AccessorySetup.json")
+    let declared =
+      #"{"NSAccessorySetupSupports": ["Bluetooth"], "#
+      + #""NSAccessorySetupBluetoothServices": ["110B"]}"#
+    try Data(declared.utf8).write(to: file)
+    let refused = await ASAccessorySession.$defaultSetupConfigurationPath
+      .withValue(file.path) { () async -> ASError? in
+        let session = ASAccessorySession()
+        do {
+          try await session.showPicker(for: [Self.item(serviceUUID: "FE2C")])
+          return nil
+        } catch {
+          return error as? ASError
+        }
+      }
+    #expect(refused?.code == .invalidRequest)
+    #expect(refused?.message.contains("'FE2C' is not declared") == true)
+
+    // A file that cannot be read fails every picker, naming it.
+    let broken = await ASAccessorySession.$defaultSetupConfigurationPath
+      .withValue(directory.path + "/missing.json") { () async -> ASError? in
+        do {
+          try await ASAccessorySession().showPicker(
+            for: [Self.item(serviceUUID: "110B")])
+          return nil
+        } catch {
+          return error as? ASError
+        }
+      }
+    #expect(broken?.code == .invalidRequest)
+    #expect(broken?.message.contains("missing.json") == true)
   }
 
   @Test func aPickerBeforeActivationIsAnError() async {

@@ -57,26 +57,83 @@ public final class ASAccessorySession: Sendable {
   /// The app's declared identifiers (the Info.plist analogue); when set, a
   /// picker item whose descriptor uses an undeclared one is refused.
   public let setupConfiguration: ASAccessorySetupConfiguration?
+  /// Why the setup configuration file could not be read, if it could not.
+  private let configurationProblem: String?
 
   /// Linux addition: the socket that sessions created by `init()` in this
   /// task use, instead of the usual one; for tests and tools that run
   /// their own accessoryd.
   @TaskLocal public static var defaultSocketPath: String?
 
+  /// Linux addition: the app's setup configuration file (the Info.plist
+  /// analogue, see ``ASAccessorySetupConfiguration/load(from:)``) that
+  /// sessions created by `init()` in this task read, instead of the usual
+  /// one.
+  @TaskLocal public static var defaultSetupConfigurationPath: String?
+
+  /// The environment variable that names the app's setup configuration
+  /// file.
+  public static let setupConfigurationVariable =
+    "ACCESSORY_SETUP_CONFIGURATION"
+
   /// Creates a session with accessoryd at its usual socket
   /// (`ACCESSORYD_SOCKET`, else `$XDG_RUNTIME_DIR/accessoryd/control.sock`).
+  ///
+  /// The app's declared identifiers, the analogue of its Info.plist keys,
+  /// come from the JSON file `$ACCESSORY_SETUP_CONFIGURATION` names, else
+  /// from `AccessorySetup.json` beside the executable, if there is one; a
+  /// picker item that uses an undeclared identifier is then refused. A file
+  /// that cannot be read makes every picker fail with its error.
   public convenience init() {
-    self.init(socketPath: Self.defaultSocketPath ?? ControlSocketPath.resolve())
+    let path =
+      Self.defaultSetupConfigurationPath
+      ?? ProcessInfo.processInfo.environment[Self.setupConfigurationVariable]
+      ?? Self.configurationBesideExecutable()
+    var configuration: ASAccessorySetupConfiguration?
+    var problem: String?
+    if let path {
+      do {
+        configuration = try ASAccessorySetupConfiguration.load(
+          from: URL(fileURLWithPath: path))
+      } catch {
+        problem = "\(error)"
+      }
+    }
+    self.init(
+      socketPath: Self.defaultSocketPath ?? ControlSocketPath.resolve(),
+      setupConfiguration: configuration, configurationProblem: problem)
+  }
+
+  /// `AccessorySetup.json` beside the running executable, if it exists.
+  private static func configurationBesideExecutable() -> String? {
+    guard
+      let executable = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/exe")
+    else { return nil }
+    let path =
+      URL(fileURLWithPath: executable).deletingLastPathComponent().path
+      + "/AccessorySetup.json"
+    return FileManager.default.fileExists(atPath: path) ? path : nil
   }
 
   /// Creates a session with accessoryd at a socket, checking descriptors
   /// against the app's setup configuration if one is given.
-  public init(
+  public convenience init(
     socketPath: String,
     setupConfiguration: ASAccessorySetupConfiguration? = nil
   ) {
+    self.init(
+      socketPath: socketPath, setupConfiguration: setupConfiguration,
+      configurationProblem: nil)
+  }
+
+  private init(
+    socketPath: String, setupConfiguration: ASAccessorySetupConfiguration?,
+    configurationProblem: String?
+  ) {
     self.socketPath = socketPath
     self.setupConfiguration = setupConfiguration
+    self.configurationProblem = configurationProblem
   }
 
   /// The settings of the pickers this session shows; with
@@ -184,6 +241,10 @@ public final class ASAccessorySession: Sendable {
     completionHandler: @escaping ((any Error)?) -> Void
   ) {
     let completion = UncheckedCompletion(completionHandler)
+    if let configurationProblem {
+      finish(completion, ASError(.invalidRequest, configurationProblem))
+      return
+    }
     let items: [JSONValue]
     do {
       items = try displayItems.map(pickerItemJSON)
