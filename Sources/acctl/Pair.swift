@@ -22,7 +22,8 @@ extension Acctl {
         AccessorySetupKit's picker: the devices that match, numbered, kept \
         up to date as they come, change and go. Type a number and Enter, \
         then a name (Enter keeps the one offered), then Enter or y to set it \
-        up; n goes back to the list, as does a device that went away. q, \
+        up; n or Escape goes back to the list, as does a device that went \
+        away. q, \
         Ctrl-C or Ctrl-D cancels: acctl prints 'Cancelled.' and exits with \
         1, and nothing is authorized.
 
