@@ -153,11 +153,9 @@ public final class ControlClient: Sendable {
       state.nextID += 1
       let request = ControlRequest(
         id: .number(Double(id)), method: method, params: params)
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      var line = (try? encoder.encode(request)) ?? Data()
+      var line = request.json.serialized()
       line.append(0x0A)
-      try Self.send(line, on: state.descriptor)
+      try Self.send(Data(line), on: state.descriptor)
       while true {
         let message = try Self.readMessage(&state, timeout: timeout)
         if message.isNotification {
@@ -230,11 +228,16 @@ public final class ControlClient: Sendable {
     _ state: inout State, timeout: Double?
   ) throws(ControlClientError) -> ControlResponse {
     let line = try readLine(&state, timeout: timeout)
+    let value: JSONValue
     do {
-      return try JSONDecoder().decode(ControlResponse.self, from: line)
+      value = try JSONValue(parsing: line)
     } catch {
-      throw .connectionLost("an answer that is not JSON-RPC: \(error)")
+      throw .connectionLost("an answer that is not JSON: \(error)")
     }
+    guard let message = ControlResponse(json: value) else {
+      throw .connectionLost("an answer that is not JSON-RPC 2.0")
+    }
+    return message
   }
 
   private static func readLine(

@@ -21,6 +21,16 @@ public struct ControlRequest: Sendable, Hashable, Codable {
     self.method = method
     self.params = params
   }
+
+  /// The request as a JSON object, without the members that are `nil`.
+  public var json: JSONValue {
+    var members: [String: JSONValue] = [
+      "jsonrpc": .string(jsonrpc), "method": .string(method),
+    ]
+    members["id"] = id
+    members["params"] = params
+    return .object(members)
+  }
 }
 
 /// A JSON-RPC 2.0 error object.
@@ -44,6 +54,26 @@ public struct ControlError: Error, Sendable, Hashable, Codable,
 
   /// The message.
   public var description: String { message }
+
+  /// The error as a JSON object.
+  public var json: JSONValue {
+    var members: [String: JSONValue] = [
+      "code": .number(Double(code)), "message": .string(message),
+    ]
+    members["data"] = data
+    return .object(members)
+  }
+
+  /// Reads an error object.
+  ///
+  /// - Returns: nil if `json` is not an object with a whole-number `code`
+  ///   and a string `message`.
+  public init?(json: JSONValue) {
+    guard case .number(let code) = json["code"], code == code.rounded(),
+      abs(code) < 1e15, case .string(let message) = json["message"]
+    else { return nil }
+    self.init(code: Int(code), message: message, data: json["data"])
+  }
 
   /// The request was not valid JSON.
   ///
@@ -134,13 +164,47 @@ public struct ControlResponse: Sendable, Hashable, Codable {
   /// Whether this is a notification rather than a response.
   public var isNotification: Bool { method != nil }
 
+  /// The message as a JSON object, without the members that are `nil`.
+  public var json: JSONValue {
+    var members: [String: JSONValue] = ["jsonrpc": .string(jsonrpc)]
+    members["id"] = id
+    members["result"] = result
+    members["error"] = error?.json
+    members["method"] = method.map(JSONValue.string)
+    members["params"] = params
+    return .object(members)
+  }
+
   /// Encodes the message as one line of JSON, with its newline.
   public func line() -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    var data = (try? encoder.encode(self)) ?? Data()
-    data.append(0x0A)
-    return data
+    var bytes = json.serialized()
+    bytes.append(0x0A)
+    return Data(bytes)
+  }
+}
+
+extension ControlResponse {
+  /// Reads a response or notification.
+  ///
+  /// - Returns: nil if `json` is not a JSON-RPC 2.0 response or
+  ///   notification.
+  public init?(json: JSONValue) {
+    guard case .object(let members) = json,
+      members["jsonrpc"] == .string("2.0")
+    else { return nil }
+    var error: ControlError?
+    if let value = members["error"] {
+      guard let parsed = ControlError(json: value) else { return nil }
+      error = parsed
+    }
+    var method: String?
+    if let value = members["method"] {
+      guard case .string(let name) = value else { return nil }
+      method = name
+    }
+    self.init(
+      jsonrpc: "2.0", id: members["id"], result: members["result"],
+      error: error, method: method, params: members["params"])
   }
 }
 

@@ -53,15 +53,14 @@ public enum JSONValue: Sendable, Hashable, Codable {
   ///
   /// - Throws: An encoding error.
   public init<Value: Encodable>(encoding value: Value) throws {
-    self = try JSONDecoder().decode(
-      JSONValue.self, from: JSONEncoder().encode(value))
+    self = try JSONValue(parsing: JSONEncoder().encode(value))
   }
 
   /// Decodes a `Decodable` value from this value.
   ///
   /// - Throws: A decoding error that names the field.
   public func decode<Value: Decodable>(as type: Value.Type) throws -> Value {
-    try JSONDecoder().decode(type, from: JSONEncoder().encode(self))
+    try JSONDecoder().decode(type, from: Data(serialized()))
   }
 
   /// The member of an object, or nil.

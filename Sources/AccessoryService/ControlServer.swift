@@ -303,7 +303,7 @@ public final class ControlServer: Service {
   ) async -> ControlResponse? {
     let value: JSONValue
     do {
-      value = try JSONDecoder().decode(JSONValue.self, from: data)
+      value = try JSONValue(parsing: data)
     } catch {
       return .failure(id: nil, .parseError("the line is not valid JSON"))
     }

@@ -193,13 +193,14 @@ public struct DaemonMethods: ControlHandler {
     return await accessoryJSON(address, routePending: pending)
   }
 
-  /// Updates an accessory: the route is applied while the state file is
-  /// written.
+  /// Updates an accessory: the route is applied first, then the state file
+  /// is written.
   ///
-  /// The registry changes in memory first; the answer comes once both the
-  /// route and the save are done, so the save's `fsync`s are not on the
-  /// route's critical path. A save that fails undoes the change, and the
-  /// route follows the undone registry.
+  /// The registry changes in memory first and the route follows it at
+  /// once; the answer comes once the save is done too, so the save's
+  /// encoding and `fsync`s neither delay the switch nor compete with the
+  /// sound server while it moves the streams. A save that fails undoes the
+  /// change, and the route follows the undone registry.
   private func update(_ params: Parameters) async throws -> JSONValue {
     try params.allow(["accessory", "configuration", "changes"])
     let address = try resolve(params)
@@ -216,10 +217,9 @@ public struct DaemonMethods: ControlHandler {
       edit = { changes.apply(to: &$0) }
     }
     let generation = try engine.stageUpdate(address, changing: edit)
-    async let saving: Void = engine.saved(through: generation)
     let pending = await router.reconcile(because: "an accessory was updated")
     do {
-      try await saving
+      try await engine.saved(through: generation)
     } catch {
       await router.reconcile(because: "an update could not be saved")
       throw error
@@ -424,12 +424,10 @@ struct Parameters {
       throw .invalidParams("'\(key)' is missing")
     }
     do {
-      return try value.decode(as: AccessoryControlDevice.Configuration.self)
-    } catch let error as DecodingError {
+      return try AccessoryControlDevice.Configuration(json: value)
+    } catch {
       throw .invalidParams(
         "'\(key)' is not a configuration: \(Self.describe(error))")
-    } catch {
-      throw .invalidParams("'\(key)' is not a configuration")
     }
   }
 

@@ -184,7 +184,8 @@ public actor RouteController: Service {
         .init(cardName: $0.card, profileName: $0.profile)
       },
       defaultSink: defaultChange,
-      moves: moves.map { .init(sinkInput: $0.stream, sink: $0.to) })
+      moves: moves.map { .init(sinkInput: $0.stream, sink: $0.to) },
+      movesWhatTheDefaultLeaves: !mirror.serverInfo.isPipeWire)
     if let defaultChange { tracking.expectedDefault = defaultChange }
     for move in moves { tracking.expectedMoves[move.stream] = move.to }
     do {

@@ -265,11 +265,19 @@ public actor SoundServerLink {
   private func runSession() async -> (PulseError, wasConnected: Bool) {
     var commandOptions = options
     commandOptions.applicationName += " (commands)"
+    commandOptions.followsEvents = false
     let observer: PulseConnection
     let commander: PulseConnection
     let mirror: ServerMirror
+    // Events are only recorded, on the connection's thread, as they come;
+    // the first of a burst wakes the follower.
+    let changes = PendingChanges()
+    let (wakeUps, wakeUp) = AsyncStream.makeStream(
+      of: Void.self, bufferingPolicy: .bufferingNewest(1))
     do throws(PulseError) {
-      observer = try await PulseConnection.connect(options)
+      observer = try await PulseConnection.connect(options) { event in
+        if changes.insert(event.facility) { wakeUp.yield() }
+      }
       do {
         commander = try await PulseConnection.connect(commandOptions)
       } catch {
@@ -296,7 +304,9 @@ public actor SoundServerLink {
       ])
     subscribers.publish(.connected(mirror))
     let error = await withTaskCancellationHandler {
-      await follow(observer, commander)
+      await follow(
+        observer, commander, changes: changes, wakeUps: wakeUps,
+        wakeUp: wakeUp)
     } onCancel: {
       observer.close()
       commander.close()
@@ -316,35 +326,46 @@ public actor SoundServerLink {
 
   // MARK: - Following events
 
+  /// How long the server must be quiet before the lists that its events
+  /// changed are fetched.
+  static let eventQuietPeriod = Duration.milliseconds(2)
+
+  /// The longest wait for a quiet moment, from the first event.
+  static let eventSettleLimit = Duration.milliseconds(20)
+
   /// Refetches what the server's events say changed until a connection
   /// ends; closes both connections.
   ///
-  /// Events are read as they come, by a child task that only records the
-  /// lists to refetch, so the event streams never grow. Each refetch covers
-  /// every event that arrived before it started.
+  /// Events are recorded as they come, on the observing connection's
+  /// thread, as the lists to refetch (`changes`); the first one recorded
+  /// yields to `wakeUps`. A burst of events
+  /// (a switch of 50 streams sends more than 100) is let settle first:
+  /// the lists are fetched once no event has come for
+  /// ``eventQuietPeriod``, or ``eventSettleLimit`` after the first, so the
+  /// server is not asked for them while it is still busy with the change.
+  /// Each refetch covers every event that arrived before it started.
   ///
   /// - Returns: Why the connection ended.
   private func follow(
-    _ observer: PulseConnection, _ commander: PulseConnection
+    _ observer: PulseConnection, _ commander: PulseConnection,
+    changes: PendingChanges, wakeUps: AsyncStream<Void>,
+    wakeUp: AsyncStream<Void>.Continuation
   ) async -> PulseError {
-    let changes = PendingChanges()
-    let (wakeUps, wakeUp) = AsyncStream.makeStream(
-      of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    return await withTaskGroup(of: Void.self) { group in
+    await withTaskGroup(of: Void.self) { group in
+      // Neither stream yields events (the observer's go to the handler,
+      // the commander has none); each ends with its connection.
       group.addTask {
-        for await event in observer.events {
-          if changes.insert(event.facility) { wakeUp.yield() }
-        }
+        for await _ in observer.events {}
         wakeUp.finish()
       }
       group.addTask {
-        // Nothing to learn from the command connection's events, but the
-        // stream has no bound: read it, and notice the end.
         for await _ in commander.events {}
         wakeUp.finish()
       }
       var failure: PulseError?
       for await _ in wakeUps {
+        await changes.settle(
+          quiet: Self.eventQuietPeriod, limit: Self.eventSettleLimit)
         let facilities = changes.take()
         guard !facilities.isEmpty else { continue }
         do throws(PulseError) {
@@ -495,10 +516,24 @@ extension PulseConnection {
 /// reads events.
 private final class PendingChanges: Sendable {
   private let facilities = Mutex<Set<ServerEvent.Facility>>([])
+  private let eventCount = Atomic<Int>(0)
 
   /// Records a facility; returns whether it was not recorded yet.
   func insert(_ facility: ServerEvent.Facility) -> Bool {
-    facilities.withLock { $0.insert(facility).inserted }
+    eventCount.add(1, ordering: .relaxed)
+    return facilities.withLock { $0.insert(facility).inserted }
+  }
+
+  /// Waits until no event has arrived for `quiet`, or for `limit` in all.
+  func settle(quiet: Duration, limit: Duration) async {
+    let deadline = ContinuousClock.now + limit
+    var seen = eventCount.load(ordering: .relaxed)
+    while ContinuousClock.now < deadline {
+      try? await Task.sleep(for: quiet)
+      let now = eventCount.load(ordering: .relaxed)
+      if now == seen { return }
+      seen = now
+    }
   }
 
   /// Returns the recorded facilities and forgets them.

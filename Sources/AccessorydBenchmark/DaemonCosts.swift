@@ -29,15 +29,16 @@ struct IdleFigure: Sendable {
   /// utime + stime over the interval, in clock ticks.
   var ticks: Int
   var ticksPerSecond: Int
-  /// The context switches over the interval of the daemon's threads that
-  /// ran at its end (threads that ended meanwhile are not counted).
+  /// The context switches of the daemon's threads over the interval, each
+  /// thread read every ``DaemonCosts/idleSamplingInterval``.
   var contextSwitches: Int
-  /// The run time over the interval, in milliseconds, of the threads that
-  /// ran at its end, from the scheduler; `nil` without
+  /// The run time over the interval, in milliseconds, of the daemon's
+  /// threads from the scheduler, each read every
+  /// ``DaemonCosts/idleSamplingInterval``; `nil` without
   /// `/proc/<pid>/task/*/sched`.
   var runTimeMilliseconds: Double?
-  /// The daemon's threads at the start and at the end.
-  var threads: (start: Int, end: Int)
+  /// The daemon's threads at the start, and all that were seen.
+  var threads: (start: Int, seen: Int)
   var streams: Int
 
   var milliseconds: Double {
@@ -70,6 +71,8 @@ struct DaemonCosts {
   static let idleStreams = 2
   /// How long after the last route the idle interval starts.
   static let idleSettle = Duration.seconds(6)
+  /// How often the daemon's threads are read during the idle interval.
+  static let idleSamplingInterval = Duration.milliseconds(200)
 
   /// Runs `acctl update` alternately with `inEar` and `offHead`, then
   /// leaves the headphones worn and watches the daemon's CPU time.
@@ -170,10 +173,19 @@ struct DaemonCosts {
     let switchesBefore = daemon.contextSwitches()
     let runTimesBefore = daemon.threadRunTimes()
     let start = ContinuousClock.now
-    try await Task.sleep(for: options.idleDuration)
+    // Each thread's counters are read every sampling interval and the last
+    // reading kept, so a thread that ends during the interval still counts
+    // (up to its last reading). Reading /proc does not wake the daemon.
+    var switchesAfter = switchesBefore
+    var runTimesAfter = runTimesBefore
+    let end = start + options.idleDuration
+    while ContinuousClock.now < end {
+      try await Task.sleep(
+        for: min(Self.idleSamplingInterval, end - ContinuousClock.now))
+      switchesAfter.merge(daemon.contextSwitches()) { $1 }
+      runTimesAfter.merge(daemon.threadRunTimes()) { $1 }
+    }
     let ticksAfter = try daemon.cpuTicks()
-    let switchesAfter = daemon.contextSwitches()
-    let runTimesAfter = daemon.threadRunTimes()
     let elapsed = ContinuousClock.now - start
     let switches = switchesAfter.reduce(0) { total, entry in
       total + entry.value - (switchesBefore[entry.key] ?? 0)

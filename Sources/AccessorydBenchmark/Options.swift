@@ -47,7 +47,7 @@ struct Options: Sendable, CommandLineOptions {
     registered accessories; its CPU time while idle.
     Reads policies/default.json5 from the current directory.
 
-      --quick            5 repetitions, 50 acctl runs, 15 s idle (for CI)
+      --quick            11 repetitions, 50 acctl runs, 15 s idle (for CI)
       --repetitions K    repetitions per switch figure (default 30)
       --server NAME      measure switches only on this server
       --idle-seconds S   how long the idle CPU figure watches (default 60)
@@ -73,7 +73,7 @@ struct Options: Sendable, CommandLineOptions {
       switch argument {
       case "--quick":
         options.isQuick = true
-        options.repetitions = 5
+        options.repetitions = 11
         options.acctlRuns = 50
         options.idleDuration = .seconds(15)
       case "--repetitions":

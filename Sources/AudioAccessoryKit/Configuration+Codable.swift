@@ -3,6 +3,7 @@
 // identifiers written as colon-separated hexadecimal bytes
 // ("AA:BB:CC:DD:EE:FF" for a Bluetooth address).
 
+import AccessoryControl
 import FoundationEssentials
 
 extension AccessoryControlDevice.Configuration: Codable {
@@ -15,17 +16,92 @@ extension AccessoryControlDevice.Configuration: Codable {
 
   /// Creates a configuration by decoding its JSON form.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
+    try self.init(
+      json: JSONValue(from: decoder), codingPath: decoder.codingPath)
+  }
+
+  /// Reads the JSON form that ``json`` builds, without a decoder: the
+  /// service reads one from every `register` and `update`.
+  ///
+  /// Members it does not know are ignored, as a decoder would.
+  ///
+  /// - Parameters:
+  ///   - json: The JSON form, an object.
+  ///   - codingPath: Where the object is, for the errors.
+  /// - Throws: `DecodingError` naming the member and what it expects.
+  public init(
+    json: JSONValue, codingPath: [any CodingKey] = []
+  ) throws(DecodingError) {
+    guard case .object(let members) = json else {
+      throw .typeMismatch(
+        [String: JSONValue].self,
+        .init(codingPath: codingPath, debugDescription: "expected an object"))
+    }
+    func context(_ key: CodingKeys, _ text: String) -> DecodingError.Context {
+      .init(codingPath: codingPath + [key], debugDescription: text)
+    }
+    func string(_ key: CodingKeys) throws(DecodingError) -> String? {
+      switch members[key.rawValue] {
+      case nil, .null?: return nil
+      case .string(let text)?: return text
+      default:
+        throw .typeMismatch(String.self, context(key, "expected a string"))
+      }
+    }
+    let capabilityNames = "expected an array of capability names"
+    guard let listed = members[CodingKeys.deviceCapabilities.rawValue] else {
+      throw .keyNotFound(
+        CodingKeys.deviceCapabilities,
+        context(.deviceCapabilities, capabilityNames))
+    }
+    guard case .array(let elements) = listed else {
+      throw .typeMismatch(
+        [String].self, context(.deviceCapabilities, capabilityNames))
+    }
+    let names = elements.compactMap(\.stringValue)
+    guard names.count == elements.count,
+      let capabilities = AccessoryControlDevice.Capabilities(names: names)
+    else {
+      throw .dataCorrupted(
+        context(
+          .deviceCapabilities,
+          AccessoryControlDevice.Capabilities.unknownNameMessage(elements)))
+    }
+    var placement: AccessoryControlDevice.Placement?
+    if let text = try string(.devicePlacement) {
+      guard let known = AccessoryControlDevice.Placement(rawValue: text) else {
+        throw .dataCorrupted(
+          context(
+            .devicePlacement,
+            "'\(text)' is not a placement; expected one of "
+              + AccessoryControlDevice.Placement.allCases.map {
+                "'\($0.rawValue)'"
+              }.joined(separator: ", ")))
+      }
+      placement = known
+    }
+    var identifiers: [Data?] = []
+    for key in [
+      CodingKeys.primaryAudioSourceDeviceIdentifier,
+      .secondaryAudioSourceDeviceIdentifier,
+    ] {
+      guard let text = try string(key) else {
+        identifiers.append(nil)
+        continue
+      }
+      guard let data = Data(hexBytes: text) else {
+        throw .dataCorrupted(
+          context(
+            key,
+            "'\(text)' is not a device identifier; expected hexadecimal bytes "
+              + "such as 'AA:BB:CC:DD:EE:FF'"))
+      }
+      identifiers.append(data)
+    }
     self.init(
-      devicePlacement: try container.decodeIfPresent(
-        AccessoryControlDevice.Placement.self, forKey: .devicePlacement),
-      deviceCapabilities: try container.decode(
-        AccessoryControlDevice.Capabilities.self, forKey: .deviceCapabilities),
-      primaryAudioSourceDeviceIdentifier: try Self.decodeIdentifier(
-        container, .primaryAudioSourceDeviceIdentifier),
-      secondaryAudioSourceDeviceIdentifier: try Self.decodeIdentifier(
-        container, .secondaryAudioSourceDeviceIdentifier)
-    )
+      devicePlacement: placement, deviceCapabilities: capabilities,
+      primaryAudioSourceDeviceIdentifier: identifiers[0],
+      secondaryAudioSourceDeviceIdentifier: identifiers[1])
   }
 
   /// Encodes the JSON form of the configuration.
@@ -41,19 +117,21 @@ extension AccessoryControlDevice.Configuration: Codable {
       forKey: .secondaryAudioSourceDeviceIdentifier)
   }
 
-  private static func decodeIdentifier(
-    _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys
-  ) throws -> Data? {
-    guard let text = try container.decodeIfPresent(String.self, forKey: key)
-    else { return nil }
-    guard let data = Data(hexBytes: text) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: container,
-        debugDescription:
-          "'\(text)' is not a device identifier; expected hexadecimal bytes "
-          + "such as 'AA:BB:CC:DD:EE:FF'")
+  /// The JSON form that ``encode(to:)`` writes, built directly: the
+  /// control protocol sends it with every `register` and `update`.
+  public var json: JSONValue {
+    var members: [String: JSONValue] = [
+      CodingKeys.deviceCapabilities.rawValue: .array(
+        deviceCapabilities.memberNames.map(JSONValue.string))
+    ]
+    members[CodingKeys.devicePlacement.rawValue] = devicePlacement.map {
+      .string($0.rawValue)
     }
-    return data
+    members[CodingKeys.primaryAudioSourceDeviceIdentifier.rawValue] =
+      primaryAudioSourceDeviceIdentifier.map { .string(hexBytes($0)) }
+    members[CodingKeys.secondaryAudioSourceDeviceIdentifier.rawValue] =
+      secondaryAudioSourceDeviceIdentifier.map { .string(hexBytes($0)) }
+    return .object(members)
   }
 }
 
@@ -97,11 +175,16 @@ extension AccessoryControlDevice.Capabilities: Codable,
     guard let capabilities = Self(names: names) else {
       throw DecodingError.dataCorruptedError(
         in: container,
-        debugDescription:
-          "\(names) holds an unknown capability; expected "
-          + "'audioSwitching' or 'placement'")
+        debugDescription: Self.unknownNameMessage(names.map(JSONValue.string)))
     }
     self = capabilities
+  }
+
+  /// The message for a list of capability names that are not all known.
+  static func unknownNameMessage(_ names: [JSONValue]) -> String {
+    let list = names.map { $0.stringValue.map { "\"\($0)\"" } ?? $0.jsonText }
+    return "[\(list.joined(separator: ", "))] holds an unknown capability; "
+      + "expected 'audioSwitching' or 'placement'"
   }
 
   /// Encodes the set as an array of capability names.

@@ -27,18 +27,27 @@ public final class PulseConnection: Sendable {
     public var connectTimeout: Duration
     /// How long one operation may take.
     public var operationTimeout: Duration
+    /// Whether the connection subscribes to the server's events.
+    ///
+    /// A connection that only sends commands can leave it off: the server
+    /// then writes it no events, and a switch of many streams costs both
+    /// sides less. ``PulseConnection/events`` then only ends with the
+    /// connection.
+    public var followsEvents: Bool
 
     /// Creates options.
     public init(
       server: String? = nil,
       applicationName: String = "accessoryd",
       connectTimeout: Duration = .seconds(5),
-      operationTimeout: Duration = .seconds(5)
+      operationTimeout: Duration = .seconds(5),
+      followsEvents: Bool = true
     ) {
       self.server = server
       self.applicationName = applicationName
       self.connectTimeout = connectTimeout
       self.operationTimeout = operationTimeout
+      self.followsEvents = followsEvents
     }
   }
 
@@ -56,23 +65,32 @@ public final class PulseConnection: Sendable {
     driver.close()
   }
 
-  /// Connects to a server and subscribes to its sink, stream, card and
-  /// server events.
+  /// Connects to a server and, unless ``Options/followsEvents`` is off,
+  /// subscribes to its sink, stream, card and server events.
   ///
   /// The corresponding C functions are `pa_context_connect` and
   /// `pa_context_subscribe`.
   ///
-  /// - Parameter options: The server and the timeouts.
+  /// - Parameters:
+  ///   - options: The server and the timeouts.
+  ///   - eventHandler: If given, called for each event on the connection's
+  ///     own thread, as it arrives, instead of ``events`` yielding it; it
+  ///     must return quickly and must not call the connection. It saves a
+  ///     task switch per event when only the arrival matters, as for a
+  ///     mirror that refetches lists once a burst of events is over.
   /// - Returns: A ready connection.
   /// - Throws: ``PulseError``, for example ``PulseError/connectionRefused``
   ///   or ``PulseError/timeout``.
   public static func connect(
-    _ options: Options = Options()
+    _ options: Options = Options(),
+    eventHandler: (@Sendable (ServerEvent) -> Void)? = nil
   ) async throws(PulseError) -> PulseConnection {
-    let driver = ContextDriver(applicationName: options.applicationName)
+    let driver = ContextDriver(
+      applicationName: options.applicationName, eventHandler: eventHandler)
     do {
       try await driver.connect(
-        server: options.server, timeout: options.connectTimeout)
+        server: options.server, timeout: options.connectTimeout,
+        subscribing: options.followsEvents)
     } catch {
       driver.close()
       throw error
@@ -83,7 +101,9 @@ public final class PulseConnection: Sendable {
   /// The server's changes to sinks, streams, cards and defaults, as they
   /// happen.
   ///
-  /// The stream has one consumer and ends when the connection does.
+  /// The stream has one consumer and ends when the connection does. With
+  /// an event handler given to ``connect(_:eventHandler:)`` it yields
+  /// nothing and only ends.
   public var events: AsyncStream<ServerEvent> { driver.events }
 
   /// The connection's states: `connecting`, `ready`, then, when it ends,

@@ -36,7 +36,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
       "accessory.register",
       [
         "accessory": .string(address),
-        "configuration": try Self.json(configuration),
+        "configuration": configuration.json,
       ])
   }
 
@@ -63,7 +63,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
       "accessory.update",
       [
         "accessory": .string(address),
-        "configuration": try Self.json(configuration),
+        "configuration": configuration.json,
       ])
     return try Self.configuration(in: result)
   }
@@ -144,16 +144,6 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
     return address.description
   }
 
-  private static func json(
-    _ configuration: AccessoryControlDevice.Configuration
-  ) throws(AccessoryControlDevice.Error) -> JSONValue {
-    do {
-      return try JSONValue(encoding: configuration)
-    } catch {
-      throw .invalidRequest(reason: "the configuration cannot be encoded")
-    }
-  }
-
   private static func configuration(
     in result: JSONValue
   ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
@@ -162,7 +152,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
       throw .unknown(reason: "accessoryd answered without a configuration")
     }
     do {
-      return try value.decode(as: AccessoryControlDevice.Configuration.self)
+      return try AccessoryControlDevice.Configuration(json: value)
     } catch {
       throw .unknown(reason: "accessoryd answered with a bad configuration")
     }

@@ -16,6 +16,8 @@ enum Payload: @unchecked Sendable {
   case sinkInput(SinkInput)
   case card(Card)
   case client(index: UInt32, name: String)
+  /// A stream's index and the index of the sink it plays on.
+  case streamPlacement(stream: UInt32, sink: UInt32)
 }
 
 /// One libpulse operation in flight, found again through the `userdata`
@@ -75,10 +77,17 @@ final class ContextDriver: @unchecked Sendable {
 
   let events: AsyncStream<ServerEvent>
   private let eventSink: AsyncStream<ServerEvent>.Continuation
+  /// Called on the mainloop thread for each event instead of yielding it
+  /// to `events`; set before connecting.
+  private let eventHandler: (@Sendable (ServerEvent) -> Void)?
   let states: AsyncStream<ConnectionState>
   private let stateSink: AsyncStream<ConnectionState>.Continuation
 
-  init(applicationName: String) {
+  init(
+    applicationName: String,
+    eventHandler: (@Sendable (ServerEvent) -> Void)? = nil
+  ) {
+    self.eventHandler = eventHandler
     mainloop = pa_threaded_mainloop_new()!
     (events, eventSink) = AsyncStream.makeStream(
       of: ServerEvent.self, bufferingPolicy: .unbounded)
@@ -117,8 +126,11 @@ final class ContextDriver: @unchecked Sendable {
 
   // MARK: - Connecting
 
-  /// Starts the mainloop, connects, and waits until the context is ready.
-  func connect(server: String?, timeout: Duration) async throws(PulseError) {
+  /// Starts the mainloop, connects, waits until the context is ready and,
+  /// if `subscribing`, subscribes to events.
+  func connect(
+    server: String?, timeout: Duration, subscribing: Bool
+  ) async throws(PulseError) {
     let result: Result<Void, PulseError> = await withCheckedContinuation {
       continuation in
       if pa_threaded_mainloop_start(mainloop) < 0 {
@@ -138,6 +150,7 @@ final class ContextDriver: @unchecked Sendable {
       }
     }
     try result.get()
+    guard subscribing else { return }
     _ = try await perform(timeout: timeout) { context, userdata in
       let mask =
         PA_SUBSCRIPTION_MASK_SINK.rawValue
@@ -310,7 +323,12 @@ final class ContextDriver: @unchecked Sendable {
     case PA_SUBSCRIPTION_EVENT_REMOVE.rawValue: kind = .remove
     default: return
     }
-    eventSink.yield(ServerEvent(facility: facility, kind: kind, index: index))
+    let event = ServerEvent(facility: facility, kind: kind, index: index)
+    if let eventHandler {
+      eventHandler(event)
+    } else {
+      eventSink.yield(event)
+    }
   }
 
   // MARK: - Closing
