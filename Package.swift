@@ -79,7 +79,9 @@ let package = Package(
 
     .executableTarget(
       name: "acctl",
-      dependencies: ["CommandLineKit", "AccessoryControl", "AudioAccessoryKit"]
+      dependencies: [
+        "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+      ]
     ),
     .executableTarget(
       name: "accessoryd",

@@ -53,7 +53,8 @@ extension Acctl {
       if json {
         Output.print(Rendering.json(.array(shown)))
       } else {
-        Output.print(Rendering.devices(shown, explainMismatches: all))
+        Output.print(
+          Rendering.devices(shown, explainMismatches: all, header: true))
       }
     }
   }

@@ -3,6 +3,7 @@
 import AccessoryControl
 import CommandLineKit
 import Foundation
+import RoutingCore
 
 extension Acctl {
   /// Groups the policy subcommands.
@@ -16,18 +17,22 @@ extension Acctl {
 }
 
 extension Acctl.Policy {
-  /// Asks the daemon to load a policy file without using it.
+  /// Loads a policy file as the daemon would, without using it.
   struct Check: Command {
     static let configuration = CommandConfiguration(
       abstract: "Check a policy file without using it.",
       discussion: """
-        The daemon reads the file, so acctl sends its absolute path. Fails \
-        with exit code 78 when the policy is not valid.
+        Reads the file with the daemon's own policy loader, so the daemon \
+        need not run, and names its absolute path. Fails with exit code 78 \
+        when the policy is not valid, with the message the daemon would \
+        give (the key path of the bad value and what is allowed).
         """)
 
     static let signature: [ArgumentDefinition] = [
       .argument("file", abstract: "The policy file to check."),
-      .flag("json", abstract: "Print the result as JSON."),
+      .flag("json", abstract: "Print the path and description as JSON."),
+      // Accepted like on every command, so wrappers can always pass it;
+      // the check itself does not need the daemon.
       Acctl.Shared.socket,
     ]
 
@@ -35,29 +40,35 @@ extension Acctl.Policy {
     var path: String
     /// Whether to print JSON.
     var json: Bool
-    /// The daemon's socket.
-    var socket: String
 
     init(arguments: inout ArgumentCursor) throws {
       let file = try arguments.required("file")
       path = URL(fileURLWithPath: file).standardizedFileURL.path
       json = arguments.flag("json")
-      socket = Acctl.socketPath(arguments)
+      _ = Acctl.socketPath(arguments)
     }
 
     func run() async throws {
-      let result = try Daemon(path: socket).call(
-        "policy.check", .object(["path": .string(path)]))
+      let policy: RoutingCore.Policy
+      do {
+        policy = try PolicyLoader.load(contentsOf: URL(fileURLWithPath: path))
+      } catch {
+        Output.error("Error: \(error.description)")
+        throw ExitCode.configurationError
+      }
       if json {
-        Output.print(Rendering.json(result))
+        Output.print(
+          Rendering.json(
+            .object([
+              "path": .string(path),
+              "description": .string(policy.description),
+            ])))
         return
       }
-      let checked = result["path"]?.stringValue ?? path
-      let description = result["description"]?.stringValue ?? ""
       Output.print(
-        description.isEmpty
-          ? "'\(checked)' is a valid policy."
-          : "'\(checked)' is a valid policy: \(description)")
+        policy.description.isEmpty
+          ? "'\(path)' is a valid policy."
+          : "'\(path)' is a valid policy: \(policy.description)")
     }
   }
 

@@ -194,7 +194,8 @@ enum Rendering {
         "sound server", text(route["soundServer"]) ?? "unknown", width: 14,
         indent: 0),
     ]
-    if let summary = text(route["summary"]), !summary.isEmpty {
+    // The explanation begins with the summary: print it once.
+    if !explain, let summary = text(route["summary"]), !summary.isEmpty {
       lines.append(labelled("summary", summary, width: 14, indent: 0))
     }
     var result = lines.joined(separator: "\n")
@@ -209,16 +210,27 @@ enum Rendering {
   /// factor, signal and state; with `explainMismatches`, each device that
   /// does not match says why.
   ///
-  /// - Parameter numbers: The number of each device; nil to count from 1.
+  /// - Parameters:
+  ///   - numbers: The number of each device; nil to count from 1.
+  ///   - header: Whether a first line names the columns.
   static func devices(
-    _ devices: [JSONValue], explainMismatches: Bool, numbers: [Int]? = nil
+    _ devices: [JSONValue], explainMismatches: Bool, numbers: [Int]? = nil,
+    header: Bool = false
   ) -> String {
     guard !devices.isEmpty else { return "No matching devices." }
     let rows = devices.map(deviceColumns)
+    let names = ["NAME", "ADDRESS", "FORM", "SIGNAL", "STATE"]
     let widths = (0..<4).map { column in
-      rows.map { $0[column].count }.max() ?? 0
+      ((header ? [names] : []) + rows).map { $0[column].count }.max() ?? 0
     }
     var lines: [String] = []
+    if header {
+      var line = "#".leftPadded(to: 3) + "  "
+      for column in 0..<4 {
+        line += names[column].padding(to: widths[column]) + "  "
+      }
+      lines.append(line + names[4])
+    }
     for (index, (device, row)) in zip(devices, rows).enumerated() {
       let number = numbers?[index] ?? index + 1
       var line = "\(number)".leftPadded(to: 3) + "  "
@@ -280,7 +292,22 @@ enum Rendering {
     case "soundServer":
       return "sound server \(text(event["state"]) ?? "unknown")"
     case "session":
-      return text(event["eventType"]) ?? "session event"
+      var line = text(event["eventType"]) ?? "session event"
+      var details: [String] = []
+      if let picker = text(event["pickerID"]) {
+        details.append("picker \(picker)")
+      }
+      if let count = number(event["count"]).map(Int.init) {
+        details.append("\(count) accessor\(count == 1 ? "y" : "ies")")
+      }
+      if let session = text(event["session"]) {
+        details.append("session \(session)")
+      }
+      if !details.isEmpty {
+        line += " (" + details.joined(separator: ", ") + ")"
+      }
+      if let error = text(event["error"]) { line += ": " + error }
+      return line
     case "discovery":
       let device = event["device"] ?? .null
       let address = text(device["address"]).map(canonicalAddress) ?? "?"

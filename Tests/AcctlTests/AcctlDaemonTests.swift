@@ -215,24 +215,39 @@ private func run(
       requests.first?.params == .object(["accessory": .string("Studio Buds")]))
   }
 
-  @Test func policyCheckSendsAnAbsolutePath() throws {
-    let daemon = try FakeDaemon(results: [
-      "policy.check": #"{"path":"ignored","description":"Worn first"}"#
-    ])
-    defer { daemon.stop() }
-    let directory = URL(fileURLWithPath: daemon.path)
-      .deletingLastPathComponent()
+  /// `policy check` reads the file itself, with no daemon to ask, and
+  /// names it by its absolute path.
+  @Test func policyCheckReadsTheFileWithoutTheDaemon() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("acctl-policy-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try #"{ version: 1, description: "Worn first" }"#.write(
+      to: directory.appendingPathComponent("strict.json5"), atomically: true,
+      encoding: .utf8)
     let transcript = try acctl(
-      ["policy", "check", "policies/../strict.json5", "--socket", daemon.path],
+      ["policy", "check", "policies/../strict.json5"],
+      environment: ["ACCESSORYD_SOCKET": directory.path + "/no-daemon.sock"],
       directory: directory)
     #expect(
       transcript
         == Transcript(
-          output: "'ignored' is a valid policy: Worn first\n", error: "",
-          status: 0))
+          output: "'\(directory.path)/strict.json5' is a valid policy: "
+            + "Worn first\n",
+          error: "", status: 0))
+    let json = try acctl(
+      ["policy", "check", "strict.json5", "--json"], directory: directory)
     #expect(
-      daemon.requests.first?.params
-        == .object(["path": .string(directory.path + "/strict.json5")]))
+      json
+        == Transcript(
+          output: """
+            {
+              "description": "Worn first",
+              "path": "\(directory.path)/strict.json5"
+            }
+
+            """, error: "", status: 0))
   }
 }
 
@@ -393,7 +408,6 @@ private func run(
       output:       bluez_output.AA_BB_CC_DD_EE_01.1 (Studio Buds)
       pending:      no
       sound server: connected
-      summary:      Studio Buds is worn, so it plays
 
       Studio Buds is worn, so it plays.
       1. placement: worn accessories first
@@ -541,8 +555,8 @@ private func run(
             accessoryAdded: accessory paired: Studio Buds (AA:BB:CC:DD:EE:01)
             accessoryChanged: accessory renamed: Studio Buds (AA:BB:CC:DD:EE:01)
             accessoryRemoved: accessory unpaired: Studio Buds (AA:BB:CC:DD:EE:01)
-            migrationComplete
-            pickerDidDismiss
+            migrationComplete (1 accessory)
+            pickerDidDismiss (picker 1)
 
             """,
           error: "Error: the connection to accessoryd broke: accessoryd "
@@ -611,21 +625,18 @@ private func run(
   }
 
   @Test func invalidPolicy() throws {
-    let daemon = try FakeDaemon { request in
-      .lines([
-        FakeDaemon.error(
-          request, code: -32078,
-          message: "/tmp/p.json5:3:5: unknown rule 'lodness'")
-      ])
-    }
-    defer { daemon.stop() }
-    let transcript = try acctl(
-      "policy", "check", "/tmp/p.json5", "--socket", daemon.path)
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("acctl-bad-\(UUID().uuidString).json5").path
+    try "{ version: 1, placement: { offHeadGraceSeconds: 900 } }".write(
+      toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let transcript = try acctl("policy", "check", path)
     #expect(
       transcript
         == Transcript(
           output: "",
-          error: "Error: /tmp/p.json5:3:5: unknown rule 'lodness'\n",
+          error: "Error: \(path): placement.offHeadGraceSeconds: is the number "
+            + "900; expected a number of seconds from 0 to 600\n",
           status: 78))
   }
 
