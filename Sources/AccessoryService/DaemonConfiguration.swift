@@ -4,6 +4,7 @@ import AccessoryControl
 import AudioAccessoryKit
 import FoundationEssentials
 import Logging
+import RoutingCore
 
 /// The settings of the daemon.
 public struct DaemonConfiguration: Sendable, Equatable {
@@ -206,6 +207,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
       } catch {
         throw UsageError(
           description: "\(path): cannot be read: \(systemReason(error))")
+      }
+      do {
+        try JSON5Reader.check(data)
+      } catch {
+        throw UsageError(description: "\(path): \(error.description)")
       }
       let decoder = JSONDecoder()
       decoder.allowsJSON5 = true

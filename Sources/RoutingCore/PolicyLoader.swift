@@ -60,15 +60,16 @@ public enum PolicyLoader {
 
   /// Reads a policy from JSON5 text.
   ///
-  /// - Throws: ``PolicyError`` naming the key path and what is allowed.
+  /// - Throws: ``PolicyError`` naming the key path and what is allowed, or
+  ///   for a syntax error the line, the column and what was expected and
+  ///   found there, such as `line 3, column 40: expected a key or '}',
+  ///   found ','`.
   public static func parse(_ data: Data) throws(PolicyError) -> Policy {
-    let decoder = JSONDecoder()
-    decoder.allowsJSON5 = true
     let root: PolicyValue
     do {
-      root = try decoder.decode(PolicyValue.self, from: data)
+      root = try JSON5Reader.read(data)
     } catch {
-      throw PolicyError(keyPath: "", problem: "is not valid JSON5: \(error)")
+      throw PolicyError(keyPath: "", problem: error.description)
     }
     return try read(root)
   }
@@ -214,30 +215,19 @@ public enum PolicyLoader {
 
 /// A JSON5 value, read before the schema is applied so that every error can
 /// name its key path.
-enum PolicyValue: Decodable, Hashable {
+enum PolicyValue: Hashable {
+  /// An object: its keys and values.
   case object([String: PolicyValue])
+  /// An array.
   case array([PolicyValue])
+  /// A string.
   case string(String)
+  /// A number, which may be infinite or NaN: the schema refuses those.
   case number(Double)
+  /// `true` or `false`.
   case bool(Bool)
+  /// `null`.
   case null
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([PolicyValue].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: PolicyValue].self))
-    }
-  }
 
   /// The kind of value, with the value for scalars, for error messages.
   var kind: String {
@@ -245,6 +235,9 @@ enum PolicyValue: Decodable, Hashable {
     case .object: "an object"
     case .array: "an array"
     case .string(let text): "the text '\(text)'"
+    case .number(let number) where number.isNaN: "the number NaN"
+    case .number(let number) where number.isInfinite:
+      "the number \(number < 0 ? "-" : "")Infinity"
     case .number(let number): "the number \(formatNumber(number))"
     case .bool(let flag): "\(flag)"
     case .null: "null"

@@ -104,6 +104,19 @@ struct DaemonConfigurationTests {
         + "'server', 'policy', 'stateDirectory', 'socket', 'hostAddresses', "
         + "'logLevel'"
     }
+
+    // A syntax error names its line and column.
+    let broken = directory.appendingPathComponent("broken.json5")
+    try Data("{\n  server: 'unix:/a'\n  logLevel: 'info',\n}".utf8).write(
+      to: broken)
+    #expect {
+      try DaemonConfiguration.parse(
+        ["--config", broken.path], environment: environment)
+    } throws: { error in
+      "\(error)"
+        == "\(broken.path): line 3, column 3: expected ',' or '}' after the value of "
+        + "'server', found 'l'"
+    }
   }
 
   @Test func helpAndVersion() throws {

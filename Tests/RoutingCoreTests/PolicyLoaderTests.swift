@@ -68,7 +68,8 @@ struct PolicyLoaderTests {
   static let badPolicies: [BadPolicy] = [
     BadPolicy(
       kind: "not JSON5", text: "{ version: 1, ",
-      message: "is not valid JSON5: "),
+      message:
+        "line 1, column 15: expected a key or '}', found the end of the file"),
     BadPolicy(
       kind: "not an object", text: "[1, 2]",
       message: "is an array; expected an object"),
@@ -172,11 +173,7 @@ struct PolicyLoaderTests {
       _ = try PolicyLoader.parse(Data(bad.text.utf8))
       Issue.record("\(bad.kind) was accepted")
     } catch {
-      if bad.kind == "not JSON5" {
-        #expect(error.description.hasPrefix(bad.message))
-      } else {
-        #expect(error.description == bad.message)
-      }
+      #expect(error.description == bad.message)
     }
   }
 
