@@ -58,6 +58,16 @@ public actor RouteController: Service {
   private let confirmation: ReconsiderTimer
   /// How long sent changes may take to show up.
   static let confirmationDelay = 1.5
+  /// The default this router sent and had not seen when it asked the link
+  /// for a fresh mirror: if the fresh mirror shows it, it is this router's
+  /// change, not the person's choice.
+  private var defaultAwaitingFreshMirror: String?
+  /// Reconciliations waiting for the next mirror, by id.
+  private var mirrorWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  private var nextMirrorWaiterID = 0
+  /// How long a route waits for the server to show which streams followed
+  /// its default change before it moves them all.
+  static let followingDefaultLimit = Duration.milliseconds(250)
 
   /// Creates the router.
   public init(
@@ -108,10 +118,16 @@ public actor RouteController: Service {
         "Sound server connected",
         metadata: ["pulse.server": mirror.serverInfo.serverName])
       events.publish(.object(["kind": "soundServer", "state": "connected"]))
+      if let sent = defaultAwaitingFreshMirror {
+        defaultAwaitingFreshMirror = nil
+        if mirror.defaultSinkName == sent { tracking.expectedDefault = sent }
+      }
       observe(mirror)
+      resumeMirrorWaiters()
       _ = await reconcile(because: "the sound server connected")
     case .changed(let mirror):
       observe(mirror)
+      resumeMirrorWaiters()
       _ = await reconcile(because: "the sound server changed")
     case .disconnected(let error):
       if self.mirror != nil {
@@ -124,7 +140,61 @@ public actor RouteController: Service {
       mirror = nil
       tracking.forgetConnection()
       pending = lastDecision?.hasActions ?? false
+      resumeMirrorWaiters()
     }
+  }
+
+  /// The streams of `moves` that a default change to `newDefault` carries
+  /// by itself: on PulseAudio, those on the current default that move to
+  /// the new one (unless pinned, which only the server knows).
+  private static func movesCarriedByDefault(
+    _ moves: [StreamMove], to newDefault: String?, on mirror: ServerMirror
+  ) -> Set<UInt32> {
+    guard let newDefault, !mirror.serverInfo.isPipeWire,
+      let oldDefault = mirror.sinks.first(where: {
+        $0.name == mirror.defaultSinkName
+      })
+    else { return [] }
+    let onOldDefault = Set(
+      mirror.sinkInputs.filter { $0.sinkIndex == oldDefault.index }.map(\.index)
+    )
+    return Set(
+      moves.filter { $0.to == newDefault && onOldDefault.contains($0.stream) }
+        .map(\.stream))
+  }
+
+  /// Whether the mirror shows a stream on a sink; a stream that is gone
+  /// counts as not.
+  private func isPlaying(_ stream: UInt32, on sinkName: String) -> Bool {
+    guard let mirror,
+      let sink = mirror.sinks.first(where: { $0.name == sinkName }),
+      let input = mirror.sinkInputs.first(where: { $0.index == stream })
+    else { return false }
+    return input.sinkIndex == sink.index
+  }
+
+  /// Waits until the link publishes another mirror (or goes away), or
+  /// `limit` has passed.
+  private func nextMirror(within limit: Duration) async {
+    let id = nextMirrorWaiterID
+    nextMirrorWaiterID += 1
+    await withCheckedContinuation { continuation in
+      mirrorWaiters[id] = continuation
+      Task {
+        try? await Task.sleep(for: limit)
+        self.resumeMirrorWaiter(id)
+      }
+    }
+  }
+
+  private func resumeMirrorWaiter(_ id: Int) {
+    mirrorWaiters.removeValue(forKey: id)?.resume()
+  }
+
+  private func resumeMirrorWaiters() {
+    let waiters = mirrorWaiters
+    mirrorWaiters = [:]
+    for waiter in waiters.values { waiter.resume() }
   }
 
   private func observe(_ mirror: ServerMirror) {
@@ -179,21 +249,43 @@ public actor RouteController: Service {
       pending = false
       return false
     }
+    // On PulseAudio a new default carries every stream that follows the
+    // default before the server acknowledges it. The moves of the streams
+    // on the old default to the new one wait until the server has shown
+    // which of them stayed behind, pinned: sending them at once would only
+    // busy the server while every client that follows it asks what
+    // changed.
+    let carried = Self.movesCarriedByDefault(
+      moves, to: defaultChange, on: mirror)
     let batch = PulseBatch(
       cardProfiles: decision.profileRequests.map {
         .init(cardName: $0.card, profileName: $0.profile)
       },
       defaultSink: defaultChange,
-      moves: moves.map { .init(sinkInput: $0.stream, sink: $0.to) },
-      movesWhatTheDefaultLeaves: !mirror.serverInfo.isPipeWire)
+      moves: moves.filter { !carried.contains($0.stream) }.map {
+        .init(sinkInput: $0.stream, sink: $0.to)
+      })
     if let defaultChange { tracking.expectedDefault = defaultChange }
     for move in moves { tracking.expectedMoves[move.stream] = move.to }
     do {
-      let result = try await link.apply(batch)
+      var result = try await link.apply(batch)
+      var sentMoves = moves.filter { !carried.contains($0.stream) }
+      if !carried.isEmpty {
+        let left = moves.filter { carried.contains($0.stream) }
+        if case .success = result.defaultSink {
+          await nextMirror(within: Self.followingDefaultLimit)
+        }
+        let stayed = left.filter { !isPlaying($0.stream, on: $0.to) }
+        let second = try await link.apply(
+          PulseBatch(
+            moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
+        sentMoves += stayed
+        result.moves += second.moves
+      }
       // Whatever failed is not expected any more; whatever was sent is
       // checked for once the server has had time to show it.
       if case .failure = result.defaultSink { tracking.expectedDefault = nil }
-      for (move, outcome) in zip(moves, result.moves) {
+      for (move, outcome) in zip(sentMoves, result.moves) {
         if case .failure = outcome { tracking.expectedMoves[move.stream] = nil }
       }
       confirmation.schedule(at: Self.confirmationDelay, now: DispatchTime.now())
@@ -247,6 +339,7 @@ public actor RouteController: Service {
         "The sound server did not report the new default; refreshing",
         metadata: ["route.output": expected])
       tracking.expectedDefault = nil
+      defaultAwaitingFreshMirror = expected
       await link.reconnect()
     }
     if !tracking.expectedMoves.isEmpty {

@@ -52,20 +52,6 @@ public struct PulseBatch: Sendable, Hashable {
   public var defaultSink: String?
   /// The stream moves, sent last, in order.
   public var moves: [StreamMove]
-  /// Whether to send only the moves that the default change leaves to do.
-  ///
-  /// PulseAudio moves every stream that follows the default sink before it
-  /// acknowledges a new default, so most moves after it would change
-  /// nothing but still cost the server a command each, while the others
-  /// wait for it to follow its events. When this is set and the batch has
-  /// both a default sink and moves, the streams and the moves' target sinks
-  /// are listed once the default is acknowledged, and only the streams
-  /// still elsewhere (pinned to another sink) are moved; the moves left
-  /// out count as succeeded and are named in
-  /// ``PulseBatchResult/movesLeftToTheDefault``. Leave it off for
-  /// PipeWire, which moves the streams after its acknowledgement and where
-  /// an explicit move also pins the stream.
-  public var movesWhatTheDefaultLeaves: Bool
 
   /// Creates a batch.
   ///
@@ -74,22 +60,17 @@ public struct PulseBatch: Sendable, Hashable {
   ///   - defaultSink: The name of the sink to make the default, if any.
   ///   - moves: Streams, by index, and the names of the sinks to move them
   ///     to.
-  ///   - movesWhatTheDefaultLeaves: Whether to send only the moves of
-  ///     streams that the default change did not carry to their target
-  ///     (see ``movesWhatTheDefaultLeaves``).
   public init(
     cardProfiles: [CardProfileChange] = [],
     defaultSink: String? = nil,
-    moves: [StreamMove] = [],
-    movesWhatTheDefaultLeaves: Bool = false
+    moves: [StreamMove] = []
   ) {
     self.cardProfiles = cardProfiles
     self.defaultSink = defaultSink
     self.moves = moves
-    self.movesWhatTheDefaultLeaves = movesWhatTheDefaultLeaves
   }
 
-  /// How many operations the batch sends at most.
+  /// How many operations the batch sends.
   public var operationCount: Int {
     cardProfiles.count + (defaultSink == nil ? 0 : 1) + moves.count
   }
@@ -111,23 +92,16 @@ public struct PulseBatchResult: Sendable {
   public var defaultSink: Result<Void, PulseError>?
   /// One result per stream move, in the batch's order.
   public var moves: [Result<Void, PulseError>]
-  /// The positions in ``PulseBatch/moves`` of the moves that were not sent
-  /// because the default change had already put the stream on its target
-  /// (see ``PulseBatch/movesWhatTheDefaultLeaves``); they count as
-  /// succeeded.
-  public var movesLeftToTheDefault: [Int]
 
   /// Creates a result.
   public init(
     cardProfiles: [Result<Void, PulseError>] = [],
     defaultSink: Result<Void, PulseError>? = nil,
-    moves: [Result<Void, PulseError>] = [],
-    movesLeftToTheDefault: [Int] = []
+    moves: [Result<Void, PulseError>] = []
   ) {
     self.cardProfiles = cardProfiles
     self.defaultSink = defaultSink
     self.moves = moves
-    self.movesLeftToTheDefault = movesLeftToTheDefault
   }
 
   /// Every result in the order the operations were sent.
@@ -160,10 +134,7 @@ extension PulseConnection {
   /// Every operation is issued under one lock, in the batch's order, before
   /// any reply is awaited, so the batch costs about one round trip. The
   /// server handles the operations in that order; one failing does not stop
-  /// the others. Each has the connection's operation timeout. With
-  /// ``PulseBatch/movesWhatTheDefaultLeaves`` the moves wait for the
-  /// default's acknowledgement and a listing instead, and only the ones
-  /// still needed are sent.
+  /// the others. Each has the connection's operation timeout.
   ///
   /// What the replies mean differs between the servers:
   /// - PulseAudio replies to a default sink after the streams that follow

@@ -141,6 +141,33 @@ struct RoutingTests {
   }
 
   @Test(
+    "A stream pinned to the old output moves too, before update answers",
+    arguments: SoundServerKind.allCases)
+  func pinnedStreamMovesToo(_ kind: SoundServerKind) async throws {
+    try await withRig(kind) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "offHead")
+      try await rig.eventuallyRouted(to: "speaker")
+      // A player that asked for the speaker by name: it does not follow
+      // the default, so the default change leaves it behind.
+      let pinned = try rig.server.startStreams(1, on: "speaker")
+      defer { pinned.forEach { $0.stop() } }
+      try await rig.eventuallyRouted(to: "speaker", streams: 4)
+
+      try await rig.place(budsAddress, "inEar")
+      if kind == .pulseAudio {
+        // The followers moved with the default; the pinned one was moved
+        // once the server showed it stayed, and all before the answer.
+        let right = try rig.observe()
+        #expect(
+          right.isRouted(to: "buds", streams: 4),
+          "not all moved when acctl returned: \(right)")
+      }
+      try await rig.eventuallyRouted(to: "buds", streams: 4)
+      try await rig.staysRouted(to: "buds", streams: 4, for: .milliseconds(500))
+    }
+  }
+
+  @Test(
     "The person's own choice of output is respected",
     arguments: SoundServerKind.allCases)
   func manualChoiceIsRespected(_ kind: SoundServerKind) async throws {

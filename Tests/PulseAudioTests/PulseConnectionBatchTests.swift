@@ -96,53 +96,6 @@ struct PulseConnectionBatchTests {
     #expect(try server.sinkInputs().allSatisfy { $0.sinkName == "buds" })
   }
 
-  /// Only the moves that the default change leaves are sent.
-  ///
-  /// PulseAudio's default change carries the streams that follow it, so
-  /// only the pinned stream and the missing one are sent; on PipeWire
-  /// everything is sent. Either way the streams end on the target.
-  @Test(arguments: SoundServerKind.allCases)
-  func movesOnlyWhatTheDefaultLeaves(_ kind: SoundServerKind) async throws {
-    let (server, commander, observer) = try await Self.start(kind)
-    defer { server.stop() }
-    let streams = try server.startStreams(3, on: "speaker")
-    defer { streams.forEach { $0.stop() } }
-    let inputs = try await observer.sinkInputs().sorted { $0.index < $1.index }
-    #expect(inputs.count == 3)
-    // Pin the last stream to the speaker: moved there while the buds are
-    // the default, it no longer follows the default.
-    try await commander.setDefaultSink("buds")
-    try await commander.moveSinkInput(inputs[2].index, toSinkNamed: "speaker")
-    try await commander.setDefaultSink("speaker")
-    let speaker = try await observer.sink(named: "speaker")
-    try await Self.waitUntil("every stream on the speaker", on: observer) {
-      let inputs = try await observer.sinkInputs()
-      return inputs.count == 3
-        && inputs.allSatisfy { $0.sinkIndex == speaker.index }
-    }
-
-    let result = await commander.apply(
-      PulseBatch(
-        defaultSink: "buds",
-        moves: inputs.map { .init(sinkInput: $0.index, sink: "buds") } + [
-          .init(sinkInput: 999_999, sink: "buds")
-        ],
-        movesWhatTheDefaultLeaves: true))
-    #expect(throws: Never.self) { try result.defaultSink?.get() }
-    #expect(result.moves.count == 4)
-    for position in 0..<3 {
-      #expect(throws: Never.self) { try result.moves[position].get() }
-    }
-    #expect(throws: PulseError.noSuchEntity) { try result.moves[3].get() }
-    if kind == .pulseAudio {
-      #expect(result.movesLeftToTheDefault == [0, 1])
-    } else {
-      #expect(!result.movesLeftToTheDefault.contains(2))
-    }
-
-    try await Self.waitForEverythingOnBuds(observer)
-  }
-
   @Test(arguments: SoundServerKind.allCases)
   func eachOperationSucceedsOrFailsAlone(
     _ kind: SoundServerKind

@@ -16,8 +16,6 @@ enum Payload: @unchecked Sendable {
   case sinkInput(SinkInput)
   case card(Card)
   case client(index: UInt32, name: String)
-  /// A stream's index and the index of the sink it plays on.
-  case streamPlacement(stream: UInt32, sink: UInt32)
 }
 
 /// One libpulse operation in flight, found again through the `userdata`
