@@ -189,7 +189,9 @@ public struct DaemonMethods: ControlHandler {
     try await engine.register(
       engine.registry.accessory(at: address), configuration)
     publishAccessory("registered", address)
-    let pending = await router.reconcile(because: "an accessory was registered")
+    let pending = await router.reconcile(
+      because: "an accessory was registered", leavingFollowersToTheDefault: true
+    )
     return await accessoryJSON(address, routePending: pending)
   }
 
@@ -217,7 +219,8 @@ public struct DaemonMethods: ControlHandler {
       edit = { changes.apply(to: &$0) }
     }
     let generation = try engine.stageUpdate(address, changing: edit)
-    let pending = await router.reconcile(because: "an accessory was updated")
+    let pending = await router.reconcile(
+      because: "an accessory was updated", leavingFollowersToTheDefault: true)
     do {
       try await engine.saved(through: generation)
     } catch {

@@ -62,6 +62,8 @@ public actor RouteController: Service {
   /// for a fresh mirror: if the fresh mirror shows it, it is this router's
   /// change, not the person's choice.
   private var defaultAwaitingFreshMirror: String?
+  /// Reconciliations that sent a batch and have not finished.
+  private var reconcilesInFlight = 0
   /// Reconciliations waiting for the next mirror, by id.
   private var mirrorWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
   private var nextMirrorWaiterID = 0
@@ -118,14 +120,14 @@ public actor RouteController: Service {
         "Sound server connected",
         metadata: ["pulse.server": mirror.serverInfo.serverName])
       events.publish(.object(["kind": "soundServer", "state": "connected"]))
-      if let sent = defaultAwaitingFreshMirror {
-        defaultAwaitingFreshMirror = nil
-        if mirror.defaultSinkName == sent { tracking.expectedDefault = sent }
-      }
+      recognizeSentDefault(in: mirror)
+      // The fresh mirror answers the question either way.
+      defaultAwaitingFreshMirror = nil
       observe(mirror)
       resumeMirrorWaiters()
       _ = await reconcile(because: "the sound server connected")
     case .changed(let mirror):
+      recognizeSentDefault(in: mirror)
       observe(mirror)
       resumeMirrorWaiters()
       _ = await reconcile(because: "the sound server changed")
@@ -139,9 +141,20 @@ public actor RouteController: Service {
       }
       mirror = nil
       tracking.forgetConnection()
+      defaultAwaitingFreshMirror = nil
       pending = lastDecision?.hasActions ?? false
       resumeMirrorWaiters()
     }
+  }
+
+  /// After asking for a fresh mirror: a mirror that shows the default this
+  /// router sent shows its own change, not the person's choice.
+  private func recognizeSentDefault(in mirror: ServerMirror) {
+    guard let sent = defaultAwaitingFreshMirror,
+      mirror.defaultSinkName == sent
+    else { return }
+    defaultAwaitingFreshMirror = nil
+    tracking.expectedDefault = sent
   }
 
   /// The streams of `moves` that a default change to `newDefault` carries
@@ -212,10 +225,18 @@ public actor RouteController: Service {
   /// Decides and applies the result; returns after the server acknowledged
   /// it, or at once with `pending` when the server is away.
   ///
-  /// - Parameter reason: Why, for the log.
+  /// - Parameters:
+  ///   - reason: Why, for the log.
+  ///   - leavingFollowersToTheDefault: On PulseAudio, whether to leave the
+  ///     streams that follow the default to the default change and move
+  ///     only those that stayed behind once the link's next mirror shows
+  ///     them. Only a caller outside the link's update loop may ask for it
+  ///     (a control request): that loop delivers the mirror waited for.
   /// - Returns: Whether the route is pending.
   @discardableResult
-  public func reconcile(because reason: String) async -> Bool {
+  public func reconcile(
+    because reason: String, leavingFollowersToTheDefault: Bool = false
+  ) async -> Bool {
     let policy = policies.policy
     guard let mirror else {
       pending = true
@@ -255,8 +276,9 @@ public actor RouteController: Service {
     // which of them stayed behind, pinned: sending them at once would only
     // busy the server while every client that follows it asks what
     // changed.
-    let carried = Self.movesCarriedByDefault(
-      moves, to: defaultChange, on: mirror)
+    let carried =
+      leavingFollowersToTheDefault
+      ? Self.movesCarriedByDefault(moves, to: defaultChange, on: mirror) : []
     let batch = PulseBatch(
       cardProfiles: decision.profileRequests.map {
         .init(cardName: $0.card, profileName: $0.profile)
@@ -267,6 +289,15 @@ public actor RouteController: Service {
       })
     if let defaultChange { tracking.expectedDefault = defaultChange }
     for move in moves { tracking.expectedMoves[move.stream] = move.to }
+    // Only what this call set is forgotten again: while it waits, another
+    // reconciliation may set newer expectations.
+    func forgetOwn(_ moves: [StreamMove]) {
+      for move in moves where tracking.expectedMoves[move.stream] == move.to {
+        tracking.expectedMoves[move.stream] = nil
+      }
+    }
+    reconcilesInFlight += 1
+    defer { reconcilesInFlight -= 1 }
     do {
       var result = try await link.apply(batch)
       var sentMoves = moves.filter { !carried.contains($0.stream) }
@@ -275,19 +306,30 @@ public actor RouteController: Service {
         if case .success = result.defaultSink {
           await nextMirror(within: Self.followingDefaultLimit)
         }
-        let stayed = left.filter { !isPlaying($0.stream, on: $0.to) }
-        let second = try await link.apply(
-          PulseBatch(
-            moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
-        sentMoves += stayed
-        result.moves += second.moves
+        // A move that a later decision replaced is not sent.
+        let stayed = left.filter {
+          tracking.expectedMoves[$0.stream] == $0.to
+            && !isPlaying($0.stream, on: $0.to)
+        }
+        if !stayed.isEmpty {
+          let second = try await link.apply(
+            PulseBatch(
+              moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
+          sentMoves += stayed
+          result.moves += second.moves
+        }
       }
       // Whatever failed is not expected any more; whatever was sent is
       // checked for once the server has had time to show it.
-      if case .failure = result.defaultSink { tracking.expectedDefault = nil }
-      for (move, outcome) in zip(sentMoves, result.moves) {
-        if case .failure = outcome { tracking.expectedMoves[move.stream] = nil }
+      if case .failure = result.defaultSink,
+        tracking.expectedDefault == defaultChange
+      {
+        tracking.expectedDefault = nil
       }
+      forgetOwn(
+        zip(sentMoves, result.moves).compactMap { move, outcome in
+          if case .failure = outcome { move } else { nil }
+        })
       confirmation.schedule(at: Self.confirmationDelay, now: DispatchTime.now())
       for error in result.errors {
         logger.warning(
@@ -296,8 +338,10 @@ public actor RouteController: Service {
       }
       pending = false
     } catch {
-      tracking.expectedDefault = nil
-      tracking.expectedMoves = [:]
+      if tracking.expectedDefault == defaultChange {
+        tracking.expectedDefault = nil
+      }
+      forgetOwn(moves)
       pending = true
       logger.warning(
         "Cannot apply the route now; it is pending",
@@ -332,6 +376,11 @@ public actor RouteController: Service {
   /// load a fresh mirror; moves never seen are forgotten and decided again.
   private func confirmSentChanges() async {
     guard mirror != nil else { return }
+    // A reconciliation still under way has not had its time yet.
+    guard reconcilesInFlight == 0 else {
+      confirmation.schedule(at: Self.confirmationDelay, now: DispatchTime.now())
+      return
+    }
     if let expected = tracking.expectedDefault,
       mirror?.defaultSinkName != expected
     {

@@ -338,7 +338,7 @@ public actor SoundServerLink {
   ///
   /// Events are recorded as they come, on the observing connection's
   /// thread, as the lists to refetch (`changes`); the first one recorded
-  /// yields to `wakeUps`. A burst of events
+  /// yields to `wakeUps`. On PulseAudio, a burst of events
   /// (a switch of 50 streams sends more than 100) is let settle first:
   /// the lists are fetched once no event has come for
   /// ``eventQuietPeriod``, or ``eventSettleLimit`` after the first, so the
@@ -364,8 +364,14 @@ public actor SoundServerLink {
       }
       var failure: PulseError?
       for await _ in wakeUps {
-        await changes.settle(
-          quiet: Self.eventQuietPeriod, limit: Self.eventSettleLimit)
+        // PulseAudio sends a switch's events in one burst, right after it
+        // has done the work; PipeWire's come one by one as WirePlumber
+        // relinks, and waiting for them to stop would only leave the
+        // mirror behind.
+        if case .connected(let mirror) = status, !mirror.serverInfo.isPipeWire {
+          await changes.settle(
+            quiet: Self.eventQuietPeriod, limit: Self.eventSettleLimit)
+        }
         let facilities = changes.take()
         guard !facilities.isEmpty else { continue }
         do throws(PulseError) {
