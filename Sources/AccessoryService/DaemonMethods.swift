@@ -509,9 +509,7 @@ struct Parameters {
         else {
           throw .invalidParams(
             "'devicePlacement' is '\(text)'; expected one of "
-              + AccessoryControlDevice.Placement.allCases.map {
-                "'\($0.rawValue)'"
-              }.joined(separator: ", ") + " or null")
+              + AccessoryControlDevice.Placement.quotedNames + " or null")
         }
         result.placement = .some(placement)
       default:

@@ -164,13 +164,10 @@ public actor RouteController: Service {
     _ moves: [StreamMove], to newDefault: String?, on mirror: ServerMirror
   ) -> Set<UInt32> {
     guard let newDefault, !mirror.serverInfo.isPipeWire,
-      let oldDefault = mirror.sinks.first(where: {
-        $0.name == mirror.defaultSinkName
-      })
+      let oldDefault = mirror.defaultSink
     else { return [] }
     let onOldDefault = Set(
-      mirror.sinkInputs.filter { $0.sinkIndex == oldDefault.index }.map(\.index)
-    )
+      mirror.sinkInputs(onSinkNamed: oldDefault.name).map(\.index))
     return Set(
       moves.filter { $0.to == newDefault && onOldDefault.contains($0.stream) }
         .map(\.stream))
@@ -179,11 +176,8 @@ public actor RouteController: Service {
   /// Whether the mirror shows a stream on a sink; a stream that is gone
   /// counts as not.
   private func isPlaying(_ stream: UInt32, on sinkName: String) -> Bool {
-    guard let mirror,
-      let sink = mirror.sinks.first(where: { $0.name == sinkName }),
-      let input = mirror.sinkInputs.first(where: { $0.index == stream })
-    else { return false }
-    return input.sinkIndex == sink.index
+    mirror?.sinkInputs(onSinkNamed: sinkName).contains { $0.index == stream }
+      ?? false
   }
 
   /// Waits until the link publishes another mirror (or goes away), or
@@ -279,14 +273,13 @@ public actor RouteController: Service {
     let carried =
       leavingFollowersToTheDefault
       ? Self.movesCarriedByDefault(moves, to: defaultChange, on: mirror) : []
+    var sentMoves = moves.filter { !carried.contains($0.stream) }
     let batch = PulseBatch(
       cardProfiles: decision.profileRequests.map {
         .init(cardName: $0.card, profileName: $0.profile)
       },
       defaultSink: defaultChange,
-      moves: moves.filter { !carried.contains($0.stream) }.map {
-        .init(sinkInput: $0.stream, sink: $0.to)
-      })
+      moves: sentMoves.map { .init(sinkInput: $0.stream, sink: $0.to) })
     if let defaultChange { tracking.expectedDefault = defaultChange }
     for move in moves { tracking.expectedMoves[move.stream] = move.to }
     // Only what this call set is forgotten again: while it waits, another
@@ -300,7 +293,6 @@ public actor RouteController: Service {
     defer { reconcilesInFlight -= 1 }
     do {
       var result = try await link.apply(batch)
-      var sentMoves = moves.filter { !carried.contains($0.stream) }
       if !carried.isEmpty {
         let left = moves.filter { carried.contains($0.stream) }
         if case .success = result.defaultSink {

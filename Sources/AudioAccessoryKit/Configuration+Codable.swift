@@ -74,9 +74,7 @@ extension AccessoryControlDevice.Configuration: Codable {
           context(
             .devicePlacement,
             "'\(text)' is not a placement; expected one of "
-              + AccessoryControlDevice.Placement.allCases.map {
-                "'\($0.rawValue)'"
-              }.joined(separator: ", ")))
+              + AccessoryControlDevice.Placement.quotedNames))
       }
       placement = known
     }
@@ -106,15 +104,7 @@ extension AccessoryControlDevice.Configuration: Codable {
 
   /// Encodes the JSON form of the configuration.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(deviceCapabilities, forKey: .deviceCapabilities)
-    try container.encodeIfPresent(devicePlacement, forKey: .devicePlacement)
-    try container.encodeIfPresent(
-      primaryAudioSourceDeviceIdentifier.map(hexBytes),
-      forKey: .primaryAudioSourceDeviceIdentifier)
-    try container.encodeIfPresent(
-      secondaryAudioSourceDeviceIdentifier.map(hexBytes),
-      forKey: .secondaryAudioSourceDeviceIdentifier)
+    try json.encode(to: encoder)
   }
 
   /// The JSON form that ``encode(to:)`` writes, built directly: the
@@ -203,6 +193,12 @@ extension AccessoryControlDevice.Placement: Codable,
 
   /// The placement's name, as Apple spells it.
   public var description: String { rawValue }
+
+  /// Every placement's name in quotes, separated by commas, for messages:
+  /// `'inEar', 'onHead', 'overTheEar', 'offHead'`.
+  public static var quotedNames: String {
+    allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+  }
 }
 
 /// Returns bytes as colon-separated upper-case hexadecimal pairs.

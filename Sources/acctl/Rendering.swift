@@ -223,25 +223,20 @@ enum Rendering {
     let widths = (0..<4).map { column in
       ((header ? [names] : []) + rows).map { $0[column].count }.max() ?? 0
     }
-    var lines: [String] = []
-    if header {
-      var line = "#".leftPadded(to: 3) + "  "
+    func line(_ number: String, _ columns: [String]) -> String {
+      var line = number.leftPadded(to: 3) + "  "
       for column in 0..<4 {
-        line += names[column].padding(to: widths[column]) + "  "
+        line += columns[column].padding(to: widths[column]) + "  "
       }
-      lines.append(line + names[4])
+      return trimmingTrailingSpaces(line + columns[4])
     }
+    var lines = header ? [line("#", names)] : []
     for (index, (device, row)) in zip(devices, rows).enumerated() {
-      let number = numbers?[index] ?? index + 1
-      var line = "\(number)".leftPadded(to: 3) + "  "
-      for column in 0..<4 {
-        line += row[column].padding(to: widths[column]) + "  "
+      var text = line("\(numbers?[index] ?? index + 1)", row)
+      if explainMismatches, let mismatch = Self.text(device["mismatch"]) {
+        text += "  (no match: \(mismatch))"
       }
-      line = trimmingTrailingSpaces(line + row[4])
-      if explainMismatches, let mismatch = text(device["mismatch"]) {
-        line += "  (no match: \(mismatch))"
-      }
-      lines.append(line)
+      lines.append(text)
     }
     return lines.joined(separator: "\n")
   }
