@@ -206,22 +206,9 @@ public final class ControlClient: Sendable {
   private static func send(
     _ data: Data, on descriptor: Int32
   ) throws(ControlClientError) {
-    var failure: String?
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.send(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset,
-          Int32(MSG_NOSIGNAL))
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = String(cString: strerror(errno))
-          return
-        }
-        offset += written
-      }
+    if let failure = sendAll(data, on: descriptor) {
+      throw .connectionLost(String(cString: strerror(failure)))
     }
-    if let failure { throw .connectionLost(failure) }
   }
 
   private static func readMessage(
@@ -269,5 +256,27 @@ public final class ControlClient: Sendable {
         throw .connectionLost(String(cString: strerror(errno)))
       }
     }
+  }
+}
+
+/// Writes all of `data` to a connected socket, retrying after signals and
+/// never raising SIGPIPE.
+///
+/// - Returns: nil once everything is written, or the `errno` of the
+///   failure (the peer has gone, or a send timeout ran out).
+package func sendAll(_ data: Data, on descriptor: Int32) -> Int32? {
+  data.withUnsafeBytes { buffer in
+    var offset = 0
+    while offset < buffer.count {
+      let written = Glibc.send(
+        descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+        Int32(MSG_NOSIGNAL))
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      offset += written
+    }
+    return nil
   }
 }

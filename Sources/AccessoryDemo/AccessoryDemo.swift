@@ -32,7 +32,7 @@ struct AccessoryDemo {
     engine: InProcessAccessoryEngine, stateFile: StateFile
   ) async throws {
     step("Pair a Bluetooth headphone (what AccessorySetupKit's picker does)")
-    let accessory = try engine.pair(
+    let accessory = try await engine.pair(
       BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "Studio Buds",
       formFactor: .headphone)
     print("  paired \(accessory)")

@@ -26,8 +26,7 @@ public protocol ControlHandler: Sendable {
 
 /// One client connection of the control socket.
 public final class ControlConnection: Sendable {
-  private let descriptor: Int32
-  private let writeLock = Mutex(())
+  private let outbox: ControlOutbox
   private let events: EventHub
   private let subscription = Mutex<
     (done: Bool, stream: AsyncStream<JSONValue>?)
@@ -36,8 +35,8 @@ public final class ControlConnection: Sendable {
   /// What to do when the client goes away.
   private let closeActions = Mutex<[@Sendable () -> Void]>([])
 
-  init(descriptor: Int32, events: EventHub) {
-    self.descriptor = descriptor
+  init(descriptor: Int32, events: EventHub, logger: Logger) {
+    self.outbox = ControlOutbox(descriptor: descriptor, logger: logger)
     self.events = events
   }
 
@@ -47,34 +46,23 @@ public final class ControlConnection: Sendable {
     closeActions.withLock { $0.append(action) }
   }
 
-  /// Runs the close actions, once.
+  /// Runs the close actions, once, and lets the outbox write what is
+  /// queued and close the socket.
   func closed() {
     let actions = closeActions.withLock { actions in
       defer { actions = [] }
       return actions
     }
     actions.forEach { $0() }
+    outbox.finish()
   }
 
-  /// Sends one message as a line; errors mean the client went away and are
-  /// ignored, the reader will see the end.
-  func send(_ message: ControlResponse) {
-    let line = message.line()
-    writeLock.withLock { _ in
-      line.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-          let written = Glibc.send(
-            descriptor, buffer.baseAddress! + offset, buffer.count - offset,
-            Int32(MSG_NOSIGNAL))
-          if written < 0 {
-            if errno == EINTR { continue }
-            return
-          }
-          offset += written
-        }
-      }
-    }
+  /// Queues one message as a line, without blocking; returns false if the
+  /// client is gone or was cut off for not reading (the reader then sees
+  /// the end).
+  @discardableResult
+  func send(_ message: ControlResponse) -> Bool {
+    outbox.enqueue(message.line())
   }
 
   /// Subscribes the connection to events from now on; returns false if it
@@ -257,11 +245,9 @@ public final class ControlServer: Service {
   /// Serves one connection: checks the peer, then answers its requests in
   /// order, and forwards events once it subscribes.
   private func serve(_ descriptor: Int32) async {
-    let connection = ControlConnection(descriptor: descriptor, events: events)
-    defer {
-      connection.closed()
-      close(descriptor)
-    }
+    let connection = ControlConnection(
+      descriptor: descriptor, events: events, logger: logger)
+    defer { connection.closed() }
     guard peerIsOwnUser(descriptor) else {
       connection.send(.failure(id: nil, .permissionDenied))
       logger.warning("Refused a client of another user")
@@ -277,7 +263,9 @@ public final class ControlServer: Service {
               id: nil,
               .invalidRequest(
                 "the line is longer than \(Self.maximumLineLength) bytes")))
-          shutdown(descriptor, Int32(SHUT_RDWR))
+          // The reader has stopped; the outbox writes the answer, then
+          // closes the connection.
+          shutdown(descriptor, Int32(SHUT_RD))
         case .line(let data):
           if let response = await respond(to: data, on: connection) {
             connection.send(response)
@@ -286,7 +274,8 @@ public final class ControlServer: Service {
           if let stream = connection.takeSubscription() {
             group.addTask {
               for await event in stream {
-                connection.send(.notification(method: "event", event))
+                guard connection.send(.notification(method: "event", event))
+                else { break }
               }
             }
           }
@@ -409,41 +398,6 @@ public final class ControlServer: Service {
 /// Returns the text of the current `errno`.
 func systemError() -> String {
   String(cString: strerror(errno))
-}
-
-/// Runs `body` on a new detached POSIX thread named `name` (as `top -H`
-/// and the journal show it); the thread ends when `body` returns.
-func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
-  final class Box: Sendable {
-    let name: String
-    let body: @Sendable () -> Void
-    init(name: String, body: @escaping @Sendable () -> Void) {
-      self.name = name
-      self.body = body
-    }
-  }
-  let box = Unmanaged.passRetained(Box(name: name, body: body)).toOpaque()
-  var thread = pthread_t()
-  let started = pthread_create(
-    &thread, nil,
-    { argument in
-      let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-      nameCurrentThread(box.name)
-      box.body()
-      return nil
-    }, box)
-  precondition(started == 0, "cannot start thread \(name): error \(started)")
-  pthread_detach(thread)
-}
-
-/// Names the calling thread through `/proc/thread-self/comm` (the kernel
-/// keeps the first 15 bytes).
-private func nameCurrentThread(_ name: String) {
-  let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-  guard descriptor >= 0 else { return }
-  let bytes = Array(name.utf8.prefix(15))
-  _ = write(descriptor, bytes, bytes.count)
-  close(descriptor)
 }
 
 /// The system's words for a failed file operation ("Permission denied"),

@@ -92,7 +92,7 @@ extension DaemonMethods {
       throw AccessoryControlDevice.Error.invalidRequest(
         reason: "\(address) is not paired; pair it before renaming it")
     }
-    try engine.pair(
+    try await engine.pair(
       address, displayName: name, formFactor: paired.formFactor,
       descriptor: paired.accessory.descriptor)
     publishAccessory("renamed", address)
@@ -127,7 +127,7 @@ extension DaemonMethods {
       && engine.registry.accessories[device.address] == nil
       && filter?.matches(device) ?? true
     {
-      try authorize(
+      try await authorize(
         device, name: device.displayName,
         descriptor: filter?.descriptors.first { $0.matches(device) })
       migrated.append(await accessoryJSON(device.address))

@@ -73,7 +73,7 @@ extension DaemonMethods {
       publishPicker("pickerSetupRename", request)
     }
     do {
-      try authorize(device, name: chosenName, descriptor: item.descriptor)
+      try await authorize(device, name: chosenName, descriptor: item.descriptor)
     } catch {
       publishPicker("pickerSetupFailed", request, error: "\(error)")
       throw error

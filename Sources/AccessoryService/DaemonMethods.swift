@@ -118,7 +118,7 @@ public struct DaemonMethods: ControlHandler {
           + "descriptor: \(mismatch)")
     }
     let name = try params.string("name") ?? device.displayName
-    try authorize(device, name: name, descriptor: descriptor)
+    try await authorize(device, name: name, descriptor: descriptor)
     await router.reconcile(because: "an accessory was paired")
     return await accessoryJSON(address)
   }
@@ -139,9 +139,9 @@ public struct DaemonMethods: ControlHandler {
   func authorize(
     _ device: DiscoveredDevice, name: String,
     descriptor: ASDiscoveryDescriptor?
-  ) throws(AccessoryControlDevice.Error) {
+  ) async throws(AccessoryControlDevice.Error) {
     let before = engine.registry.accessories[device.address]
-    try engine.pair(
+    try await engine.pair(
       device.address, displayName: name, formFactor: device.formFactor,
       descriptor: descriptor ?? before?.accessory.descriptor
         ?? ASDiscoveryDescriptor())
@@ -164,7 +164,7 @@ public struct DaemonMethods: ControlHandler {
     let address = try resolve(params)
     let wasRegistered = engine.registry.registrations[address] != nil
     let name = engine.registry.accessory(at: address).displayName
-    try engine.unpair(address)
+    try await engine.unpair(address)
     publishAccessory("unpaired", address, displayName: name)
     if wasRegistered { publishAccessory("invalidated", address) }
     await router.reconcile(because: "an accessory was unpaired")

@@ -90,7 +90,7 @@ public final class BenchmarkServer {
   /// Starts more streams on the default sink until there are `count`.
   public func growStreams(to count: Int) async throws {
     guard count > streamIndexes.count else { return }
-    let started = try server.startStreams(count - streamIndexes.count)
+    let started = try await server.startStreams(count - streamIndexes.count)
     let inputs = try await connection.sinkInputs()
     for stream in started {
       guard

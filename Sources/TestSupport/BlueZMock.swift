@@ -56,6 +56,7 @@ public final class PrivateBus: Sendable {
   ///   missing or does not start within thirty seconds; nothing is left
   ///   running.
   public static func start() async throws -> PrivateBus {
+    SharedThreadWatchdog.start()
     var programs: [String: String] = [:]
     do {
       for program in ["dbus-daemon", "gdbus", "sh"] {
@@ -86,7 +87,7 @@ public final class PrivateBus: Sendable {
       directory: path, programs: programs, watchdog: watchdog)
     do {
       let addressFile = "\(path)/dbus-daemon.address"
-      let daemon = try bus.spawn(
+      let daemon = try await bus.spawn(
         programs["dbus-daemon"]!,
         arguments: [
           "--session", "--nofork", "--nosyslog",
@@ -108,7 +109,8 @@ public final class PrivateBus: Sendable {
     return bus
   }
 
-  /// Stops every process of the bus and removes ``directory``.
+  /// Stops every process of the bus and removes ``directory``: SIGTERM at
+  /// once, the rest on a thread of its own, so it returns without waiting.
   ///
   /// Safe to call more than once; later calls do nothing.
   public func stop() {
@@ -122,9 +124,11 @@ public final class PrivateBus: Sendable {
       return state
     }
     guard let taken else { return }
-    ChildProcess.terminate(Array(taken.processes.reversed()))
-    taken.watchdog?.release()
-    try? FileManager.default.removeItem(atPath: directory)
+    let directory = directory
+    ChildProcess.terminateInBackground(Array(taken.processes.reversed())) {
+      taken.watchdog?.release()
+      try? FileManager.default.removeItem(atPath: directory)
+    }
   }
 
   /// The last lines of each log of the bus and its clients.
@@ -154,10 +158,10 @@ public final class PrivateBus: Sendable {
     }
     let fullArguments =
       [arguments[0], "--address", address] + arguments.dropFirst()
-    let process = try spawn(
+    let process = try await spawn(
       programs["gdbus"]!, arguments: fullArguments, environment: environment,
       output: output, errorOutput: errorOutput, remember: false)
-    return try process.checkedOutput(
+    return try await process.checkedOutput(
       of: (["gdbus"] + fullArguments).joined(separator: " "),
       exited: await process.waitForExit(until: .now + Self.timeout),
       output: output, errorOutput: errorOutput)
@@ -198,7 +202,7 @@ public final class PrivateBus: Sendable {
     _ executable: String, arguments: [String],
     environment: [String: String], output: String, errorOutput: String,
     remember: Bool = true
-  ) throws -> ChildProcess {
+  ) async throws -> ChildProcess {
     let group = try state.withLock { state in
       guard !state.isStopped, let watchdog = state.watchdog else {
         throw BlueZMockError("the private bus was stopped")
@@ -220,7 +224,7 @@ public final class PrivateBus: Sendable {
       return state.isStopped
     }
     if isStopped {
-      ChildProcess.killAndWait([process])
+      await ChildProcess.killAndWait([process])
       throw BlueZMockError("the private bus was stopped")
     }
     return process
@@ -353,7 +357,7 @@ public final class BlueZMock: Sendable {
   /// Starts the mock on a bus and waits until it owns `org.bluez`.
   private static func launch(on bus: PrivateBus) async throws -> ChildProcess {
     // Debian's interpreter: the first python3 on PATH may lack the module.
-    let mock = try bus.spawn(
+    let mock = try await bus.spawn(
       "/usr/bin/python3",
       arguments: ["-m", "dbusmock", "--template", "bluez5"],
       environment: bus.environment, output: "\(bus.directory)/dbusmock.log",
@@ -363,7 +367,7 @@ public final class BlueZMock: Sendable {
         try await bus.nameHasOwner("org.bluez")
       }
     } catch {
-      ChildProcess.terminate([mock])
+      await ChildProcess.terminate([mock])
       throw error
     }
     return mock
@@ -376,7 +380,7 @@ public final class BlueZMock: Sendable {
   ///   start within thirty seconds.
   public func restartBlueZ() async throws {
     let old = process.withLock { $0 }
-    ChildProcess.terminate([old])
+    await ChildProcess.terminate([old])
     deviceAdapters.withLock { $0 = [:] }
     do {
       try await bus.waitUntil("org.bluez to lose its owner", watching: []) {

@@ -38,6 +38,7 @@ final class ChildProcess: Sendable {
   ///   - executable: An absolute path to the program.
   ///   - arguments: The arguments, without the program name.
   ///   - environment: The complete environment of the child.
+  ///   - directory: The child's working directory; nil for this process's.
   ///   - input: Where standard input comes from.
   ///   - output: The file that receives standard output.
   ///   - errorOutput: The file that receives standard error; `nil` means the
@@ -48,6 +49,7 @@ final class ChildProcess: Sendable {
     executable: String,
     arguments: [String],
     environment: [String: String],
+    directory: String? = nil,
     input: Input = .null,
     output: String,
     errorOutput: String? = nil,
@@ -72,6 +74,14 @@ final class ChildProcess: Sendable {
     }
     if let closeFrom = lookUpCloseFrom() {
       _ = closeFrom(&actions, 3)
+    }
+    if let directory {
+      guard let changeDirectory = lookUpChangeDirectory() else {
+        throw SoundServerError(
+          "cannot start \(executable) in \(directory): this C library has no "
+            + "posix_spawn_file_actions_addchdir_np")
+      }
+      _ = changeDirectory(&actions, directory)
     }
 
     var attributes = posix_spawnattr_t()
@@ -159,6 +169,14 @@ final class ChildProcess: Sendable {
       ? "exit status \((status >> 8) & 0xff)" : "signal \(signal)"
   }
 
+  /// The signal that ended the process, or `nil` if it runs or exited.
+  var exitSignal: Int32? {
+    guard !isRunning, let status = waitStatus.withLock({ $0 }),
+      status != -1, status & 0x7f != 0
+    else { return nil }
+    return status & 0x7f
+  }
+
   /// The exit status if the process exited normally, else `nil`.
   var exitStatus: Int32? {
     guard !isRunning, let status = waitStatus.withLock({ $0 }),
@@ -176,11 +194,15 @@ final class ChildProcess: Sendable {
     }
   }
 
-  /// Waits for the process to exit, polling until the deadline.
+  /// Waits for the process to exit, polling until the deadline and
+  /// blocking the thread.
+  ///
+  /// Only for threads of their own: a task must await the async form.
   ///
   /// - Returns: Whether the process exited.
   @discardableResult
   func waitForExit(until deadline: ContinuousClock.Instant) -> Bool {
+    requireOwnThread("ChildProcess.waitForExit(until:)")
     var interval = Duration.milliseconds(1)
     while isRunning {
       if ContinuousClock.now >= deadline { return false }
@@ -221,7 +243,10 @@ final class ChildProcess: Sendable {
     _ condition: () async throws -> Bool
   ) async throws {
     var interval = Duration.milliseconds(2)
+    let start = ContinuousClock.now
+    var checks = 0
     while true {
+      checks += 1
       if try await condition() { return }
       for process in processes() where !process.isRunning {
         throw FixtureError(
@@ -229,7 +254,11 @@ final class ChildProcess: Sendable {
             + "while waiting for \(what)")
       }
       if ContinuousClock.now >= deadline {
-        throw FixtureError("timed out waiting for \(what)")
+        let running = processes().map(\.name).joined(separator: ", ")
+        throw FixtureError(
+          "timed out after \(ContinuousClock.now - start) waiting for "
+            + "\(what) (\(checks) checks, the condition never held; still "
+            + "running: \(running.isEmpty ? "nothing watched" : running))")
       }
       try await Task.sleep(for: interval)
       interval = min(interval * 2, .milliseconds(50))
@@ -249,9 +278,9 @@ final class ChildProcess: Sendable {
   ///   and standard error.
   func checkedOutput(
     of command: String, exited: Bool, output: String, errorOutput: String
-  ) throws(FixtureError) -> String {
+  ) async throws(FixtureError) -> String {
     guard exited else {
-      ChildProcess.killAndWait([self])
+      await ChildProcess.killAndWait([self])
       throw FixtureError("\(command) did not finish in time")
     }
     guard exitStatus == 0 else {
@@ -264,7 +293,35 @@ final class ChildProcess: Sendable {
   }
 
   /// Stops processes: SIGTERM to all, SIGKILL to those still running after
-  /// the grace period, then waits for them.
+  /// the grace period, then waits for them, on a thread of its own.
+  static func terminate(
+    _ processes: [ChildProcess], gracePeriod: Duration = .seconds(5)
+  ) async {
+    await onOwnThread { terminate(processes, gracePeriod: gracePeriod) }
+  }
+
+  /// Sends SIGKILL to processes and waits (at most five seconds) for them,
+  /// on a thread of its own.
+  static func killAndWait(_ processes: [ChildProcess]) async {
+    await onOwnThread { killAndWait(processes) }
+  }
+
+  /// Sends SIGTERM to processes at once and reaps them on a thread of its
+  /// own (SIGKILL after the grace period), then runs `cleanUp` there; for
+  /// callers that must not wait, such as a `defer` or a `deinit`.
+  static func terminateInBackground(
+    _ processes: [ChildProcess], gracePeriod: Duration = .seconds(5),
+    then cleanUp: @escaping @Sendable () -> Void = {}
+  ) {
+    processes.forEach { $0.send(SIGTERM) }
+    inBackground {
+      terminate(processes, gracePeriod: gracePeriod)
+      cleanUp()
+    }
+  }
+
+  /// Stops processes: SIGTERM to all, SIGKILL to those still running after
+  /// the grace period, then waits for them, blocking the thread.
   static func terminate(
     _ processes: [ChildProcess], gracePeriod: Duration = .seconds(5)
   ) {
@@ -301,8 +358,24 @@ private func lookUpCloseFrom() -> CloseFromFunction? {
   }
 }
 
-/// Blocks the calling thread for a short time.
+/// The signature of glibc's `posix_spawn_file_actions_addchdir_np`.
+private typealias ChangeDirectoryFunction =
+  @convention(c) (
+    UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?
+  ) -> Int32
+
+/// Finds `posix_spawn_file_actions_addchdir_np` (glibc 2.29 or later),
+/// hidden like `addclosefrom_np`.
+private func lookUpChangeDirectory() -> ChangeDirectoryFunction? {
+  dlsym(nil, "posix_spawn_file_actions_addchdir_np").map {
+    unsafeBitCast($0, to: ChangeDirectoryFunction.self)
+  }
+}
+
+/// Blocks the calling thread, which must be a thread of its own, for a
+/// short time.
 func blockingSleep(_ duration: Duration) {
+  requireOwnThread("blockingSleep")
   let (seconds, attoseconds) = duration.components
   var request = timespec(
     tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))

@@ -117,6 +117,7 @@ public final class DaemonFixture: Sendable {
     hostAddresses: [String] = [defaultHostAddress],
     systemBusAddress: String? = nil
   ) async throws -> DaemonFixture {
+    SharedThreadWatchdog.start()
     let accessoryd = try builtProduct("accessoryd").path
     let acctl = try builtProduct("acctl").path
     let policyText = try policy ?? policyText()
@@ -162,24 +163,25 @@ public final class DaemonFixture: Sendable {
   /// - Returns: The daemon's exit status if it exited by itself, nil if it
   ///   was killed by a signal or was not running.
   @discardableResult
-  public func stop() -> Int32? {
+  public func stop() async -> Int32? {
     let daemon = state.withLock { state in
       defer { state.daemon = nil }
       return state.daemon
     }
     guard let daemon else { return nil }
-    terminate(daemon)
+    daemon.send(SIGCONT)
+    await ChildProcess.terminate([daemon])
     return daemon.exitStatus
   }
 
   /// Kills the daemon at once with SIGKILL, as in a crash, and waits for
   /// it.
-  public func kill() {
+  public func kill() async {
     let daemon = state.withLock { state in
       defer { state.daemon = nil }
       return state.daemon
     }
-    if let daemon { ChildProcess.killAndWait([daemon]) }
+    if let daemon { await ChildProcess.killAndWait([daemon]) }
   }
 
   /// Starts the daemon again with the same directory, state, socket and
@@ -188,12 +190,13 @@ public final class DaemonFixture: Sendable {
   /// - Throws: ``DaemonFixtureError`` with the end of the log if the
   ///   daemon does not come up.
   public func restart() async throws {
-    stop()
+    await stop()
     try await launch()
   }
 
   /// Stops the daemon and every process of its group, then removes the
-  /// directory.
+  /// directory: SIGTERM at once, the rest on a thread of its own, so it
+  /// returns without waiting (it runs in `defer` and `deinit`).
   ///
   /// Safe to call more than once.
   public func shutDown() {
@@ -207,9 +210,12 @@ public final class DaemonFixture: Sendable {
       return state
     }
     guard let taken else { return }
-    if let daemon = taken.daemon { terminate(daemon) }
-    taken.watchdog?.release()
-    try? FileManager.default.removeItem(atPath: directory)
+    let directory = directory
+    taken.daemon?.send(SIGCONT)
+    ChildProcess.terminateInBackground(taken.daemon.map { [$0] } ?? []) {
+      taken.watchdog?.release()
+      try? FileManager.default.removeItem(atPath: directory)
+    }
   }
 
   /// Freezes the daemon with SIGSTOP, so that it misses what happens
@@ -221,12 +227,6 @@ public final class DaemonFixture: Sendable {
   /// Lets a daemon frozen by ``pause()`` run again.
   public func resume() {
     signal(SIGCONT)
-  }
-
-  /// Wakes a paused daemon, then SIGTERM, then SIGKILL after five seconds.
-  private func terminate(_ daemon: ChildProcess) {
-    daemon.send(SIGCONT)
-    ChildProcess.terminate([daemon])
   }
 
   /// Sends a signal to the daemon, such as SIGHUP to reload the policy.
@@ -307,7 +307,7 @@ public final class DaemonFixture: Sendable {
       return state.isShutDown
     }
     if isShutDown {
-      ChildProcess.killAndWait([process])
+      await ChildProcess.killAndWait([process])
       throw DaemonFixtureError("the daemon fixture was shut down")
     }
     try await waitUntilReady()
@@ -326,8 +326,10 @@ public final class DaemonFixture: Sendable {
           "accessoryd exited (\(how)) before it answered", logTail: logTail())
       }
       do {
-        let reply = try DaemonSocket.request(
-          socketPath, method: "route.get", timeout: 2)
+        let socketPath = socketPath
+        let reply = try await onOwnThread {
+          try DaemonSocket.request(socketPath, method: "route.get", timeout: 2)
+        }
         lastAnswer = reply
         if reply.contains(#""soundServer":"connected""#) { return }
       } catch {
@@ -391,8 +393,10 @@ public final class DaemonFixture: Sendable {
       executable: acctlPath, arguments: all, environment: environment,
       output: output, errorOutput: errorOutput, processGroup: group)
     return AcctlRun(
-      arguments: arguments, process: process, outputPath: output,
-      errorOutputPath: errorOutput)
+      arguments: arguments,
+      run: .wrapping(
+        process, commandLine: [acctlPath] + all, outputPath: output,
+        errorOutputPath: errorOutput))
   }
 
   /// Runs `acctl` to completion against this daemon.
@@ -425,7 +429,7 @@ public final class DaemonFixture: Sendable {
   public func run(
     _ executable: String, _ arguments: [String],
     environment: [String: String]
-  ) throws -> String {
+  ) async throws -> String {
     let group = try processGroup()
     let number = state.withLock { state in
       defer { state.nextRun += 1 }
@@ -436,10 +440,33 @@ public final class DaemonFixture: Sendable {
     let process = try ChildProcess.spawn(
       executable: executable, arguments: arguments, environment: environment,
       output: output, processGroup: group)
-    return try process.checkedOutput(
+    return try await process.checkedOutput(
       of: ([executable] + arguments).joined(separator: " "),
-      exited: process.waitForExit(until: .now + .seconds(30)),
+      exited: await process.waitForExit(until: .now + .seconds(30)),
       output: output, errorOutput: output)
+  }
+
+  /// Starts another program beside the daemon and returns at once.
+  ///
+  /// It runs as ``run(_:_:environment:)`` runs it, and is reaped on a
+  /// thread of its own: for clean-up in a `defer`, such as ending a
+  /// terminal.
+  ///
+  /// - Parameters:
+  ///   - executable: The program's absolute path.
+  ///   - arguments: Its arguments.
+  ///   - environment: Its whole environment.
+  public func runInBackground(
+    _ executable: String, _ arguments: [String],
+    environment: [String: String]
+  ) {
+    guard let group = try? processGroup() else { return }
+    guard
+      let process = try? ChildProcess.spawn(
+        executable: executable, arguments: arguments,
+        environment: environment, output: "/dev/null", processGroup: group)
+    else { return }
+    inBackground { process.waitForExit(until: .now + .seconds(30)) }
   }
 
   // MARK: - The raw socket
@@ -453,9 +480,12 @@ public final class DaemonFixture: Sendable {
   ///   - timeout: How long to wait for the answer, in seconds.
   public func sendRaw(
     _ bytes: Data, lines: Int = 1, timeout: Double = 10
-  ) throws -> [String] {
-    try DaemonSocket.exchange(
-      socketPath, bytes, lines: lines, timeout: timeout)
+  ) async throws -> [String] {
+    let socketPath = socketPath
+    return try await onOwnThread {
+      try DaemonSocket.exchange(
+        socketPath, bytes, lines: lines, timeout: timeout)
+    }
   }
 
   // MARK: - Policies
@@ -496,62 +526,37 @@ public final class AcctlRun: Sendable {
   /// The command line after `acctl`, as given.
   public let arguments: [String]
 
-  private let process: ChildProcess
-  private let outputPath: String
-  private let errorOutputPath: String
+  private let run: ProgramRun
 
-  init(
-    arguments: [String], process: ChildProcess, outputPath: String,
-    errorOutputPath: String
-  ) {
+  init(arguments: [String], run: ProgramRun) {
     self.arguments = arguments
-    self.process = process
-    self.outputPath = outputPath
-    self.errorOutputPath = errorOutputPath
-  }
-
-  deinit {
-    ChildProcess.killAndWait([process])
+    self.run = run
   }
 
   /// Whether `acctl` still runs.
-  public var isRunning: Bool { process.isRunning }
+  public var isRunning: Bool { run.isRunning }
 
   /// Waits for `acctl` to end, without blocking a thread, and returns what
   /// it printed.
   ///
-  /// - Throws: ``DaemonFixtureError`` if it runs longer than 30 seconds; it
-  ///   is then killed.
+  /// - Throws: ``DaemonFixtureError`` if it runs longer than 30 seconds (it
+  ///   is then killed) or is ended by a signal.
   public func result() async throws -> AcctlResult {
-    let deadline = ContinuousClock.now + DaemonFixture.acctlTimeout
-    var interval = Duration.milliseconds(1)
-    while process.isRunning {
-      if ContinuousClock.now >= deadline {
-        ChildProcess.killAndWait([process])
-        throw DaemonFixtureError(
-          "acctl \(arguments.joined(separator: " ")) did not finish within "
-            + "\(DaemonFixture.acctlTimeout)")
-      }
-      try await Task.sleep(for: interval)
-      interval = min(interval * 2, .milliseconds(10))
-    }
-    let status: Int32
-    if let exitStatus = process.exitStatus {
-      status = exitStatus
-    } else {
+    let command = "acctl \(arguments.joined(separator: " "))"
+    let result: ProgramResult
+    do {
+      result = try await run.result(within: DaemonFixture.acctlTimeout)
+    } catch {
       throw DaemonFixtureError(
-        "acctl \(arguments.joined(separator: " ")) ended with "
-          + (process.exitDescription ?? "an unknown status")
-          + "; stderr: \(SoundServer.readFile(errorOutputPath))")
+        "\(command) did not finish within \(DaemonFixture.acctlTimeout)")
     }
-    defer {
-      unlink(outputPath)
-      unlink(errorOutputPath)
+    guard let status = result.status else {
+      throw DaemonFixtureError(
+        "\(command) ended with \(result.termination); stderr: \(result.stderr)")
     }
     return AcctlResult(
-      arguments: arguments, status: status,
-      stdout: SoundServer.readFile(outputPath),
-      stderr: SoundServer.readFile(errorOutputPath))
+      arguments: arguments, status: status, stdout: result.stdout,
+      stderr: result.stderr)
   }
 }
 

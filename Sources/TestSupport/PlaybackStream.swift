@@ -30,10 +30,13 @@ public final class PlaybackStream: Sendable {
     process.withLock { $0 }.isRunning
   }
 
-  /// Stops the stream (SIGTERM, then SIGKILL after five seconds) and waits
-  /// for its process to exit; does nothing if it already has.
+  /// Stops the stream, returning without waiting.
+  ///
+  /// SIGTERM goes at once, then, on a thread of its own, SIGKILL after
+  /// five seconds if it still runs. Does nothing if the process has exited
+  /// already.
   public func stop() {
-    ChildProcess.terminate([process.withLock { $0 }])
+    ChildProcess.terminateInBackground([process.withLock { $0 }])
   }
 
   /// Replaces a process that died, such as one refused by a busy server.

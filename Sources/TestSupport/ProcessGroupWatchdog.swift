@@ -65,13 +65,15 @@ final class ProcessGroupWatchdog: Sendable {
     return ProcessGroupWatchdog(leader: leader, pipeWriteEnd: descriptors[1])
   }
 
-  /// Kills every process left in the group, the watchdog included.
+  /// Kills every process left in the group, the watchdog included, and
+  /// reaps the watchdog on a thread of its own; returns at once.
   func release() {
     if leader.isRunning {
       // The unreaped leader keeps the group identifier from being reused.
       _ = kill(-processGroup, SIGKILL)
     }
-    ChildProcess.killAndWait([leader])
+    let leader = leader
+    inBackground { ChildProcess.killAndWait([leader]) }
     pipeWriteEnd.withLock { descriptor in
       if descriptor >= 0 {
         close(descriptor)

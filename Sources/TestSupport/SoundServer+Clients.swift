@@ -13,8 +13,8 @@ extension SoundServer {
   /// - Returns: The standard output.
   /// - Throws: ``SoundServerError`` with the exit status and standard error
   ///   if `pactl` fails, or if it runs longer than ten seconds.
-  public func pactl(_ arguments: [String]) throws -> String {
-    try runClient("pactl", arguments: arguments)
+  public func pactl(_ arguments: [String]) async throws -> String {
+    try await runClient("pactl", arguments: arguments)
   }
 
   /// Creates a null sink on the running server.
@@ -25,16 +25,17 @@ extension SoundServer {
   /// - Returns: The index of the module that owns the sink.
   /// - Throws: ``SoundServerError`` if the server refuses the module.
   @discardableResult
-  public func loadNullSink(_ spec: NullSinkSpec) throws -> Int {
-    let output = try pactl(
+  public func loadNullSink(_ spec: NullSinkSpec) async throws -> Int {
+    let output = try await pactl(
       ["load-module", "module-null-sink", try spec.moduleArguments()])
     let trimmed = output.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let index = Int(trimmed) else {
       throw SoundServerError("load-module printed '\(trimmed)', not an index")
     }
-    try poll("sink \(spec.name) to appear") {
-      try sinks().contains { $0.name == spec.name }
-    }
+    try await poll(
+      "sink \(spec.name) to appear",
+      observing: { try await sinks().map(\.name) }
+    ) { $0.contains(spec.name) }
     return index
   }
 
@@ -44,16 +45,19 @@ extension SoundServer {
   ///
   /// - Parameter index: The module index.
   /// - Throws: ``SoundServerError`` if the server refuses.
-  public func unloadModule(_ index: Int) throws {
-    _ = try pactl(["unload-module", String(index)])
-    try poll("the sinks of module \(index) to go") {
-      try !sinks().contains { $0.ownerModule == index }
-    }
+  public func unloadModule(_ index: Int) async throws {
+    _ = try await pactl(["unload-module", String(index)])
+    try await poll(
+      "the sinks of module \(index) to go",
+      observing: {
+        try await sinks().filter { $0.ownerModule == index }.map(\.name)
+      }
+    ) { $0.isEmpty }
   }
 
   /// The sinks of the server, as `pactl list sinks` reports them.
-  public func sinks() throws -> [ObservedSink] {
-    let output = try pactl(["list", "sinks"])
+  public func sinks() async throws -> [ObservedSink] {
+    let output = try await pactl(["list", "sinks"])
     return PactlOutput.entries(in: output, heading: "Sink").map { entry in
       ObservedSink(
         index: entry.index,
@@ -68,8 +72,8 @@ extension SoundServer {
   ///
   /// Read from `pactl info`; PipeWire's placeholder `@DEFAULT_SINK@` counts
   /// as none.
-  public func defaultSinkName() throws -> String? {
-    let output = try pactl(["info"])
+  public func defaultSinkName() async throws -> String? {
+    let output = try await pactl(["info"])
     guard let name = PactlOutput.infoField("Default Sink", in: output),
       !name.isEmpty, name != "@DEFAULT_SINK@"
     else { return nil }
@@ -84,18 +88,20 @@ extension SoundServer {
   /// - Parameter name: The sink name.
   /// - Throws: ``SoundServerError`` if the default does not change within ten
   ///   seconds.
-  public func setDefaultSink(_ name: String) throws {
-    _ = try pactl(["set-default-sink", name])
-    try poll("default sink \(name)") { try defaultSinkName() == name }
+  public func setDefaultSink(_ name: String) async throws {
+    _ = try await pactl(["set-default-sink", name])
+    try await poll(
+      "default sink \(name)", observing: { try await defaultSinkName() }
+    ) { $0 == name }
   }
 
   /// The playing streams, as `pactl list sink-inputs` reports them.
-  public func sinkInputs() throws -> [ObservedSinkInput] {
-    let output = try pactl(["list", "sink-inputs"])
+  public func sinkInputs() async throws -> [ObservedSinkInput] {
+    let output = try await pactl(["list", "sink-inputs"])
     let entries = PactlOutput.entries(in: output, heading: "Sink Input")
     guard !entries.isEmpty else { return [] }
     let sinkNames = Dictionary(
-      try sinks().map { ($0.index, $0.name) }
+      try await sinks().map { ($0.index, $0.name) }
     ) { first, _ in first }
     return entries.map { entry in
       // An unlinked stream reports PA_INVALID_INDEX (4294967295).
@@ -127,12 +133,12 @@ extension SoundServer {
   ///   seconds; the streams started so far are stopped.
   public func startStreams(
     _ count: Int, on sink: String? = nil
-  ) throws -> [PlaybackStream] {
+  ) async throws -> [PlaybackStream] {
     precondition(count >= 0, "negative stream count")
     var streams: [PlaybackStream] = []
     do {
       for _ in 0..<count {
-        if !streams.isEmpty { blockingSleep(.milliseconds(20)) }
+        if !streams.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         let (number, group) = try reserveStream()
         let name = "accessoryd-test-stream-\(number)"
         let stream = PlaybackStream(
@@ -141,30 +147,38 @@ extension SoundServer {
         streams.append(stream)
         register(stream)
       }
-      try poll("\(count) streams to play") {
-        let inputs = try sinkInputs()
-        var isComplete = true
-        for stream in streams {
-          if !stream.isRunning {
-            blockingSleep(.milliseconds(20))
-            stream.replaceProcess(
-              with: try spawnPlayer(
-                stream.clientName, on: sink, processGroup: try processGroup()))
-            isComplete = false
-            continue
+      // Where each stream plays: its sink, "not playing", or "restarted"
+      // for a pacat that died and was started again.
+      try await poll(
+        "\(count) streams to play on \(sink ?? "the default sink")",
+        observing: {
+          let inputs = try await sinkInputs()
+          var places: [String: String] = [:]
+          for stream in streams {
+            if !stream.isRunning {
+              try await Task.sleep(for: .milliseconds(20))
+              stream.replaceProcess(
+                with: try spawnPlayer(
+                  stream.clientName, on: sink,
+                  processGroup: try processGroup()))
+              places[stream.clientName] = "restarted"
+              continue
+            }
+            let input = inputs.first { $0.clientName == stream.clientName }
+            places[stream.clientName] =
+              input?.sinkIndex == nil
+              ? "not playing" : (input?.sinkName ?? "an unknown sink")
           }
-          let input = inputs.first { $0.clientName == stream.clientName }
-          guard let input, input.sinkIndex != nil,
-            sink == nil || input.sinkName == sink
-          else {
-            isComplete = false
-            continue
-          }
+          return places
         }
-        return isComplete
+      ) { places in
+        places.values.allSatisfy { place in
+          sink.map { place == $0 }
+            ?? !["restarted", "not playing"].contains(place)
+        }
       }
     } catch {
-      ChildProcess.terminate(streams.map(\.childProcess))
+      await ChildProcess.terminate(streams.map(\.childProcess))
       throw error
     }
     return streams
@@ -194,7 +208,7 @@ extension SoundServer {
   /// Runs a client program to completion and returns its standard output.
   private func runClient(
     _ program: String, arguments: [String]
-  ) throws -> String {
+  ) async throws -> String {
     let group = try processGroup()
     let number = reserveCommandNumber()
     let output = "\(layout.commands)/\(program)-\(number).out"
@@ -207,23 +221,27 @@ extension SoundServer {
       executable: try path(of: program), arguments: arguments,
       environment: clientEnvironment, output: output, errorOutput: errorOutput,
       processGroup: group)
-    return try process.checkedOutput(
+    return try await process.checkedOutput(
       of: ([program] + arguments).joined(separator: " "),
-      exited: process.waitForExit(until: .now + Self.commandTimeout),
+      exited: await process.waitForExit(until: .now + Self.commandTimeout),
       output: output, errorOutput: errorOutput)
   }
 
-  /// Polls a condition for up to ten seconds, blocking the thread.
-  private func poll(_ what: String, _ condition: () throws -> Bool) throws {
-    let deadline = ContinuousClock.now + Self.commandTimeout
-    var interval = Duration.milliseconds(2)
-    while try !condition() {
-      guard ContinuousClock.now < deadline else {
-        throw SoundServerError(
-          "timed out waiting for \(what)", logTail: logTail())
-      }
-      blockingSleep(interval)
-      interval = min(interval * 2, .milliseconds(50))
+  /// Polls the server for up to ten seconds, without holding a thread,
+  /// until what it shows satisfies a condition.
+  ///
+  /// - Throws: ``SoundServerError`` naming what was awaited and what was
+  ///   seen last, with the end of the server logs.
+  private func poll<Observation: Sendable>(
+    _ what: String, observing observe: () async throws -> Observation,
+    until condition: (Observation) -> Bool
+  ) async throws {
+    do {
+      try await waitFor(
+        what, within: Self.commandTimeout, observing: observe,
+        until: condition)
+    } catch let error as FixtureError {
+      throw SoundServerError(error.message, logTail: logTail())
     }
   }
 }

@@ -158,6 +158,7 @@ public final class SoundServer: Sendable {
     defaultSink: String? = nil,
     loadSwitchOnConnect: Bool = false
   ) async throws -> SoundServer {
+    SharedThreadWatchdog.start()
     for spec in sinks {
       _ = try spec.moduleArguments()
     }
@@ -207,19 +208,43 @@ public final class SoundServer: Sendable {
       try await server.launch()
     } catch {
       let failure = server.startFailure(error)
-      server.stop()
+      await server.stopAndWait()
       throw failure
     }
     return server
   }
 
-  /// Stops the server: SIGTERM to every process, SIGKILL to those left
-  /// after five seconds, then removes ``directory``.
+  /// Stops the server: SIGTERM to every process at once, then, on a thread
+  /// of its own, SIGKILL to those left after five seconds, and removes
+  /// ``directory``.
   ///
-  /// Safe to call more than once; later calls do nothing.
+  /// Returns without waiting, so it can run in a `defer`; the server's slot
+  /// is given to the next test once its processes are gone. Safe to call
+  /// more than once; later calls do nothing.
   public func stop() {
-    let taken = state.withLock { state in
-      if state.isStopped { return nil as (State)? }
+    guard let taken = takeForStopping() else { return }
+    let directory = layout.directory
+    ChildProcess.terminateInBackground(
+      taken.streams.map(\.childProcess) + taken.daemons
+    ) {
+      Self.cleanUp(after: taken, directory: directory)
+    }
+  }
+
+  /// Stops the server as ``stop()`` does, and returns once every process
+  /// has exited and ``directory`` is gone.
+  public func stopAndWait() async {
+    guard let taken = takeForStopping() else { return }
+    await ChildProcess.terminate(
+      taken.streams.map(\.childProcess) + taken.daemons)
+    Self.cleanUp(after: taken, directory: layout.directory)
+  }
+
+  /// Marks the server stopped and takes its processes, or returns nil if
+  /// it was stopped already.
+  private func takeForStopping() -> State? {
+    state.withLock { state in
+      if state.isStopped { return nil }
       state.isStopped = true
       let taken = state
       state.daemons = []
@@ -227,23 +252,26 @@ public final class SoundServer: Sendable {
       state.watchdog = nil
       return taken
     }
-    guard let taken else { return }
-    defer { ServerSlots.shared.release() }
-    ChildProcess.terminate(taken.streams.map(\.childProcess) + taken.daemons)
+  }
+
+  /// Ends the process group, removes the directory and frees the slot,
+  /// once the processes of a stopped server have exited.
+  private static func cleanUp(after taken: State, directory: String) {
     taken.watchdog?.release()
-    try? FileManager.default.removeItem(atPath: layout.directory)
+    try? FileManager.default.removeItem(atPath: directory)
+    ServerSlots.shared.release()
   }
 
   /// Kills the server processes at once with SIGKILL, as in a crash.
   ///
   /// The directory stays, so ``restart()`` can start the server again and
   /// ``logTail(lines:)`` still works.
-  public func kill() {
+  public func kill() async {
     let daemons = state.withLock { state in
       defer { state.daemons = [] }
       return state.daemons
     }
-    ChildProcess.killAndWait(daemons)
+    await ChildProcess.killAndWait(daemons)
   }
 
   /// Starts the server again on the same socket with the initial sinks.
@@ -261,7 +289,7 @@ public final class SoundServer: Sendable {
       defer { state.daemons = [] }
       return state.daemons
     }
-    ChildProcess.terminate(daemons)
+    await ChildProcess.terminate(daemons)
     do {
       try await launch()
     } catch {
@@ -318,7 +346,7 @@ public final class SoundServer: Sendable {
   {
     try pulseAudioStartupScript().write(
       toFile: layout.startupScript, atomically: true, encoding: .utf8)
-    try spawnDaemon(
+    try await spawnDaemon(
       "pulseaudio",
       arguments: [
         "-n", "-F", layout.startupScript, "--daemonize=no",
@@ -331,16 +359,16 @@ public final class SoundServer: Sendable {
       FileManager.default.fileExists(atPath: layout.pulseSocket)
     }
     try await waitUntil("PulseAudio to answer", deadline: deadline) {
-      (try? pactl(["info"])) != nil
+      (try? await pactl(["info"])) != nil
     }
     // PulseAudio answers only after running default.pa, but a failing line
     // does not stop it, so check the outcome once.
-    let names = Set(try sinks().map(\.name))
+    let names = Set(try await sinks().map(\.name))
     let missing = initialSinks.map(\.name).filter { !names.contains($0) }
     guard missing.isEmpty else {
       throw SoundServerError("PulseAudio refused the sinks \(missing)")
     }
-    let defaultSink = try defaultSinkName()
+    let defaultSink = try await defaultSinkName()
     guard defaultSink == initialDefaultSink else {
       throw SoundServerError(
         "the default sink is \(defaultSink ?? "none"), not "
@@ -374,7 +402,7 @@ public final class SoundServer: Sendable {
     // WirePlumber 0.4 needs a session bus: without one it links nothing and
     // never sets a default sink.
     try? FileManager.default.removeItem(atPath: layout.busAddressFile)
-    try spawnDaemon(
+    try await spawnDaemon(
       "dbus-daemon",
       arguments: [
         "--session", "--nofork", "--nosyslog",
@@ -384,22 +412,22 @@ public final class SoundServer: Sendable {
     try await waitUntil("the D-Bus session bus", deadline: deadline) {
       !Self.readFile(layout.busAddressFile).isEmpty
     }
-    try spawnDaemon("pipewire")
+    try await spawnDaemon("pipewire")
     try await waitUntil("the PipeWire socket", deadline: deadline) {
       FileManager.default.fileExists(atPath: layout.pipeWireSocket)
     }
     try writeWirePlumberIsolation()
-    try spawnDaemon("wireplumber")
-    try spawnDaemon("pipewire-pulse")
+    try await spawnDaemon("wireplumber")
+    try await spawnDaemon("pipewire-pulse")
     try await waitUntil("pipewire-pulse to answer", deadline: deadline) {
-      (try? pactl(["info"])) != nil
+      (try? await pactl(["info"])) != nil
     }
     for spec in initialSinks {
-      _ = try pactl(
+      _ = try await pactl(
         ["load-module", "module-null-sink", try spec.moduleArguments()])
     }
     if loadsSwitchOnConnect {
-      _ = try pactl(
+      _ = try await pactl(
         ["load-module", "module-switch-on-connect", "ignore_virtual=no"])
     }
     // WirePlumber only makes a sink the default once it has seen it. It sees
@@ -408,8 +436,8 @@ public final class SoundServer: Sendable {
     let sinksToConfirm = [initialSinks.last?.name, initialDefaultSink]
     for name in sinksToConfirm.compactMap(\.self) {
       try await waitUntil("WirePlumber to accept \(name)", deadline: deadline) {
-        _ = try? pactl(["set-default-sink", name])
-        return try defaultSinkName() == name
+        _ = try? await pactl(["set-default-sink", name])
+        return try await defaultSinkName() == name
       }
     }
   }
@@ -441,7 +469,7 @@ public final class SoundServer: Sendable {
   /// Starts one daemon with the server environment in the server group.
   private func spawnDaemon(
     _ program: String, arguments: [String] = [], output: String? = nil
-  ) throws {
+  ) async throws {
     let log = "\(layout.directory)/\(program).log"
     let group = try processGroup()
     let process = try ChildProcess.spawn(
@@ -453,7 +481,7 @@ public final class SoundServer: Sendable {
       return state.isStopped
     }
     if isStopped {
-      ChildProcess.killAndWait([process])
+      await ChildProcess.killAndWait([process])
       throw SoundServerError("\(kind) server was stopped")
     }
   }
@@ -462,7 +490,7 @@ public final class SoundServer: Sendable {
   private func waitUntil(
     _ what: String,
     deadline: ContinuousClock.Instant,
-    _ condition: () throws -> Bool
+    _ condition: () async throws -> Bool
   ) async throws {
     try await ChildProcess.waitUntil(
       what, deadline: deadline, watching: { state.withLock { $0.daemons } },

@@ -151,7 +151,7 @@ struct SoundServerLinkTests {
       #expect(mirror.sinkInputs.isEmpty)
 
       // The same sinks and values that pactl reports.
-      let observed = try server.sinks()
+      let observed = try await server.sinks()
       #expect(
         Set(observed.map(\.name)) == Set(mirror.sinks.map(\.name)),
         "pactl: \(observed.map(\.name))")
@@ -232,7 +232,7 @@ struct SoundServerLinkTests {
       let updates = await link.updates()
       let other = await link.updates()
 
-      let module = try server.loadNullSink(
+      let module = try await server.loadNullSink(
         .speaker(name: "extra", description: "Extra Output"))
       let withExtra = try await firstChange(in: updates, "sink extra") {
         $0.sink(named: "extra") != nil
@@ -243,7 +243,7 @@ struct SoundServerLinkTests {
         $0.sink(named: "extra") != nil
       }
 
-      let streams = try server.startStreams(1, on: "speaker")
+      let streams = try await server.startStreams(1, on: "speaker")
       defer { streams.forEach { $0.stop() } }
       let client = streams[0].clientName
       let playing = try await firstChange(in: updates, "a stream on speaker") {
@@ -260,9 +260,9 @@ struct SoundServerLinkTests {
       try await firstChange(in: updates, "the stream on extra") {
         $0.sinkInputs(onSinkNamed: "extra").map(\.index) == [input.index]
       }
-      #expect(try server.sinkInputs().first?.sinkName == "extra")
+      await #expect(try server.sinkInputs().first?.sinkName == "extra")
 
-      try server.unloadModule(module)
+      try await server.unloadModule(module)
       // The stream falls back to the default sink.
       try await firstChange(in: updates, "extra removed") {
         $0.sink(named: "extra") == nil
@@ -270,7 +270,7 @@ struct SoundServerLinkTests {
             == [input.index]
       }
       #expect(await link.mirror?.sink(named: "extra") == nil)
-      #expect(try server.sinkInputs().first?.sinkName == "speaker")
+      await #expect(try server.sinkInputs().first?.sinkName == "speaker")
     }
   }
 
@@ -297,7 +297,7 @@ struct SoundServerLinkTests {
         // change. Only then may the link miss it, and reconnect() must
         // recover.
         #expect(kind == .pipeWire, "missed the change: \(history)")
-        #expect(try server.defaultSinkName() == "buds")
+        await #expect(try server.defaultSinkName() == "buds")
         #expect(
           try await witness.serverInfo().defaultSinkName != "buds",
           "the server told an older client; the link missed it: \(history)")
@@ -313,7 +313,7 @@ struct SoundServerLinkTests {
         }
       }
       #expect(await link.mirror?.defaultSinkName == "buds")
-      #expect(try server.defaultSinkName() == "buds")
+      await #expect(try server.defaultSinkName() == "buds")
 
       let refused = try await link.apply(PulseBatch(defaultSink: "nowhere"))
       #expect(refused.errors == [.noSuchEntity])
@@ -363,7 +363,7 @@ struct SoundServerLinkTests {
       _ = try await connected(link)
       let updates = await link.updates()
 
-      server.kill()
+      await server.kill()
       let lost = try await firstUpdate(in: updates, "disconnected") {
         if case .disconnected = $0 { true } else { false }
       }
@@ -419,7 +419,7 @@ struct SoundServerLinkTests {
     let running = Task { try await link.run() }
     _ = try await connected(link)
     let updates = await link.updates()
-    #expect(try server.pactl(["list", "clients"]).contains("link-test"))
+    await #expect(try server.pactl(["list", "clients"]).contains("link-test"))
 
     running.cancel()
     try await running.value
@@ -433,7 +433,7 @@ struct SoundServerLinkTests {
     #expect(later == [.disconnected(.connectionTerminated)])
     // Both connections are closed; the server notices soon.
     let deadline = ContinuousClock.now + .seconds(5)
-    while try server.pactl(["list", "clients"]).contains("link-test") {
+    while try await server.pactl(["list", "clients"]).contains("link-test") {
       guard ContinuousClock.now < deadline else {
         Issue.record("the server still lists the link's clients")
         break
@@ -457,7 +457,7 @@ struct SoundServerLinkTests {
       logger: Logger(label: "test.link"))
     let running = Task { try await link.run() }
     _ = try await connected(link)
-    server.kill()
+    await server.kill()
     try await firstUpdate(in: await link.updates(), "disconnected") {
       if case .disconnected = $0 { true } else { false }
     }

@@ -69,22 +69,22 @@ private let updateUsage = """
 
     """
 
-  @Test func rootHelp() throws {
+  @Test func rootHelp() async throws {
     let expected = Transcript(output: Self.rootHelp, error: "", status: 0)
-    #expect(try acctl("--help") == expected)
-    #expect(try acctl("-h") == expected)
-    #expect(try acctl("help") == expected)
-    #expect(try acctl() == expected)
+    #expect(try await acctl("--help") == expected)
+    #expect(try await acctl("-h") == expected)
+    #expect(try await acctl("help") == expected)
+    #expect(try await acctl() == expected)
   }
 
-  @Test func updateHelp() throws {
+  @Test func updateHelp() async throws {
     let expected = Transcript(output: Self.updateHelp, error: "", status: 0)
-    #expect(try acctl("update", "--help") == expected)
-    #expect(try acctl("update", "Studio Buds", "-h") == expected)
-    #expect(try acctl("help", "update") == expected)
+    #expect(try await acctl("update", "--help") == expected)
+    #expect(try await acctl("update", "Studio Buds", "-h") == expected)
+    #expect(try await acctl("help", "update") == expected)
   }
 
-  @Test func policyHelpListsItsSubcommands() throws {
+  @Test func policyHelpListsItsSubcommands() async throws {
     let expected = """
       OVERVIEW: Check a policy file or show the policy in use.
 
@@ -101,17 +101,17 @@ private let updateUsage = """
 
       """
     #expect(
-      try acctl("policy", "--help")
+      try await acctl("policy", "--help")
         == Transcript(output: expected, error: "", status: 0))
-    #expect(try acctl("policy").output == expected)
+    #expect(try await acctl("policy").output == expected)
     #expect(
-      try acctl("help", "policy", "check").output.hasPrefix(
+      try await acctl("help", "policy", "check").output.hasPrefix(
         "OVERVIEW: Check a policy file without using it.\n"))
   }
 
-  @Test func version() throws {
+  @Test func version() async throws {
     #expect(
-      try acctl("--version")
+      try await acctl("--version")
         == Transcript(output: "0.1.0\n", error: "", status: 0))
   }
 
@@ -208,15 +208,15 @@ private let updateUsage = """
         """
       ),
     ])
-  func usageError(arguments: [String], message: String) throws {
+  func usageError(arguments: [String], message: String) async throws {
     // The socket does not exist: a usage error must stop acctl before it
     // tries to connect.
     #expect(
-      try acctl(arguments + ["--socket", "/nonexistent/x.sock"])
+      try await acctl(arguments + ["--socket", "/nonexistent/x.sock"])
         == Transcript(output: "", error: message, status: 64))
   }
 
-  @Test func daemonUnreachable() throws {
+  @Test func daemonUnreachable() async throws {
     let expected = Transcript(
       output: "",
       error: """
@@ -227,11 +227,13 @@ private let updateUsage = """
 
         """,
       status: 69)
-    #expect(try acctl("status", "--socket", "/nonexistent/x.sock") == expected)
     #expect(
-      try acctl("list", "--socket=/nonexistent/x.sock", "--json") == expected)
+      try await acctl("status", "--socket", "/nonexistent/x.sock") == expected)
     #expect(
-      try acctl(
+      try await acctl("list", "--socket=/nonexistent/x.sock", "--json")
+        == expected)
+    #expect(
+      try await acctl(
         ["status"], environment: ["ACCESSORYD_SOCKET": "/nonexistent/x.sock"])
         == expected)
   }

@@ -85,20 +85,20 @@ private let route = """
 /// canned result, and returns the transcript and the requests.
 private func run(
   _ arguments: [String], results: [String: String]
-) throws -> (Transcript, [ControlRequest]) {
+) async throws -> (Transcript, [ControlRequest]) {
   let daemon = try FakeDaemon(results: results)
   defer { daemon.stop() }
-  let transcript = try acctl(arguments + ["--socket", daemon.path])
+  let transcript = try await acctl(arguments + ["--socket", daemon.path])
   return (transcript, daemon.requests)
 }
 
 // MARK: - Requests
 
 @Suite struct AcctlRequestTests {
-  @Test func updateSendsOnlyTheGivenChanges() throws {
+  @Test func updateSendsOnlyTheGivenChanges() async throws {
     let daemon = try FakeDaemon(results: ["accessory.update": studioBuds])
     defer { daemon.stop() }
-    let transcript = try acctl(
+    let transcript = try await acctl(
       "update", "Studio Buds", "--placement", "inEar", "--primary-source",
       "none", "--socket", daemon.path)
     #expect(
@@ -122,8 +122,8 @@ private func run(
           + #""primaryAudioSourceDeviceIdentifier":null}"#) == true)
   }
 
-  @Test func updateWritesAddressesInCanonicalForm() throws {
-    let (transcript, requests) = try run(
+  @Test func updateWritesAddressesInCanonicalForm() async throws {
+    let (transcript, requests) = try await run(
       [
         "update", "aa-bb-cc-dd-ee-01", "--secondary-source",
         "12-34-56-78-9a-bc", "--placement=none",
@@ -142,8 +142,8 @@ private func run(
         ]))
   }
 
-  @Test func registerSendsTheWholeConfiguration() throws {
-    let (transcript, requests) = try run(
+  @Test func registerSendsTheWholeConfiguration() async throws {
+    let (transcript, requests) = try await run(
       [
         "register", "Studio Buds", "--capabilities",
         "audioSwitching,placement", "--placement", "offHead",
@@ -167,8 +167,8 @@ private func run(
         ]))
   }
 
-  @Test func pairSendsTheAddressAndName() throws {
-    let (transcript, requests) = try run(
+  @Test func pairSendsTheAddressAndName() async throws {
+    let (transcript, requests) = try await run(
       ["pair", "aa:bb:cc:dd:ee:01", "--name", "Studio Buds", "--json"],
       results: ["accessory.pair": studioBuds])
     #expect(
@@ -183,8 +183,8 @@ private func run(
         ]))
   }
 
-  @Test func pairAnswersTheAppsPicker() throws {
-    let (transcript, requests) = try run(
+  @Test func pairAnswersTheAppsPicker() async throws {
+    let (transcript, requests) = try await run(
       ["pair", "--select", "aa:bb:cc:dd:ee:01"],
       results: [
         "picker.pending": """
@@ -203,8 +203,8 @@ private func run(
         ]))
   }
 
-  @Test func unpair() throws {
-    let (transcript, requests) = try run(
+  @Test func unpair() async throws {
+    let (transcript, requests) = try await run(
       ["unpair", "Studio Buds"], results: ["accessory.unpair": "{}"])
     #expect(
       transcript
@@ -217,7 +217,7 @@ private func run(
 
   /// `policy check` reads the file itself, with no daemon to ask, and
   /// names it by its absolute path.
-  @Test func policyCheckReadsTheFileWithoutTheDaemon() throws {
+  @Test func policyCheckReadsTheFileWithoutTheDaemon() async throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("acctl-policy-\(UUID().uuidString)")
     try FileManager.default.createDirectory(
@@ -226,7 +226,7 @@ private func run(
     try #"{ version: 1, description: "Worn first" }"#.write(
       to: directory.appendingPathComponent("strict.json5"), atomically: true,
       encoding: .utf8)
-    let transcript = try acctl(
+    let transcript = try await acctl(
       ["policy", "check", "policies/../strict.json5"],
       environment: ["ACCESSORYD_SOCKET": directory.path + "/no-daemon.sock"],
       directory: directory)
@@ -236,7 +236,7 @@ private func run(
           output: "'\(directory.path)/strict.json5' is a valid policy: "
             + "Worn first\n",
           error: "", status: 0))
-    let json = try acctl(
+    let json = try await acctl(
       ["policy", "check", "strict.json5", "--json"], directory: directory)
     #expect(
       json
@@ -254,8 +254,8 @@ private func run(
 // MARK: - Rendering
 
 @Suite struct AcctlRenderingTests {
-  @Test func currentAsText() throws {
-    let (transcript, requests) = try run(
+  @Test func currentAsText() async throws {
+    let (transcript, requests) = try await run(
       ["current", "AA-BB-CC-DD-EE-01"],
       results: ["accessory.current": studioBuds])
     #expect(
@@ -266,16 +266,16 @@ private func run(
         == .object(["accessory": .string("AA:BB:CC:DD:EE:01")]))
   }
 
-  @Test func currentAsJSON() throws {
-    let (transcript, _) = try run(
+  @Test func currentAsJSON() async throws {
+    let (transcript, _) = try await run(
       ["current", "Studio Buds", "--json"],
       results: ["accessory.current": studioBuds])
     #expect(
       transcript == Transcript(output: studioBudsJSON, error: "", status: 0))
   }
 
-  @Test func currentOfAnUnregisteredAccessory() throws {
-    let (transcript, _) = try run(
+  @Test func currentOfAnUnregisteredAccessory() async throws {
+    let (transcript, _) = try await run(
       ["current", "Desk Speaker"],
       results: ["accessory.current": deskSpeaker])
     #expect(
@@ -289,9 +289,9 @@ private func run(
         """)
   }
 
-  @Test func updateWhileTheSoundServerIsAway() throws {
+  @Test func updateWhileTheSoundServerIsAway() async throws {
     let pending = String(studioBuds.dropLast()) + #","routePending":true}"#
-    let (transcript, _) = try run(
+    let (transcript, _) = try await run(
       ["update", "Studio Buds", "--placement", "inEar"],
       results: ["accessory.update": pending])
     #expect(
@@ -300,8 +300,8 @@ private func run(
         + "  route:             pending until the sound server is back\n")
   }
 
-  @Test func listAsText() throws {
-    let (transcript, requests) = try run(
+  @Test func listAsText() async throws {
+    let (transcript, requests) = try await run(
       ["list"],
       results: [
         "accessory.list":
@@ -319,14 +319,14 @@ private func run(
     #expect(requests.first?.params == nil)
   }
 
-  @Test func listWhenEmpty() throws {
-    let (transcript, _) = try run(
+  @Test func listWhenEmpty() async throws {
+    let (transcript, _) = try await run(
       ["list"], results: ["accessory.list": #"{"accessories":[]}"#])
     #expect(
       transcript
         == Transcript(
           output: "No accessories are paired.\n", error: "", status: 0))
-    let (json, _) = try run(
+    let (json, _) = try await run(
       ["list", "--json"], results: ["accessory.list": #"{"accessories":[]}"#])
     #expect(
       json
@@ -334,8 +334,8 @@ private func run(
           output: "{\n  \"accessories\": []\n}\n", error: "", status: 0))
   }
 
-  @Test func statusWithoutTheOptionalFields() throws {
-    let (transcript, _) = try run(
+  @Test func statusWithoutTheOptionalFields() async throws {
+    let (transcript, _) = try await run(
       ["status"],
       results: [
         "daemon.status": """
@@ -355,8 +355,8 @@ private func run(
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
   }
 
-  @Test func listAsJSON() throws {
-    let (transcript, _) = try run(
+  @Test func listAsJSON() async throws {
+    let (transcript, _) = try await run(
       ["list", "--json"],
       results: ["accessory.list": #"{"accessories":[\#(deskSpeaker)]}"#])
     let expected = """
@@ -377,8 +377,8 @@ private func run(
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
   }
 
-  @Test func jsonEscapesStringsAndKeepsNumbers() throws {
-    let (transcript, _) = try run(
+  @Test func jsonEscapesStringsAndKeepsNumbers() async throws {
+    let (transcript, _) = try await run(
       ["current", "x", "--json"],
       results: [
         "accessory.current": #"""
@@ -401,8 +401,8 @@ private func run(
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
   }
 
-  @Test func routeExplained() throws {
-    let (transcript, requests) = try run(
+  @Test func routeExplained() async throws {
+    let (transcript, requests) = try await run(
       ["route", "--explain"], results: ["route.get": route])
     let expected = """
       output:       bluez_output.AA_BB_CC_DD_EE_01.1 (Studio Buds)
@@ -419,8 +419,8 @@ private func run(
     #expect(requests.first?.params == .object(["explain": .bool(true)]))
   }
 
-  @Test func routeWithoutExplanation() throws {
-    let (transcript, requests) = try run(
+  @Test func routeWithoutExplanation() async throws {
+    let (transcript, requests) = try await run(
       ["route"],
       results: [
         "route.get": """
@@ -439,8 +439,8 @@ private func run(
     #expect(requests.first?.params == .object(["explain": .bool(false)]))
   }
 
-  @Test func routeAsJSON() throws {
-    let (transcript, _) = try run(
+  @Test func routeAsJSON() async throws {
+    let (transcript, _) = try await run(
       ["route", "--explain", "--json"], results: ["route.get": route])
     let expected = """
       {
@@ -472,8 +472,8 @@ private func run(
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
   }
 
-  @Test func status() throws {
-    let (transcript, _) = try run(
+  @Test func status() async throws {
+    let (transcript, _) = try await run(
       ["status"],
       results: [
         "daemon.status": """
@@ -497,8 +497,8 @@ private func run(
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
   }
 
-  @Test func policyShowPrintsTheText() throws {
-    let (transcript, _) = try run(
+  @Test func policyShowPrintsTheText() async throws {
+    let (transcript, _) = try await run(
       ["policy", "show"],
       results: [
         "policy.show":
@@ -540,10 +540,10 @@ private func run(
     }
   }
 
-  @Test func eventsAsText() throws {
+  @Test func eventsAsText() async throws {
     let daemon = try daemon()
     defer { daemon.stop() }
-    let transcript = try acctl("events", "--socket", daemon.path)
+    let transcript = try await acctl("events", "--socket", daemon.path)
     #expect(
       transcript
         == Transcript(
@@ -565,10 +565,11 @@ private func run(
     #expect(daemon.requests.map(\.method) == ["events.subscribe"])
   }
 
-  @Test func eventsAsJSONLines() throws {
+  @Test func eventsAsJSONLines() async throws {
     let daemon = try daemon()
     defer { daemon.stop() }
-    let transcript = try acctl("events", "--json", "--socket", daemon.path)
+    let transcript = try await acctl(
+      "events", "--json", "--socket", daemon.path)
     let lines = transcript.output.split(separator: "\n").map(String.init)
     #expect(lines.count == 8)
     #expect(lines.first == #"{"kind":"soundServer","state":"connected"}"#)
@@ -590,13 +591,13 @@ private func run(
       (-32001, Int32(2)), (-32002, 3), (-32602, 3), (-32003, 4),
       (-32000, 1), (-32603, 1), (-32601, 1), (-32078, 78),
     ])
-  func daemonErrors(code: Int, status: Int32) throws {
+  func daemonErrors(code: Int, status: Int32) async throws {
     let message = "accessory 'Studio Buds' (AA:BB:CC:DD:EE:01) says no"
     let daemon = try FakeDaemon { request in
       .lines([FakeDaemon.error(request, code: code, message: message)])
     }
     defer { daemon.stop() }
-    let transcript = try acctl(
+    let transcript = try await acctl(
       "update", "Studio Buds", "--placement", "offHead", "--socket",
       daemon.path)
     #expect(
@@ -604,7 +605,7 @@ private func run(
         == Transcript(output: "", error: "Error: \(message)\n", status: status))
   }
 
-  @Test func permissionDenied() throws {
+  @Test func permissionDenied() async throws {
     let daemon = try FakeDaemon { request in
       .lines([
         FakeDaemon.error(
@@ -614,7 +615,7 @@ private func run(
       ])
     }
     defer { daemon.stop() }
-    let transcript = try acctl("list", "--socket", daemon.path)
+    let transcript = try await acctl("list", "--socket", daemon.path)
     #expect(
       transcript
         == Transcript(
@@ -624,13 +625,13 @@ private func run(
           status: 77))
   }
 
-  @Test func invalidPolicy() throws {
+  @Test func invalidPolicy() async throws {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("acctl-bad-\(UUID().uuidString).json5").path
     try "{ version: 1, placement: { offHeadGraceSeconds: 900 } }".write(
       toFile: path, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let transcript = try acctl("policy", "check", path)
+    let transcript = try await acctl("policy", "check", path)
     #expect(
       transcript
         == Transcript(
@@ -640,10 +641,10 @@ private func run(
           status: 78))
   }
 
-  @Test func connectionClosedBeforeAnAnswer() throws {
+  @Test func connectionClosedBeforeAnAnswer() async throws {
     let daemon = try FakeDaemon { _ in .close }
     defer { daemon.stop() }
-    let transcript = try acctl("status", "--socket", daemon.path)
+    let transcript = try await acctl("status", "--socket", daemon.path)
     #expect(
       transcript
         == Transcript(

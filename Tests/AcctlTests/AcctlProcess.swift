@@ -19,8 +19,8 @@ struct Transcript: Equatable, CustomStringConvertible {
 ///
 /// The environment is the test's, without `ACCESSORYD_SOCKET`, so only
 /// `--socket` chooses the daemon.
-func acctl(_ arguments: String...) throws -> Transcript {
-  try acctl(arguments)
+func acctl(_ arguments: String...) async throws -> Transcript {
+  try await acctl(arguments)
 }
 
 /// Runs acctl with arguments and returns its transcript.
@@ -32,36 +32,14 @@ func acctl(_ arguments: String...) throws -> Transcript {
 func acctl(
   _ arguments: [String], environment extra: [String: String] = [:],
   directory: URL? = nil
-) throws -> Transcript {
-  let scratch = FileManager.default.temporaryDirectory
-    .appendingPathComponent("acctl-run-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(
-    at: scratch, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: scratch) }
-  let outputURL = scratch.appendingPathComponent("stdout")
-  let errorURL = scratch.appendingPathComponent("stderr")
-  _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-  _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-  let output = try FileHandle(forWritingTo: outputURL)
-  let error = try FileHandle(forWritingTo: errorURL)
-
-  let process = Process()
-  process.executableURL = try builtProduct("acctl")
-  process.arguments = arguments
+) async throws -> Transcript {
   var environment = ProcessInfo.processInfo.environment
   environment["ACCESSORYD_SOCKET"] = nil
   environment.merge(extra) { $1 }
-  process.environment = environment
-  process.currentDirectoryURL = directory
-  process.standardInput = FileHandle.nullDevice
-  process.standardOutput = output
-  process.standardError = error
-  try process.run()
-  process.waitUntilExit()
-  try output.close()
-  try error.close()
+  let result = try await runProgram(
+    try builtProduct("acctl").path, arguments, environment: environment,
+    directory: directory?.path)
   return Transcript(
-    output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-    error: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
-    status: process.terminationStatus)
+    output: result.stdout, error: result.stderr,
+    status: result.status ?? -1)
 }

@@ -18,26 +18,21 @@ private let script = URL(fileURLWithPath: #filePath)
 ///   - socket: The daemon's socket, in `ACCESSORYD_SOCKET`.
 private func complete(
   _ line: String, socket: String = "/nonexistent/x.sock"
-) throws -> [String] {
+) async throws -> [String] {
   let binaries = try builtProduct("acctl").deletingLastPathComponent().path
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/bin/bash")
-  process.arguments = [
-    "--norc", "--noprofile", "-c",
-    #"source "$1"; COMP_LINE=$2; COMP_POINT=${#COMP_LINE}; _acctl; "#
-      + #"printf '%s\n' "${COMPREPLY[@]}""#,
-    "bash", script.path, line,
-  ]
   var environment = ProcessInfo.processInfo.environment
   environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin")
   environment["ACCESSORYD_SOCKET"] = socket
-  process.environment = environment
-  let output = Pipe()
-  process.standardOutput = output
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  #expect(process.terminationStatus == 0)
+  let result = try await runProgram(
+    "/bin/bash",
+    [
+      "--norc", "--noprofile", "-c",
+      #"source "$1"; COMP_LINE=$2; COMP_POINT=${#COMP_LINE}; _acctl; "#
+        + #"printf '%s\n' "${COMPREPLY[@]}""#,
+      "bash", script.path, line,
+    ], environment: environment)
+  #expect(result.status == 0)
+  let data = Data(result.stdout.utf8)
   return String(decoding: data, as: UTF8.self)
     .split(separator: "\n").map(String.init)
 }
@@ -55,12 +50,14 @@ private func labels(_ section: String, in help: String) -> [String] {
 }
 
 @Suite struct CompletionTests {
-  @Test func subcommandsMatchTheHelp() throws {
-    let help = try acctl("--help").output
+  @Test func subcommandsMatchTheHelp() async throws {
+    let help = try await acctl("--help").output
     #expect(
-      try complete("acctl ") == labels("SUBCOMMANDS", in: help) + ["help"])
-    #expect(try complete("acctl u") == ["unpair", "update"])
-    #expect(try complete("acctl policy ") == ["check", "show", "-h", "--help"])
+      try await complete("acctl ") == labels("SUBCOMMANDS", in: help) + ["help"]
+    )
+    #expect(try await complete("acctl u") == ["unpair", "update"])
+    #expect(
+      try await complete("acctl policy ") == ["check", "show", "-h", "--help"])
   }
 
   @Test(
@@ -68,34 +65,34 @@ private func labels(_ section: String, in help: String) -> [String] {
       "pair", "unpair", "register", "update", "current", "list", "route",
       "events", "policy check", "policy show", "status",
     ])
-  func optionsMatchTheHelp(command: String) throws {
+  func optionsMatchTheHelp(command: String) async throws {
     let words = command.split(separator: " ").map(String.init)
-    let help = try acctl(words + ["--help"]).output
+    let help = try await acctl(words + ["--help"]).output
     // The help's last entry, "-h, --help", completes "--" as "--help".
     let listed = labels("OPTIONS", in: help).filter { $0 != "-h" } + ["--help"]
-    #expect(try complete("acctl \(command) --") == listed)
+    #expect(try await complete("acctl \(command) --") == listed)
   }
 
-  @Test func placementsCapabilitiesAndNone() throws {
+  @Test func placementsCapabilitiesAndNone() async throws {
     #expect(
-      try complete("acctl update X --placement ")
+      try await complete("acctl update X --placement ")
         == ["inEar", "onHead", "overTheEar", "offHead", "none"])
     #expect(
-      try complete("acctl register X --placement o")
+      try await complete("acctl register X --placement o")
         == ["onHead", "overTheEar", "offHead"])
     #expect(
-      try complete("acctl update X --placement=in") == ["inEar"])
+      try await complete("acctl update X --placement=in") == ["inEar"])
     #expect(
-      try complete("acctl register X --capabilities ")
+      try await complete("acctl register X --capabilities ")
         == ["audioSwitching", "placement"])
     #expect(
-      try complete("acctl register X --capabilities audioSwitching,")
+      try await complete("acctl register X --capabilities audioSwitching,")
         == ["audioSwitching,placement"])
-    #expect(try complete("acctl update X --primary-source ") == ["none"])
-    #expect(try complete("acctl register X --primary-source ") == [])
+    #expect(try await complete("acctl update X --primary-source ") == ["none"])
+    #expect(try await complete("acctl register X --primary-source ") == [])
   }
 
-  @Test func accessoriesComeFromTheDaemon() throws {
+  @Test func accessoriesComeFromTheDaemon() async throws {
     let daemon = try FakeDaemon(results: [
       "accessory.list": """
       {"accessories":[{"address":"AA:BB:CC:DD:EE:01",\
@@ -106,19 +103,21 @@ private func labels(_ section: String, in help: String) -> [String] {
     ])
     defer { daemon.stop() }
     #expect(
-      try complete("acctl update ", socket: daemon.path)
+      try await complete("acctl update ", socket: daemon.path)
         == ["AA:BB:CC:DD:EE:01", "Studio\\ Buds", "AA:BB:CC:DD:EE:02", "Desk"])
     #expect(
-      try complete("acctl current S", socket: daemon.path) == ["Studio\\ Buds"])
+      try await complete("acctl current S", socket: daemon.path) == [
+        "Studio\\ Buds"
+      ])
     // Bash replaces only the part after the last ':' of the word.
     #expect(
-      try complete("acctl unpair AA:BB:CC:DD:EE:0", socket: daemon.path)
+      try await complete("acctl unpair AA:BB:CC:DD:EE:0", socket: daemon.path)
         == ["01", "02"])
     // Once the accessory is given, nothing more is offered.
-    #expect(try complete("acctl update Desk ", socket: daemon.path) == [])
+    #expect(try await complete("acctl update Desk ", socket: daemon.path) == [])
   }
 
-  @Test func pairOffersTheDiscoveredDevices() throws {
+  @Test func pairOffersTheDiscoveredDevices() async throws {
     let daemon = try FakeDaemon(results: [
       "discovery.list": """
       {"devices":[{"address":"AA:BB:CC:DD:EE:01","displayName":"Studio Buds"},\
@@ -127,15 +126,16 @@ private func labels(_ section: String, in help: String) -> [String] {
     ])
     defer { daemon.stop() }
     #expect(
-      try complete("acctl pair ", socket: daemon.path)
+      try await complete("acctl pair ", socket: daemon.path)
         == ["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:07"])
     #expect(
-      try complete("acctl pair --select AA:BB:CC:DD:EE:0", socket: daemon.path)
+      try await complete(
+        "acctl pair --select AA:BB:CC:DD:EE:0", socket: daemon.path)
         == ["01", "07"])
-    #expect(try complete("acctl pair AA:BB:CC:DD:EE:01 ") == [])
+    #expect(try await complete("acctl pair AA:BB:CC:DD:EE:01 ") == [])
   }
 
-  @Test func nothingWhenTheDaemonIsDown() throws {
-    #expect(try complete("acctl current ") == [])
+  @Test func nothingWhenTheDaemonIsDown() async throws {
+    #expect(try await complete("acctl current ") == [])
   }
 }

@@ -24,7 +24,6 @@ final class FakeDaemon: Sendable {
   private let answer: @Sendable (ControlRequest) -> Reply
   private let received = Mutex<[ControlRequest]>([])
   private let receivedLines = Mutex<[String]>([])
-  private let finished = DispatchSemaphore(value: 0)
 
   /// Starts listening.
   ///
@@ -57,7 +56,9 @@ final class FakeDaemon: Sendable {
     }
     Thread.detachNewThread { [self] in
       serve()
-      finished.signal()
+      Glibc.close(listener)
+      unlink(path)
+      rmdir(directory)
     }
   }
 
@@ -82,13 +83,11 @@ final class FakeDaemon: Sendable {
   /// The request lines received so far, as sent.
   var lines: [String] { receivedLines.withLock { $0 } }
 
-  /// Stops listening and removes the socket.
+  /// Stops listening, returning at once.
+  ///
+  /// The listening thread then removes the socket.
   func stop() {
     shutdown(listener, Int32(SHUT_RDWR))
-    finished.wait()
-    Glibc.close(listener)
-    unlink(path)
-    rmdir(directory)
   }
 
   /// Returns a response line with a result.

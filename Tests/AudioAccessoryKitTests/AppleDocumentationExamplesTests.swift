@@ -11,7 +11,7 @@ import Testing
 struct AppleDocumentationExamplesTests {
   /// Registering with capabilities, then reading the configuration back.
   @Test func registerWithCapabilitiesAndReadCurrent() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     try await AccessoryControlEngines.withEngine(engine) {
       let capabilities: AccessoryControlDevice.Capabilities = [
         .audioSwitching, .placement,
@@ -28,7 +28,7 @@ struct AppleDocumentationExamplesTests {
 
   /// Registering with a `Configuration`, Apple's current form.
   @Test func registerWithConfiguration() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     try await AccessoryControlEngines.withEngine(engine) {
       let configuration = AccessoryControlDevice.Configuration(
         devicePlacement: .offHead,
@@ -41,7 +41,7 @@ struct AppleDocumentationExamplesTests {
 
   /// Copy, modify and update the placement and both audio sources.
   @Test func copyModifyUpdate() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     try await AccessoryControlEngines.withEngine(engine) {
       try await AccessoryControlDevice.register(
         accessory, [.audioSwitching, .placement])
@@ -71,7 +71,7 @@ struct AppleDocumentationExamplesTests {
 
   /// Catching the error type and switching over all four cases.
   @Test func catchAndSwitchOverEveryErrorCase() async throws {
-    let (engine, _) = try makeEngineWithHeadphones()
+    let (engine, _) = try await makeEngineWithHeadphones()
     let rawAccessory = ASAccessory()
     let capabilities: AccessoryControlDevice.Capabilities = [.audioSwitching]
     var handled = ""
@@ -98,14 +98,14 @@ struct AppleDocumentationExamplesTests {
 
   /// Catching `invalidated` by pattern and registering again.
   @Test func catchInvalidatedAndRegisterAgain() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let capabilities: AccessoryControlDevice.Capabilities = [.audioSwitching]
     try await AccessoryControlEngines.withEngine(engine) {
       try await AccessoryControlDevice.register(accessory, capabilities)
       let device = try AccessoryControlDevice.current(for: accessory)
       let config = device.configuration
-      try engine.unpair(accessory.bluetoothAddress!)
-      try engine.pair(
+      try await engine.unpair(accessory.bluetoothAddress!)
+      try await engine.pair(
         accessory.bluetoothAddress!, displayName: accessory.displayName)
       var reregistered = false
       do {
@@ -121,7 +121,7 @@ struct AppleDocumentationExamplesTests {
 
   /// Querying capabilities and switching over every placement.
   @Test func queryCapabilitiesAndPlacement() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     try await AccessoryControlEngines.withEngine(engine) {
       try await AccessoryControlDevice.register(
         accessory,

@@ -9,9 +9,9 @@ func makeEngineWithHeadphones(
   address: String = "AA:BB:CC:DD:EE:01",
   name: String = "Studio Buds",
   formFactor: AudioFormFactor? = .headphone
-) throws -> (InProcessAccessoryEngine, ASAccessory) {
+) async throws -> (InProcessAccessoryEngine, ASAccessory) {
   let engine = InProcessAccessoryEngine(clock: { testInstant })
-  let accessory = try engine.pair(
+  let accessory = try await engine.pair(
     BluetoothAddress(address)!, displayName: name, formFactor: formFactor)
   return (engine, accessory)
 }

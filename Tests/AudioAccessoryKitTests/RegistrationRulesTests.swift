@@ -10,7 +10,7 @@ struct RegistrationRulesTests {
   typealias Configuration = AccessoryControlDevice.Configuration
 
   @Test func registeringAnUnpairedAccessoryNamesIt() async throws {
-    let (engine, _) = try makeEngineWithHeadphones()
+    let (engine, _) = try await makeEngineWithHeadphones()
     let stranger = ASAccessory(
       displayName: "Stranger",
       bluetoothAddress: BluetoothAddress(
@@ -28,7 +28,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func registeringAnAccessoryWithoutIdentityIsRefused() async throws {
-    let (engine, _) = try makeEngineWithHeadphones()
+    let (engine, _) = try await makeEngineWithHeadphones()
     let error = await accessoryError {
       try await engine.register(
         ASAccessory(), Configuration(deviceCapabilities: [.audioSwitching]))
@@ -41,7 +41,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func emptyCapabilitiesAreRefused() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let error = await accessoryError {
       try await engine.register(
         accessory, Configuration(deviceCapabilities: []))
@@ -54,7 +54,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func placementWithoutThePlacementCapabilityAtRegister() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let error = await accessoryError {
       try await engine.register(
         accessory,
@@ -69,7 +69,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func placementWithoutThePlacementCapabilityAtUpdate() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     try await engine.register(
       accessory, Configuration(deviceCapabilities: [.audioSwitching]))
     let error = await accessoryError {
@@ -87,7 +87,7 @@ struct RegistrationRulesTests {
 
   @Test(arguments: [true, false])
   func sourcesWithoutAudioSwitching(atRegister: Bool) async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let sources = Configuration(
       deviceCapabilities: [.placement],
       primaryAudioSourceDeviceIdentifier: Data([1, 2, 3, 4, 5, 6]))
@@ -108,7 +108,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func updateCannotAddACapability() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     try await engine.register(
       accessory, Configuration(deviceCapabilities: [.audioSwitching]))
     let error = await accessoryError {
@@ -125,7 +125,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func updateMayDropACapability() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     try await engine.register(
       accessory,
       Configuration(deviceCapabilities: [.audioSwitching, .placement]))
@@ -135,7 +135,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func placementOnASpeakerIsNotCapable() async throws {
-    let (engine, speaker) = try makeEngineWithHeadphones(
+    let (engine, speaker) = try await makeEngineWithHeadphones(
       name: "Kitchen Speaker", formFactor: .speaker)
     let error = await accessoryError {
       try await engine.register(
@@ -198,7 +198,7 @@ struct RegistrationRulesTests {
 
   @Test(arguments: badIdentifiers)
   func malformedSourceIdentifiers(_ bad: BadIdentifier) async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let configuration = Configuration(
       deviceCapabilities: [.audioSwitching],
       primaryAudioSourceDeviceIdentifier: bad.primary,
@@ -232,7 +232,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func currentAndUpdateOfAnAccessoryNeverRegistered() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let expected = AccessoryControlDevice.Error.invalidRequest(
       reason: "accessory 'Studio Buds' (AA:BB:CC:DD:EE:01) is not "
         + "registered; register it first")
@@ -252,13 +252,13 @@ struct RegistrationRulesTests {
   }
 
   @Test func unpairingInvalidatesAndRegisteringAgainRestores() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let address = try #require(accessory.bluetoothAddress)
     let configuration = Configuration(
       devicePlacement: .inEar,
       deviceCapabilities: [.audioSwitching, .placement])
     try await engine.register(accessory, configuration)
-    try engine.unpair(address)
+    try await engine.unpair(address)
 
     let invalidated = AccessoryControlDevice.Error.invalidated(
       reason: "the registration of 'Studio Buds' (AA:BB:CC:DD:EE:01) was "
@@ -282,7 +282,8 @@ struct RegistrationRulesTests {
             + "'acctl pair') before registering it"))
 
     // Pairing alone leaves the registration invalidated.
-    try engine.pair(address, displayName: "Studio Buds", formFactor: .headphone)
+    try await engine.pair(
+      address, displayName: "Studio Buds", formFactor: .headphone)
     let stillInvalidated = await accessoryError {
       _ = try await engine.update(accessory, configuration)
     }
@@ -298,11 +299,11 @@ struct RegistrationRulesTests {
   }
 
   @Test func anInvalidatedRegistrationKeepsTheAccessorysName() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let address = try #require(accessory.bluetoothAddress)
     try await engine.register(
       accessory, Configuration(deviceCapabilities: [.audioSwitching]))
-    try engine.unpair(address)
+    try await engine.unpair(address)
     let registry = engine.registry
     #expect(registry.accessory(at: address).displayName == "Studio Buds")
     #expect(try registry.resolve("studio buds") == address)
@@ -317,7 +318,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func registeringAgainReplacesTheConfiguration() async throws {
-    let (engine, accessory) = try makeEngineWithHeadphones()
+    let (engine, accessory) = try await makeEngineWithHeadphones()
     let first = Configuration(
       devicePlacement: .inEar,
       deviceCapabilities: [.audioSwitching, .placement],
@@ -331,38 +332,40 @@ struct RegistrationRulesTests {
     #expect(engine.registry.registrations.count == 1)
   }
 
-  @Test func unpairingAnUnknownAccessoryIsRefused() throws {
-    let (engine, _) = try makeEngineWithHeadphones()
-    #expect(
+  @Test func unpairingAnUnknownAccessoryIsRefused() async throws {
+    let (engine, _) = try await makeEngineWithHeadphones()
+    await #expect(
       throws: AccessoryControlDevice.Error.invalidRequest(
         reason: "11:22:33:44:55:66 is not paired")
     ) {
-      try engine.unpair(BluetoothAddress("11:22:33:44:55:66")!)
+      try await engine.unpair(BluetoothAddress("11:22:33:44:55:66")!)
     }
   }
 
-  @Test func pairingRefusesTheZeroAddressAndAnEmptyName() throws {
+  @Test func pairingRefusesTheZeroAddressAndAnEmptyName() async throws {
     let engine = InProcessAccessoryEngine()
-    #expect(
+    await #expect(
       throws: AccessoryControlDevice.Error.invalidRequest(
         reason: "'00:00:00:00:00:00' is not a device address; a Bluetooth "
           + "address is never all zeros")
     ) {
-      try engine.pair(BluetoothAddress("00:00:00:00:00:00")!, displayName: "X")
+      try await engine.pair(
+        BluetoothAddress("00:00:00:00:00:00")!, displayName: "X")
     }
-    #expect(
+    await #expect(
       throws: AccessoryControlDevice.Error.invalidRequest(
         reason: "the display name of 11:22:33:44:55:66 is empty; give it a "
           + "name")
     ) {
-      try engine.pair(BluetoothAddress("11:22:33:44:55:66")!, displayName: " ")
+      try await engine.pair(
+        BluetoothAddress("11:22:33:44:55:66")!, displayName: " ")
     }
   }
 
   @Test func updatesRecordWhenPlacementAndSourcesChanged() async throws {
     let times = TestClock()
     let engine = InProcessAccessoryEngine(clock: { times.now })
-    let accessory = try engine.pair(
+    let accessory = try await engine.pair(
       BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "Buds")
     try await engine.register(
       accessory,

@@ -31,10 +31,10 @@ struct StateFileTests {
     let file = StateFile(
       url: directory.appendingPathComponent("accessoryd/state.json"))
     let engine = InProcessAccessoryEngine(stateFile: file)
-    let buds = try engine.pair(
+    let buds = try await engine.pair(
       BluetoothAddress("aa-bb-cc-dd-ee-01")!, displayName: "Buds",
       formFactor: .headphone)
-    let speaker = try engine.pair(
+    let speaker = try await engine.pair(
       BluetoothAddress("AA:BB:CC:DD:EE:02")!, displayName: "Speaker",
       formFactor: .speaker)
     try await engine.register(
@@ -45,7 +45,7 @@ struct StateFileTests {
         primaryAudioSourceDeviceIdentifier: Data([1, 2, 3, 4, 5, 6])))
     try await engine.register(
       speaker, Configuration(deviceCapabilities: [.audioSwitching]))
-    try engine.unpair(speaker.bluetoothAddress!)
+    try await engine.unpair(speaker.bluetoothAddress!)
 
     let restarted = InProcessAccessoryEngine(stateFile: file)
     #expect(restarted.registry == engine.registry)
@@ -98,7 +98,8 @@ struct StateFileTests {
     #expect(record.metadata["state.kept-as"] == directory.path + "/" + aside)
 
     // New state is written beside the kept copy, never over it.
-    try engine.pair(BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B")
+    try await engine.pair(
+      BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B")
     let after = try FileManager.default.contentsOfDirectory(
       atPath: directory.path)
     #expect(Set(after) == ["state.json", aside])
@@ -251,19 +252,18 @@ struct StateFileTests {
     var generator = SystemRandomNumberGenerator()
     var generationsSeen = Set<Int>()
     for _ in 0..<30 {
-      let process = Process()
-      process.executableURL = writer
-      process.arguments = [url.path, "1000000"]
-      let output = Pipe()
-      process.standardOutput = output
-      try process.run()
+      let process = try ProgramRun.start(
+        writer.path, [url.path, "1000000"],
+        environment: ProcessInfo.processInfo.environment)
       // Wait for the first complete write, then let it run a little.
-      _ = output.fileHandleForReading.availableData
+      while process.isRunning, !process.outputSoFar.contains("ready") {
+        try await Task.sleep(for: .milliseconds(1))
+      }
       try await Task.sleep(
         for: .milliseconds(Int.random(in: 1...40, using: &generator)))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      #expect(process.terminationReason == .uncaughtSignal)
+      process.send(SIGKILL)
+      let result = try await process.result()
+      #expect(result.termination == .signalled(SIGKILL))
 
       let registry = try StateFile.decode(Data(contentsOf: url))
       let names = registry.accessories.values.map(\.displayName)
@@ -287,7 +287,8 @@ struct StateFileTests {
 /// written, and returns the reason of the `unknown` error it must throw.
 func pairingFailureReason(_ engine: InProcessAccessoryEngine) async -> String? {
   let error = await accessoryError {
-    try engine.pair(BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B")
+    try await engine.pair(
+      BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B")
   }
   guard case .unknown(let reason) = error else {
     Issue.record("expected an unknown error, got \(String(describing: error))")
@@ -302,7 +303,7 @@ func registeredBuds(
   stateFile: StateFile
 ) async throws -> (InProcessAccessoryEngine, ASAccessory) {
   let engine = InProcessAccessoryEngine(stateFile: stateFile)
-  let buds = try engine.pair(
+  let buds = try await engine.pair(
     BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "Buds",
     formFactor: .headphone)
   try await engine.register(

@@ -226,7 +226,7 @@ struct BadInputTests {
 
       // Raw lines on the socket: JSON-RPC errors, and the connection or
       // the daemon survives.
-      let garbage = try rig.daemon.sendRaw(
+      let garbage = try await rig.daemon.sendRaw(
         Data(
           "hello\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"daemon.status\"}\n"
             .utf8), lines: 2)
@@ -240,14 +240,14 @@ struct BadInputTests {
         "the connection did not answer after the garbage: \(garbage)")
       try await stillAnswers(rig, after: "a garbage line")
 
-      let notAnObject = try rig.daemon.sendRaw(Data("[1,2]\n".utf8))
+      let notAnObject = try await rig.daemon.sendRaw(Data("[1,2]\n".utf8))
       #expect(
         notAnObject
           == [
             #"{"error":{"code":-32600,"message":"invalid request: expected a "#
               + #"JSON object"},"id":null,"jsonrpc":"2.0"}"#
           ])
-      let unknownMethod = try rig.daemon.sendRaw(
+      let unknownMethod = try await rig.daemon.sendRaw(
         Data(#"{"jsonrpc":"2.0","id":"x","method":"no.such"}"#.utf8 + [0x0A]))
       #expect(
         unknownMethod.first?.contains(#""code":-32601"#) == true
@@ -258,7 +258,7 @@ struct BadInputTests {
       var oversized = Data(#"{"jsonrpc":"2.0","id":1,"method":""#.utf8)
       oversized.append(Data(repeating: UInt8(ascii: "a"), count: 1 << 20))
       oversized.append(Data("\"}\n".utf8))
-      let refused = try rig.daemon.sendRaw(oversized, lines: 2)
+      let refused = try await rig.daemon.sendRaw(oversized, lines: 2)
       #expect(
         refused
           == [

@@ -9,6 +9,50 @@ import Testing
 
 @Suite("Concurrent clients, end to end")
 struct ConcurrencyTests {
+  @Test(
+    "Four event readers that stop reading stall neither updates nor acctl",
+    arguments: SoundServerKind.allCases)
+  func stalledReadersStallNothing(_ kind: SoundServerKind) async throws {
+    try await withRig(kind, streams: 0) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "offHead")
+      let socket = rig.daemon.socketPath
+      // Four clients subscribe to events, then never read again.
+      let readers = try await onOwnThread {
+        try (0..<4).map { _ in
+          let reader = try ControlClient(path: socket)
+          _ = try reader.call("events.subscribe", params: nil)
+          return reader
+        }
+      }
+      defer { readers.forEach { $0.close() } }
+      // 3,000 updates on another connection, each with its events: more
+      // than the readers' socket buffers and the daemon's bound hold.
+      let answered = try await onOwnThread {
+        let client = try ControlClient(path: socket)
+        defer { client.close() }
+        var answered = 0
+        for number in 0..<3000 {
+          let placement = number.isMultiple(of: 2) ? "inEar" : "offHead"
+          _ = try client.call(
+            "accessory.update",
+            params: [
+              "accessory": .string(budsAddress),
+              "changes": ["devicePlacement": .string(placement)],
+            ])
+          answered += 1
+        }
+        return answered
+      }
+      #expect(answered == 3000)
+      let list = try await rig.ok(["list"])
+      #expect(list.stdout.contains(budsAddress))
+      // Their events outgrew the bound: the daemon cut them off.
+      #expect(
+        rig.daemon.log.contains("Disconnected a client that stopped reading"),
+        "\(rig.daemon.logTail())")
+    }
+  }
+
   /// One update: a placement and a secondary source unique to it.
   struct Update {
     var placement: String

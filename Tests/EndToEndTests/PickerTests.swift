@@ -52,7 +52,7 @@ struct PickerTests {
     let terminal = try Terminal.start(for: rig)
     defer { terminal.stop() }
 
-    let picker = try terminal.run(["pair"])
+    let picker = try await terminal.run(["pair"])
     var screen = try await picker.waitFor("the list") {
       $0.contains(PickerScreen.header) && $0.contains("Kitchen Lamp")
         && $0.contains("Studio Buds")
@@ -77,11 +77,11 @@ struct PickerTests {
 
     // Numbers stay with their devices: a number that is gone, or was
     // never there, is refused.
-    try picker.type("\(deskLampNumber)\n")
+    try await picker.type("\(deskLampNumber)\n")
     try await picker.waitFor("the refusal of a gone device") {
       $0.contains("\(deskLampNumber) (Desk Lamp) is no longer on the list.")
     }
-    try picker.type("42\n")
+    try await picker.type("42\n")
     try await picker.waitFor("the refusal of a number never listed") {
       $0.contains("There is no 42 on the list.")
     }
@@ -89,17 +89,17 @@ struct PickerTests {
     // A device that goes while it is being named: the daemon's refusal is
     // shown, and the list comes back without it.
     let lampNumber = try PickerScreen.number(of: "Kitchen Lamp", on: screen)
-    try picker.type("\(lampNumber)\n")
+    try await picker.type("\(lampNumber)\n")
     try await picker.waitFor("the name prompt") {
       $0.hasSuffix("Name [Kitchen Lamp]:")
     }
     try await mock.removeDevice(address: lamp)
     try await rig.eventuallyGone(lamp)
-    try picker.type("\n")
+    try await picker.type("\n")
     try await picker.waitFor("the confirmation") {
       $0.hasSuffix("Set up 'Kitchen Lamp' (\(lamp))? [Y/n]:")
     }
-    try picker.type("\n")
+    try await picker.type("\n")
     screen = try await picker.waitFor("the list again, with the refusal") {
       $0.contains("BlueZ does not see it") && $0.hasSuffix("\n>")
     }
@@ -124,11 +124,11 @@ struct PickerTests {
 
     // q, and Ctrl-D, cancel: exit status 1, nothing authorized.
     for cancel in [["q", "Enter"], ["C-d"]] {
-      let cancelled = try terminal.run(["pair"])
+      let cancelled = try await terminal.run(["pair"])
       try await cancelled.waitFor("the list") {
         $0.contains("Travel Speaker") && $0.hasSuffix("\n>")
       }
-      try cancelled.press(cancel)
+      try await cancelled.press(cancel)
       screen = try await cancelled.waitFor("acctl to end") {
         $0.contains("EXIT=")
       }
@@ -165,7 +165,7 @@ struct PickerTests {
     // The picker lists only what the app's items match, asks for a name
     // because the item allows renaming, and answers the app.
     _ = try app.call("picker.show", params: ["items": [buds]])
-    let picker = try terminal.run(["pair"])
+    let picker = try await terminal.run(["pair"])
     let screen = try await picker.waitFor("the app's picker") {
       $0.contains("Set up an accessory for: My Buds")
         && $0.contains("Studio Buds") && $0.hasSuffix("\n>")
@@ -186,11 +186,11 @@ struct PickerTests {
 
     // q cancels the app's picker: the app hears it.
     _ = try app.call("picker.show", params: ["items": [buds]])
-    let cancelled = try terminal.run(["pair"])
+    let cancelled = try await terminal.run(["pair"])
     try await cancelled.waitFor("the app's picker") {
       $0.contains("Set up an accessory for: My Buds") && $0.hasSuffix("\n>")
     }
-    try cancelled.press(["q", "Enter"])
+    try await cancelled.press(["q", "Enter"])
     let ended = try await cancelled.waitFor("acctl to end") {
       $0.contains("EXIT=")
     }
@@ -207,12 +207,12 @@ struct PickerTests {
       "name": "Watch", "descriptor": ["bluetoothCompanyIdentifier": 1],
     ]
     _ = try app.call("picker.show", params: ["items": [nothing]])
-    let empty = try terminal.run(["pair"])
+    let empty = try await terminal.run(["pair"])
     try await empty.waitFor("the empty picker") {
       $0.contains("Set up an accessory for: Watch")
         && $0.contains("Looking for accessories…") && $0.hasSuffix("\n>")
     }
-    try empty.press(["C-c"])
+    try await empty.press(["C-c"])
     #expect(
       try await empty.waitFor("acctl to end") { $0.contains("EXIT=") }
         .contains("Cancelled.\nEXIT=1"))
@@ -282,7 +282,7 @@ struct PickerTests {
     // Until the app offers something, the picker is looking, though both
     // headsets match the app's item.
     try show()
-    let picker = try terminal.run(["pair"])
+    let picker = try await terminal.run(["pair"])
     var screen = try await picker.waitFor("the empty filtered picker") {
       $0.contains("Set up an accessory for: Headphones")
         && $0.contains("Looking for accessories…") && $0.hasSuffix("\n>")
@@ -342,7 +342,7 @@ struct PickerTests {
     // The app finishes discovery having offered nothing: the picker ends
     // with a discovery timeout, and acctl says so.
     try show()
-    let timedOut = try terminal.run(["pair"])
+    let timedOut = try await terminal.run(["pair"])
     try await timedOut.waitFor("the empty filtered picker") {
       $0.contains("Looking for accessories…") && $0.hasSuffix("\n>")
     }
@@ -360,20 +360,13 @@ struct PickerTests {
 
   /// No address and no terminal: a usage error that points to the picker.
   @Test("Without a terminal and an address, acctl pair is a usage error")
-  func noTerminal() throws {
-    let process = Process()
-    process.executableURL = try builtProduct("acctl")
-    process.arguments = ["pair", "--socket", "/nonexistent/control.sock"]
-    process.standardInput = FileHandle.nullDevice
-    let output = Pipe()
-    let errorOutput = Pipe()
-    process.standardOutput = output
-    process.standardError = errorOutput
-    try process.run()
-    let error = errorOutput.fileHandleForReading.readDataToEndOfFile()
-    _ = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 64)
+  func noTerminal() async throws {
+    let result = try await runProgram(
+      try builtProduct("acctl").path,
+      ["pair", "--socket", "/nonexistent/control.sock"],
+      environment: ProcessInfo.processInfo.environment)
+    let error = Data(result.stderr.utf8)
+    #expect(result.status == 64)
     #expect(
       String(decoding: error, as: UTF8.self).hasPrefix(
         """
@@ -467,13 +460,13 @@ private final class Terminal: Sendable {
   /// Runs acctl, with `--socket`, in a new window.
   ///
   /// The window prints `EXIT=<status>` when acctl ends.
-  func run(_ arguments: [String]) throws -> Window {
+  func run(_ arguments: [String]) async throws -> Window {
     let acctl = try builtProduct("acctl").path
     let command =
       ([acctl] + arguments + ["--socket", daemon.socketPath]).map(quoted)
       .joined(separator: " ")
     let name = "acctl\(UInt32.random(in: 0...UInt32.max))"
-    try tmuxCommand([
+    try await tmuxCommand([
       "new-session", "-d", "-s", name, "-x", "200", "-y", "50",
       "timeout --foreground 120 \(command); echo EXIT=$?; sleep 30",
     ])
@@ -482,18 +475,25 @@ private final class Terminal: Sendable {
 
   /// Kills the server and its windows.
   func stop() {
-    _ = try? tmuxCommand(["kill-server"])
+    daemon.runInBackground(
+      tmux, ["-S", socket, "-f", "/dev/null", "kill-server"],
+      environment: environment)
   }
 
   /// Runs tmux on the private server and returns what it printed.
   @discardableResult
-  func tmuxCommand(_ arguments: [String]) throws -> String {
-    try daemon.run(
+  func tmuxCommand(_ arguments: [String]) async throws -> String {
+    try await daemon.run(
       tmux, ["-S", socket, "-f", "/dev/null"] + arguments,
-      environment: [
-        "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": daemon.directory,
-        "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-      ])
+      environment: environment)
+  }
+
+  /// The environment of tmux and of what it runs.
+  private var environment: [String: String] {
+    [
+      "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": daemon.directory,
+      "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+    ]
   }
 
   /// Quotes a word for the shell.
@@ -510,26 +510,30 @@ private struct Window {
   let name: String
 
   /// Types text, literally; `\n` is Enter.
-  func type(_ text: String) throws {
+  func type(_ text: String) async throws {
     for (index, line) in text.split(
       separator: "\n", omittingEmptySubsequences: false
     ).enumerated() {
-      if index > 0 { try press(["Enter"]) }
+      if index > 0 { try await press(["Enter"]) }
       if !line.isEmpty {
-        try terminal.tmuxCommand(["send-keys", "-t", name, "-l", String(line)])
+        try await terminal.tmuxCommand([
+          "send-keys", "-t", name, "-l", String(line),
+        ])
       }
     }
   }
 
   /// Presses keys by tmux's names, such as `Enter` or `C-d`.
-  func press(_ keys: [String]) throws {
-    try terminal.tmuxCommand(["send-keys", "-t", name] + keys)
+  func press(_ keys: [String]) async throws {
+    try await terminal.tmuxCommand(["send-keys", "-t", name] + keys)
   }
 
   /// The visible screen, without spaces at the ends of lines or blank
   /// lines at its end.
-  func screen() throws -> String {
-    let text = try terminal.tmuxCommand(["capture-pane", "-p", "-t", name])
+  func screen() async throws -> String {
+    let text = try await terminal.tmuxCommand([
+      "capture-pane", "-p", "-t", name,
+    ])
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
       .map { String($0.reversed().drop { $0 == " " }.reversed()) }
     while lines.last?.isEmpty == true { lines.removeLast() }
@@ -543,14 +547,14 @@ private struct Window {
     _ number: Int, offering offered: String, typing typed: String,
     address: String, confirming answer: String = "y"
   ) async throws -> String {
-    try type("\(number)\n")
+    try await type("\(number)\n")
     try await waitFor("the name prompt") { $0.hasSuffix("Name [\(offered)]:") }
-    try type(typed + "\n")
+    try await type(typed + "\n")
     let name = typed.isEmpty ? offered : typed
     try await waitFor("the confirmation") {
       $0.hasSuffix("Set up '\(name)' (\(address))? [Y/n]:")
     }
-    try type(answer + "\n")
+    try await type(answer + "\n")
     return try await waitFor("acctl to end") { $0.contains("EXIT=") }
   }
 
@@ -565,7 +569,7 @@ private struct Window {
     let deadline = ContinuousClock.now + .seconds(20)
     var last = ""
     while true {
-      last = try screen()
+      last = try await screen()
       if condition(last) { return last }
       guard ContinuousClock.now < deadline else {
         throw RigFailure(

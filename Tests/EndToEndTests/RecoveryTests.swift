@@ -18,7 +18,7 @@ struct RecoveryTests {
       try await rig.pairAndRegister(budsAddress, placement: "inEar")
       try await rig.eventuallyRouted(to: "buds")
 
-      rig.server.kill()
+      await rig.server.kill()
       try await waitForSoundServer(rig, "disconnected")
       // SoundServer.restart() confirms the PipeWire default by setting it
       // with pactl, as a person would; the daemon must not see that, so it
@@ -34,7 +34,7 @@ struct RecoveryTests {
       rig.daemon.resume()
       // The server starts over with the speaker as its default; its old
       // streams are gone, so new ones play there.
-      _ = try rig.server.startStreams(2)
+      _ = try await rig.server.startStreams(2)
       // No acctl command: the daemon reconnects and applies its decision.
       try await rig.eventuallyRouted(to: "buds", streams: 2)
       let route = try await rig.json(["route"])
@@ -65,7 +65,7 @@ struct RecoveryTests {
         } == 2, "\(before)")
 
       let pid = try #require(rig.daemon.processIdentifier)
-      rig.daemon.kill()
+      await rig.daemon.kill()
       #expect(Glibc.kill(pid, 0) == -1, "accessoryd survived SIGKILL")
       try await rig.daemon.restart()
 

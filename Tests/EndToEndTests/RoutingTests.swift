@@ -26,7 +26,7 @@ struct RoutingTests {
         // The answer comes after the server acknowledged the route;
         // PulseAudio applies it before acknowledging. (PipeWire's session
         // manager sets the default later.)
-        let right = try rig.observe()
+        let right = try await rig.observe()
         #expect(
           right.isRouted(to: "buds", streams: 3),
           "not applied when acctl returned: \(right)")
@@ -47,16 +47,16 @@ struct RoutingTests {
     "Taking the buds off gives the output back after the grace time",
     arguments: SoundServerKind.allCases)
   func offHeadReturnsToThePreviousOutput(_ kind: SoundServerKind) async throws {
-    // A grace time long enough that the checks within it finish on a busy
-    // machine.
-    let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 4)
+    // A grace time that the checks within it cannot outlast however busy
+    // the machine is; a policy with a short one then ends it.
+    let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 600)
     try await withRig(kind, policy: policy) { rig in
       try await rig.pairAndRegister(budsAddress, placement: "inEar")
       try await rig.eventuallyRouted(to: "buds")
 
       try await rig.place(budsAddress, "offHead")
       // Within the grace time nothing switches.
-      let right = try rig.observe()
+      let right = try await rig.observe()
       #expect(
         right.isRouted(to: "buds", streams: 3),
         "switched within the grace time: \(right)")
@@ -65,6 +65,9 @@ struct RoutingTests {
         explain.stdout.contains("No change"),
         "no hold in the explanation:\n\(explain.stdout)")
 
+      try rig.daemon.writePolicy(
+        try DaemonFixture.policyText(offHeadGraceSeconds: 0.3))
+      rig.daemon.signal(SIGHUP)
       try await rig.eventuallyRouted(to: "speaker", within: .seconds(10))
       let route = try await rig.json(["route"])
       #expect(route["output"] == "speaker")
@@ -149,7 +152,7 @@ struct RoutingTests {
       try await rig.eventuallyRouted(to: "speaker")
       // A player that asked for the speaker by name: it does not follow
       // the default, so the default change leaves it behind.
-      let pinned = try rig.server.startStreams(1, on: "speaker")
+      let pinned = try await rig.server.startStreams(1, on: "speaker")
       defer { pinned.forEach { $0.stop() } }
       try await rig.eventuallyRouted(to: "speaker", streams: 4)
 
@@ -157,7 +160,7 @@ struct RoutingTests {
       if kind == .pulseAudio {
         // The followers moved with the default; the pinned one was moved
         // once the server showed it stayed, and all before the answer.
-        let right = try rig.observe()
+        let right = try await rig.observe()
         #expect(
           right.isRouted(to: "buds", streams: 4),
           "not all moved when acctl returned: \(right)")
@@ -176,7 +179,7 @@ struct RoutingTests {
       try await rig.eventuallyRouted(to: "buds")
 
       // The person picks the speaker in their sound settings.
-      try rig.server.setDefaultSink("speaker")
+      try await rig.server.setDefaultSink("speaker")
       try await rig.eventuallyRouted(to: "speaker")
       try await rig.staysRouted(to: "speaker", for: .seconds(1))
       let route = try await rig.json(["route"])

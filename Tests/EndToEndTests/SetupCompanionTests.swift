@@ -272,17 +272,11 @@ private func pendingPicker(_ socketPath: String) async throws -> String {
   return id!
 }
 
-/// Polls a condition every 20 ms for up to 20 seconds.
+/// Polls a condition for up to 20 seconds.
 private func until(
   _ what: String, _ condition: () throws -> Bool
 ) async throws {
-  let deadline = ContinuousClock.now + .seconds(20)
-  while try !condition() {
-    guard ContinuousClock.now < deadline else {
-      throw RigFailure("timed out waiting until \(what)", details: "")
-    }
-    try await Task.sleep(for: .milliseconds(20))
-  }
+  try await waitUntil(what, within: .seconds(20), condition)
 }
 
 // MARK: - A companion that filters discovery results

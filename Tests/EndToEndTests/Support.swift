@@ -65,11 +65,11 @@ struct Rig {
   // MARK: - Observing the sound server
 
   /// The sound server's default and where the test's streams play.
-  func observe() throws -> Observed {
-    let inputs = try server.sinkInputs().filter {
+  func observe() async throws -> Observed {
+    let inputs = try await server.sinkInputs().filter {
       $0.clientName?.hasPrefix(streamPrefix) ?? false
     }
-    return Observed(
+    return await Observed(
       defaultSink: try server.defaultSinkName(),
       streams: inputs.map { ($0.clientName ?? "?", $0.sinkName) })
   }
@@ -87,7 +87,7 @@ struct Rig {
     var lastError: (any Error)?
     while true {
       do {
-        let observed = try observe()
+        let observed = try await observe()
         if condition(observed) { return }
         last = observed
       } catch {
@@ -111,7 +111,7 @@ struct Rig {
   ) async throws {
     let deadline = ContinuousClock.now + duration
     while ContinuousClock.now < deadline {
-      let observed = try observe()
+      let observed = try await observe()
       guard condition(observed) else {
         throw RigFailure(
           "expected \(what) to hold, but observed \(observed)",
@@ -239,14 +239,14 @@ func withRig(
     kind, sinks: sinks(kind, phones: phones))
   defer { server.stop() }
   if streams > 0 {
-    _ = try server.startStreams(streams)
+    _ = try await server.startStreams(streams)
   }
   let daemon = try await DaemonFixture.start(on: server, policy: policy)
   defer { daemon.shutDown() }
   let rig = Rig(server: server, daemon: daemon)
   try await body(rig)
   // A clean stop on SIGTERM: exit status 0 and the socket removed.
-  let exit = daemon.stop()
+  let exit = await daemon.stop()
   #expect(
     exit == 0, "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())"
   )
@@ -291,7 +291,7 @@ func withBlueZRig(
     systemBusAddress: mock.busAddress)
   defer { daemon.shutDown() }
   try await body(Rig(server: server, daemon: daemon), mock)
-  #expect(
+  await #expect(
     daemon.stop() == 0,
     "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")
 }

@@ -62,7 +62,17 @@ struct PulseConnectionBatchTests {
       group.cancelAll()
       return first
     }
-    #expect(satisfied, "timed out waiting for \(what)")
+    guard !satisfied else { return }
+    let info = try? await observer.serverInfo()
+    let sinks: String =
+      if let inputs = try? await observer.sinkInputs() {
+        "\(inputs.map(\.sinkIndex))"
+      } else { "unknown" }
+    let message =
+      "timed out after \(limit) waiting for \(what); the observer shows the "
+      + "default \(info?.defaultSinkName ?? "unknown") and streams on sinks "
+      + sinks
+    Issue.record("\(message)")
   }
 
   /// Waits until the observer sees `buds` the default with every stream
@@ -83,7 +93,7 @@ struct PulseConnectionBatchTests {
   func defaultAndMovesGoOutInOneRound(_ kind: SoundServerKind) async throws {
     let (server, commander, observer) = try await Self.start(kind)
     defer { server.stop() }
-    let streams = try server.startStreams(3)
+    let streams = try await server.startStreams(3)
     defer { streams.forEach { $0.stop() } }
     let inputs = try await observer.sinkInputs()
     #expect(inputs.count == 3)
@@ -101,8 +111,8 @@ struct PulseConnectionBatchTests {
     #expect(throws: Never.self) { try result.get() }
 
     try await Self.waitForEverythingOnBuds(observer)
-    #expect(try server.defaultSinkName() == "buds")
-    #expect(try server.sinkInputs().allSatisfy { $0.sinkName == "buds" })
+    #expect(try await server.defaultSinkName() == "buds")
+    #expect(try await server.sinkInputs().allSatisfy { $0.sinkName == "buds" })
   }
 
   @Test(arguments: SoundServerKind.allCases)
@@ -111,7 +121,7 @@ struct PulseConnectionBatchTests {
   ) async throws {
     let (server, commander, observer) = try await Self.start(kind)
     defer { server.stop() }
-    let streams = try server.startStreams(1, on: "speaker")
+    let streams = try await server.startStreams(1, on: "speaker")
     defer { streams.forEach { $0.stop() } }
     let input = try #require(try await observer.sinkInputs().first)
 
@@ -142,7 +152,7 @@ struct PulseConnectionBatchTests {
     try await Self.waitUntil("the stream on buds", on: observer) {
       try await observer.sinkInputs().first?.sinkIndex == buds.index
     }
-    #expect(try server.defaultSinkName() == "speaker")
+    #expect(try await server.defaultSinkName() == "speaker")
   }
 
   @Test(arguments: SoundServerKind.allCases)

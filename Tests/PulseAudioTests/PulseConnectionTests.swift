@@ -28,17 +28,17 @@ func startServerAndConnect(
   return (server, connection)
 }
 
-/// Polls until a condition holds, or fails after a deadline.
+/// Polls until a condition holds, or fails the test after a deadline,
+/// saying what was awaited, how often it was checked and the last error.
 func eventually(
   _ what: String, within limit: Duration = .seconds(5),
   _ condition: () async throws -> Bool
 ) async throws {
-  let deadline = ContinuousClock.now + limit
-  while ContinuousClock.now < deadline {
-    if try await condition() { return }
-    try await Task.sleep(for: .milliseconds(20))
+  do {
+    try await waitUntil(what, within: limit, condition)
+  } catch let error as FixtureError {
+    Issue.record("\(error.message)")
   }
-  Issue.record("timed out waiting for \(what)")
 }
 
 @Suite("PulseConnection on real servers")
@@ -64,7 +64,8 @@ struct PulseConnectionTests {
     #expect(try await connection.sink(named: "buds") == buds)
 
     // The same values that pactl, an independent client, reports.
-    let observed = try #require(try server.sinks().first { $0.name == "buds" })
+    let observed = try #require(
+      try await server.sinks().first { $0.name == "buds" })
     for (key, value) in observed.properties {
       #expect(buds.properties[key] == value, "\(key)")
     }
@@ -78,7 +79,7 @@ struct PulseConnectionTests {
     try await eventually("the default to become buds") {
       try await connection.serverInfo().defaultSinkName == "buds"
     }
-    #expect(try server.defaultSinkName() == "buds")
+    #expect(try await server.defaultSinkName() == "buds")
     await #expect(throws: PulseError.noSuchEntity) {
       try await connection.setDefaultSink("no-such-sink")
     }
@@ -88,7 +89,7 @@ struct PulseConnectionTests {
   func moveManyStreamsPipelined(_ kind: SoundServerKind) async throws {
     let (server, connection) = try await startServerAndConnect(kind)
     defer { server.stop() }
-    let streams = try server.startStreams(10, on: "speaker")
+    let streams = try await server.startStreams(10, on: "speaker")
     defer { streams.forEach { $0.stop() } }
     let speaker = try await connection.sink(named: "speaker")
     let buds = try await connection.sink(named: "buds")
@@ -130,7 +131,7 @@ struct PulseConnectionTests {
       for: .init(facility: .sink, kind: .change, index: extra.index))
     #expect(try await connection.sink(named: "extra").isMuted)
 
-    let streams = try server.startStreams(1, on: "speaker")
+    let streams = try await server.startStreams(1, on: "speaker")
     defer { streams.forEach { $0.stop() } }
     let input = try #require(try await connection.sinkInputs().first)
     try await connection.moveSinkInput(input.index, toSinkNamed: "extra")
@@ -166,7 +167,7 @@ struct PulseConnectionTests {
       }
     }()
     try await Task.sleep(for: .milliseconds(100))
-    server.kill()
+    await server.kill()
     let result = await pending
     #expect(throws: PulseError.self) { try result.get() }
     // It failed because the connection broke, not by its timeout.

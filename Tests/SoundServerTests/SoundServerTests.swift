@@ -20,7 +20,7 @@ struct SoundServerTests {
       kind, sinks: [speakers, headphones])
     defer { server.stop() }
 
-    let sinks = try server.sinks()
+    let sinks = try await server.sinks()
     #expect(sinks.map(\.name).sorted() == ["lab_buds", "lab_speakers"])
     let descriptions = Dictionary(
       uniqueKeysWithValues: sinks.map { ($0.name, $0.description) })
@@ -33,7 +33,7 @@ struct SoundServerTests {
     #expect(server.environment["PULSE_SERVER"] == server.serverAddress)
     #expect(server.pids.count == (kind == .pulseAudio ? 1 : 4))
     #expect(server.isRunning)
-    let info = try server.pactl(["info"])
+    let info = try await server.pactl(["info"])
     let serverName = try #require(
       PactlOutput.infoField("Server Name", in: info))
     #expect(serverName.contains("PipeWire") == (kind == .pipeWire))
@@ -55,7 +55,8 @@ struct SoundServerTests {
       "device.form_factor": "headphone",
       "device.description": "Lab Buds Pro",
     ]
-    let sink = try #require(try server.sinks().first { $0.name == "lab_buds" })
+    let sink = try #require(
+      try await server.sinks().first { $0.name == "lab_buds" })
     #expect(sink.description == "Lab Buds Pro")
     #expect(sink.properties.filter { expected[$0.key] != nil } == expected)
 
@@ -65,15 +66,16 @@ struct SoundServerTests {
       name: "lab_car", address: "11:22:33:44:55:66",
       description: "Car Kit  Two Spaces", formFactor: "car",
       deviceAPI: kind.bluetoothDeviceAPI)
-    let module = try server.loadNullSink(loaded)
-    let car = try #require(try server.sinks().first { $0.name == "lab_car" })
+    let module = try await server.loadNullSink(loaded)
+    let car = try #require(
+      try await server.sinks().first { $0.name == "lab_car" })
     #expect(car.description == "Car Kit  Two Spaces")
     #expect(car.ownerModule == module)
     for (key, value) in loaded.allProperties {
       #expect(car.properties[key] == value, "\(key)")
     }
-    try server.unloadModule(module)
-    #expect(try !server.sinks().contains { $0.name == "lab_car" })
+    try await server.unloadModule(module)
+    #expect(try await !server.sinks().contains { $0.name == "lab_car" })
   }
 
   @Test(
@@ -84,9 +86,9 @@ struct SoundServerTests {
       kind, sinks: [speakers, headphones], defaultSink: "lab_buds")
     defer { server.stop() }
 
-    #expect(try server.defaultSinkName() == "lab_buds")
-    try server.setDefaultSink("lab_speakers")
-    #expect(try server.defaultSinkName() == "lab_speakers")
+    #expect(try await server.defaultSinkName() == "lab_buds")
+    try await server.setDefaultSink("lab_speakers")
+    #expect(try await server.defaultSinkName() == "lab_speakers")
   }
 
   @Test(
@@ -97,7 +99,7 @@ struct SoundServerTests {
       kind, sinks: [headphones, speakers])
     defer { server.stop() }
 
-    #expect(try server.defaultSinkName() == "lab_buds")
+    #expect(try await server.defaultSinkName() == "lab_buds")
   }
 
   @Test(
@@ -108,13 +110,13 @@ struct SoundServerTests {
       kind, sinks: [speakers, headphones])
     defer { server.stop() }
 
-    let onDefault = try server.startStreams(3)
-    let onHeadphones = try server.startStreams(1, on: "lab_buds")
+    let onDefault = try await server.startStreams(3)
+    let onHeadphones = try await server.startStreams(1, on: "lab_buds")
     let streams = onDefault + onHeadphones
     #expect(Set(streams.map(\.clientName)).count == 4)
     #expect(streams.allSatisfy { $0.isRunning })
 
-    let inputs = try server.sinkInputs()
+    let inputs = try await server.sinkInputs()
     #expect(inputs.count == 4)
     let sinkByClient = Dictionary(
       uniqueKeysWithValues: inputs.map { ($0.clientName ?? "", $0.sinkName) })
@@ -124,9 +126,9 @@ struct SoundServerTests {
     #expect(sinkByClient[onHeadphones[0].clientName] == "lab_buds")
 
     onDefault[0].stop()
-    #expect(!onDefault[0].isRunning)
+    #expect(try await eventually { !onDefault[0].isRunning })
     let remaining = try await eventually {
-      try server.sinkInputs().count == 3
+      try await server.sinkInputs().count == 3
     }
     #expect(remaining, "the stopped stream's sink input stays")
   }
@@ -136,12 +138,12 @@ struct SoundServerTests {
     arguments: SoundServerKind.allCases)
   func stopRemovesEverything(kind: SoundServerKind) async throws {
     let server = try await SoundServer.start(kind, sinks: [speakers])
-    let streams = try server.startStreams(2)
+    let streams = try await server.startStreams(2)
     let pids = server.pids + streams.map(\.processIdentifier)
     let directory = server.directory.path
     #expect(FileManager.default.fileExists(atPath: directory))
 
-    server.stop()
+    await server.stopAndWait()
 
     #expect(!FileManager.default.fileExists(atPath: directory))
     for pid in pids {
@@ -151,7 +153,9 @@ struct SoundServerTests {
     #expect(!server.isRunning)
     #expect(streams.allSatisfy { !$0.isRunning })
     server.stop()
-    #expect(throws: SoundServerError.self) { try server.pactl(["info"]) }
+    await #expect(throws: SoundServerError.self) {
+      try await server.pactl(["info"])
+    }
   }
 
   @Test(
@@ -163,20 +167,22 @@ struct SoundServerTests {
     defer { server.stop() }
     let oldPids = server.pids
 
-    server.kill()
+    await server.kill()
     #expect(server.pids.isEmpty)
     #expect(!server.isRunning)
     for pid in oldPids {
       #expect(Glibc.kill(pid, 0) == -1, "pid \(pid)")
     }
-    #expect(throws: SoundServerError.self) { try server.pactl(["info"]) }
+    await #expect(throws: SoundServerError.self) {
+      try await server.pactl(["info"])
+    }
 
     try await server.restart()
     #expect(server.isRunning)
-    #expect(
+    await #expect(
       try server.sinks().map(\.name).sorted() == ["lab_buds", "lab_speakers"])
-    #expect(try server.defaultSinkName() == "lab_buds")
-    let info = try server.pactl(["info"])
+    #expect(try await server.defaultSinkName() == "lab_buds")
+    let info = try await server.pactl(["info"])
     #expect(
       PactlOutput.infoField("Server String", in: info) == server.serverAddress)
   }
@@ -192,8 +198,10 @@ struct SoundServerTests {
     defer { switching.stop() }
 
     let module = "module-switch-on-connect"
-    #expect(try !plain.pactl(["list", "short", "modules"]).contains(module))
-    #expect(try switching.pactl(["list", "short", "modules"]).contains(module))
+    #expect(
+      try await !plain.pactl(["list", "short", "modules"]).contains(module))
+    #expect(
+      try await switching.pactl(["list", "short", "modules"]).contains(module))
   }
 
   @Test("pactl failures carry the exit status and standard error")
@@ -201,8 +209,8 @@ struct SoundServerTests {
     let server = try await SoundServer.start(.pulseAudio, sinks: [speakers])
     defer { server.stop() }
 
-    let error = try #require(throws: SoundServerError.self) {
-      try server.pactl(["set-default-sink", "no_such_sink"])
+    let error = try await #require(throws: SoundServerError.self) {
+      try await server.pactl(["set-default-sink", "no_such_sink"])
     }
     #expect(error.message.contains("exit status 1"))
     #expect(error.message.contains("No such entity"))
@@ -240,14 +248,14 @@ struct SoundServerTests {
 /// - Returns: Whether the condition became true.
 func eventually(
   timeout: Duration = .seconds(5),
-  _ condition: () throws -> Bool
+  _ condition: () async throws -> Bool
 ) async throws -> Bool {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {
-    if try condition() { return true }
+    if try await condition() { return true }
     try await Task.sleep(for: .milliseconds(20))
   }
-  return try condition()
+  return try await condition()
 }
 
 @Suite("Cleanup after a crashed test process")
@@ -261,7 +269,7 @@ struct CrashCleanupTests {
     ) { [rawKind = kind.rawValue as String] in
       let kind = try #require(SoundServerKind(rawValue: rawKind))
       let server = try await SoundServer.start(kind, sinks: [speakers])
-      let stream = try server.startStreams(1)[0]
+      let stream = try await server.startStreams(1)[0]
       let pids = server.pids + [stream.processIdentifier]
       let report = """
         \(server.directory.path)

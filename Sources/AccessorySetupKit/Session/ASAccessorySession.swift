@@ -286,7 +286,7 @@ public final class ASAccessorySession: Sendable {
       return
     }
     let filters = state.withLock { $0.filtering != nil }
-    DispatchQueue.global().async {
+    startThread {
       do {
         _ = try client.call(
           "picker.show",
@@ -602,7 +602,7 @@ public final class ASAccessorySession: Sendable {
       }
       return .success(calls)
     }
-    DispatchQueue.global().async {
+    startThread {
       switch client {
       case .failure(let error): self.finish(completion, error)
       case .success(let client):
@@ -722,9 +722,10 @@ private struct UncheckedCompletion: @unchecked Sendable {
   init(_ call: @escaping ((any Error)?) -> Void) { self.call = call }
 }
 
-/// Runs `body` on a thread of its own.
+/// Runs `body`, which blocks on the daemon's socket, on a thread of its
+/// own.
 private func startThread(_ body: @escaping @Sendable () -> Void) {
-  DispatchQueue.global().async(execute: body)
+  AccessoryControl.startThread(named: "ASAccessorySes", body)
 }
 
 extension DiscoveredDevice {

@@ -73,18 +73,10 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
   private func callInBackground(
     _ method: String, _ params: [String: JSONValue]
   ) async throws(AccessoryControlDevice.Error) -> JSONValue {
-    let result: Result<JSONValue, AccessoryControlDevice.Error> =
-      await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-          do throws(AccessoryControlDevice.Error) {
-            continuation.resume(
-              returning: .success(try self.call(method, params)))
-          } catch {
-            continuation.resume(returning: .failure(error))
-          }
-        }
-      }
-    return try result.get()
+    try await onOwnThread(named: "accessory.call") {
+      () throws(AccessoryControlDevice.Error) in
+      try self.call(method, params)
+    }
   }
 
   private func call(

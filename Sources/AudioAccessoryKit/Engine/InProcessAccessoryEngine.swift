@@ -1,6 +1,7 @@
 // Linux addition: the engine that keeps registrations in this process.
 // Tests and embedders use it directly; the routing service builds on it.
 
+import AccessoryControl
 import Dispatch
 import FoundationEssentials
 import Logging
@@ -86,9 +87,9 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     displayName: String,
     formFactor: AudioFormFactor? = nil,
     descriptor: ASDiscoveryDescriptor = ASDiscoveryDescriptor()
-  ) throws(AccessoryControlDevice.Error) -> ASAccessory {
+  ) async throws(AccessoryControlDevice.Error) -> ASAccessory {
     let now = clock()
-    return try change { registry throws(AccessoryControlDevice.Error) in
+    return try await change { registry throws(AccessoryControlDevice.Error) in
       try registry.pair(
         address, displayName: displayName, formFactor: formFactor,
         descriptor: descriptor, at: now
@@ -102,8 +103,8 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   ///   state file cannot be written.
   public func unpair(
     _ address: BluetoothAddress
-  ) throws(AccessoryControlDevice.Error) {
-    try change { registry throws(AccessoryControlDevice.Error) in
+  ) async throws(AccessoryControlDevice.Error) {
+    try await change { registry throws(AccessoryControlDevice.Error) in
       try registry.unpair(address)
     }
   }
@@ -114,7 +115,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     _ configuration: AccessoryControlDevice.Configuration
   ) async throws(AccessoryControlDevice.Error) {
     let now = clock()
-    try change { registry throws(AccessoryControlDevice.Error) in
+    try await change { registry throws(AccessoryControlDevice.Error) in
       try registry.register(accessory, configuration, at: now)
     }
   }
@@ -135,7 +136,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     -> AccessoryControlDevice.Configuration
   {
     let now = clock()
-    return try change { registry throws(AccessoryControlDevice.Error) in
+    return try await change { registry throws(AccessoryControlDevice.Error) in
       try registry.update(accessory, configuration, at: now)
     }
   }
@@ -152,10 +153,11 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   public func update(
     _ address: BluetoothAddress,
     changing changes: (inout AccessoryControlDevice.Configuration) -> Void
-  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
+  ) async throws(AccessoryControlDevice.Error)
+    -> AccessoryControlDevice.Configuration
   {
     let now = clock()
-    return try change { registry throws(AccessoryControlDevice.Error) in
+    return try await change { registry throws(AccessoryControlDevice.Error) in
       let accessory = registry.accessory(at: address)
       var configuration = try registry.configuration(for: accessory)
       changes(&configuration)
@@ -196,31 +198,21 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   public func saved(
     through generation: UInt64
   ) async throws(AccessoryControlDevice.Error) {
-    let outcome = await withCheckedContinuation {
-      (
-        continuation: CheckedContinuation<AccessoryControlDevice.Error?, Never>
-      )
-      in
-      DispatchQueue.global().async {
-        do throws(AccessoryControlDevice.Error) {
-          try self.save(through: generation)
-          continuation.resume(returning: nil)
-        } catch {
-          continuation.resume(returning: error)
-        }
-      }
+    try await onOwnThread(named: "accessory.save") {
+      () throws(AccessoryControlDevice.Error) in
+      try self.save(through: generation)
     }
-    if let outcome { throw outcome }
   }
 
-  /// Applies a change to a copy of the registry, saves the copy, and only
-  /// then returns; a change that cannot be saved is undone.
+  /// Applies a change to a copy of the registry, saves the copy on a thread
+  /// of its own, and only then returns; a change that cannot be saved is
+  /// undone.
   private func change<Result>(
     _ body: (inout AccessoryRegistry) throws(AccessoryControlDevice.Error) ->
       Result
-  ) throws(AccessoryControlDevice.Error) -> Result {
+  ) async throws(AccessoryControlDevice.Error) -> Result {
     let staged = try stage(body)
-    try save(through: staged.generation)
+    try await saved(through: staged.generation)
     return staged.result
   }
 
