@@ -56,7 +56,7 @@ struct AccessoryDemo {
     configuration.secondaryAudioSourceDeviceIdentifier = Data([0x01, 0x02])
     do {
       try await device.update(configuration)
-    } catch let error as AccessoryControlDevice.Error {
+    } catch let error as AccessoryControlFailure {
       print("  refused: \(error)")
     }
 

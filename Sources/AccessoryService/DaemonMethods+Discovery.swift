@@ -89,7 +89,7 @@ extension DaemonMethods {
     let address = try resolve(params)
     let name = try params.string("name", required: true)!
     guard let paired = engine.registry.accessories[address] else {
-      throw AccessoryControlDevice.Error.invalidRequest(
+      throw AccessoryControlFailure.invalidRequest(
         reason: "\(address) is not paired; pair it before renaming it")
     }
     try await engine.pair(

@@ -103,7 +103,7 @@ extension DaemonMethods {
       guard
         let offered = request.offered.first(where: { $0.address == address })
       else {
-        throw AccessoryControlDevice.Error.invalidRequest(
+        throw AccessoryControlFailure.invalidRequest(
           reason: "the app does not offer \(address) in its picker; offered: "
             + (request.offered.isEmpty
               ? "none yet"
@@ -116,14 +116,14 @@ extension DaemonMethods {
       throw Self.unknownDevice(address)
     }
     if let paired = engine.registry.accessories[address] {
-      throw AccessoryControlDevice.Error.invalidRequest(
+      throw AccessoryControlFailure.invalidRequest(
         reason: "\(paired.displayName) (\(address)) is set up already; "
           + "rename it with 'acctl rename' or remove it with 'acctl unpair'")
     }
     guard
       let item = request.items.first(where: { $0.descriptor.matches(device) })
     else {
-      throw AccessoryControlDevice.Error.invalidRequest(
+      throw AccessoryControlFailure.invalidRequest(
         reason: "\(device.displayName) (\(address)) matches none of the "
           + "picker's items (\(request.items.map(\.name).joined(separator: ", ")))"
       )
@@ -315,7 +315,7 @@ extension Parameters {
     do {
       return try BluetoothAddress(parsing: text)
     } catch {
-      throw AccessoryControlDevice.Error.invalidRequest(
+      throw AccessoryControlFailure.invalidRequest(
         reason: error.description)
     }
   }

@@ -94,7 +94,7 @@ public struct DaemonMethods: ControlHandler {
       }
     } catch let error as ControlError {
       throw error
-    } catch let error as AccessoryControlDevice.Error {
+    } catch let error as AccessoryControlFailure {
       throw ControlError(error)
     } catch {
       throw ControlError.internalError("\(error)")
@@ -113,7 +113,7 @@ public struct DaemonMethods: ControlHandler {
       throw Self.unknownDevice(address)
     }
     if let descriptor, let mismatch = descriptor.mismatch(with: device) {
-      throw AccessoryControlDevice.Error.invalidRequest(
+      throw AccessoryControlFailure.invalidRequest(
         reason: "\(device.displayName) (\(address)) does not match the "
           + "descriptor: \(mismatch)")
     }
@@ -126,7 +126,7 @@ public struct DaemonMethods: ControlHandler {
   /// The error for a device no discovery source sees.
   static func unknownDevice(
     _ address: BluetoothAddress
-  ) -> AccessoryControlDevice.Error {
+  ) -> AccessoryControlFailure {
     .invalidRequest(
       reason: "the sound server has no Bluetooth output with the address "
         + "\(address), and BlueZ does not see it; connect the accessory "
@@ -139,7 +139,7 @@ public struct DaemonMethods: ControlHandler {
   func authorize(
     _ device: DiscoveredDevice, name: String,
     descriptor: ASDiscoveryDescriptor?
-  ) async throws(AccessoryControlDevice.Error) {
+  ) async throws(AccessoryControlFailure) {
     let before = engine.registry.accessories[device.address]
     try await engine.pair(
       device.address, displayName: name, formFactor: device.formFactor,
@@ -340,9 +340,9 @@ public struct DaemonMethods: ControlHandler {
 
 extension ControlError {
   /// Creates the JSON-RPC error for an AudioAccessoryKit error.
-  public init(_ error: AccessoryControlDevice.Error) {
+  public init(_ error: AccessoryControlFailure) {
     let code =
-      switch error {
+      switch error.code {
       case .accessoryNotCapable: -32001
       case .invalidRequest: -32002
       case .invalidated: -32003

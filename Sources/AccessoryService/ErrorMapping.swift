@@ -4,20 +4,8 @@
 import AudioAccessoryKit
 import PulseAudio
 
-extension AccessoryControlDevice.Error {
-  /// The AudioAccessoryKit case that a libpulse error becomes.
-  public enum Category: String, Sendable, CaseIterable {
-    /// The accessory's output is gone from the sound server.
-    case invalidated
-    /// The request named something the server refuses as malformed.
-    case invalidRequest
-    /// The server cannot do what the accessory's capability needs.
-    case accessoryNotCapable
-    /// Anything else: the server is unreachable, busy or failing.
-    case unknown
-  }
-
-  /// Returns the category of a libpulse error.
+extension AccessoryControlFailure {
+  /// Returns Apple's case for a libpulse error.
   ///
   /// | libpulse error | category |
   /// | --- | --- |
@@ -28,7 +16,9 @@ extension AccessoryControlDevice.Error {
   ///
   /// - Parameter error: The error an operation on the accessory's output
   ///   failed with.
-  public static func category(of error: PulseError) -> Category {
+  public static func category(
+    of error: PulseError
+  ) -> AccessoryControlDevice.Error {
     switch error {
     case .noSuchEntity: .invalidated
     case .invalidArgument, .tooLarge: .invalidRequest
@@ -52,11 +42,6 @@ extension AccessoryControlDevice.Error {
     let reason =
       "cannot \(action): the sound server answered \"\(error)\" "
       + "(libpulse error \(error.rawValue))"
-    switch Self.category(of: error) {
-    case .invalidated: self = .invalidated(reason: reason)
-    case .invalidRequest: self = .invalidRequest(reason: reason)
-    case .accessoryNotCapable: self = .accessoryNotCapable(reason: reason)
-    case .unknown: self = .unknown(reason: reason)
-    }
+    self.init(Self.category(of: error), reason: reason)
   }
 }

@@ -19,7 +19,8 @@ import Synchronization
 /// try await device.update(configuration)
 /// ```
 ///
-/// Every method throws ``AccessoryControlDevice/Error``.
+/// Every method throws ``AccessoryControlDevice/Error``, Apple's plain
+/// cases; on Linux, ``lastFailure(for:)`` tells why.
 public final class AccessoryControlDevice: Sendable {
   /// The accessory this device controls.
   public let accessory: ASAccessory
@@ -53,16 +54,19 @@ public final class AccessoryControlDevice: Sendable {
   /// - Parameters:
   ///   - accessory: An accessory that AccessorySetupKit authorized.
   ///   - configuration: The capabilities and initial state.
-  /// - Throws: ``Error/invalidRequest(reason:)`` for an accessory that is not
+  /// - Throws: ``Error/invalidRequest`` for an accessory that is not
   ///   paired or a malformed configuration;
-  ///   ``Error/accessoryNotCapable(reason:)`` for a state without its
+  ///   ``Error/accessoryNotCapable`` for a state without its
   ///   capability or a capability the hardware cannot have.
   public nonisolated(nonsending) static func register(
     _ accessory: ASAccessory,
     _ configuration: Configuration
   ) async throws {
-    try await AccessoryControlEngines.current.register(
-      accessory, configuration)
+    try await recordingFailure(of: accessory) {
+      () async throws(AccessoryControlFailure) in
+      try await AccessoryControlEngines.current.register(
+        accessory, configuration)
+    }
   }
 
   /// Registers an accessory with a set of capabilities and no initial state.
@@ -83,15 +87,18 @@ public final class AccessoryControlDevice: Sendable {
   ///
   /// - Parameter accessory: A registered accessory.
   /// - Returns: The device, holding the current configuration.
-  /// - Throws: ``Error/invalidRequest(reason:)`` if the accessory was never
-  ///   registered; ``Error/invalidated(reason:)`` if its registration was
-  ///   invalidated; ``Error/unknown(reason:)`` if the system cannot be
+  /// - Throws: ``Error/invalidRequest`` if the accessory was never
+  ///   registered; ``Error/invalidated`` if its registration was
+  ///   invalidated; ``Error/unknown`` if the system cannot be
   ///   reached.
   public static func current(
     for accessory: ASAccessory
   ) throws -> AccessoryControlDevice {
     let engine = AccessoryControlEngines.current
-    let configuration = try engine.configuration(for: accessory)
+    let configuration = try recordingFailure(of: accessory) {
+      () throws(AccessoryControlFailure) in
+      try engine.configuration(for: accessory)
+    }
     return AccessoryControlDevice(
       accessory: accessory, configuration: configuration, engine: engine)
   }
@@ -102,14 +109,17 @@ public final class AccessoryControlDevice: Sendable {
   /// pass it here. Always register a capability before updating it.
   ///
   /// - Parameter configuration: The new configuration.
-  /// - Throws: ``Error/accessoryNotCapable(reason:)`` for a capability that
-  ///   was not registered; ``Error/invalidRequest(reason:)`` for a malformed
-  ///   configuration; ``Error/invalidated(reason:)`` if the registration was
+  /// - Throws: ``Error/accessoryNotCapable`` for a capability that
+  ///   was not registered; ``Error/invalidRequest`` for a malformed
+  ///   configuration; ``Error/invalidated`` if the registration was
   ///   invalidated.
   public nonisolated(nonsending) func update(
     _ configuration: Configuration
   ) async throws {
-    let applied = try await engine.update(accessory, configuration)
+    let applied = try await Self.recordingFailure(of: accessory) {
+      () async throws(AccessoryControlFailure) in
+      try await engine.update(accessory, configuration)
+    }
     storedConfiguration.withLock { $0 = applied }
   }
 }

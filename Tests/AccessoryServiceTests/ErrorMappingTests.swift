@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Error mapping")
 struct ErrorMappingTests {
-  typealias Category = AccessoryControlDevice.Error.Category
+  typealias Category = AccessoryControlDevice.Error
 
   /// The documented table, row by row, for every code libpulse defines.
   static let table: [(PulseError, Category)] = [
@@ -28,33 +28,33 @@ struct ErrorMappingTests {
     #expect(Self.table.map(\.0) == PulseError.allKnown)
     for (error, category) in Self.table {
       #expect(
-        AccessoryControlDevice.Error.category(of: error) == category,
+        AccessoryControlFailure.category(of: error) == category,
         "\(error)")
     }
     #expect(
-      AccessoryControlDevice.Error.category(of: PulseError(rawValue: 999))
+      AccessoryControlFailure.category(of: PulseError(rawValue: 999))
         == .unknown)
   }
 
   @Test func theReasonNamesTheActionAndTheCause() {
     #expect(
-      AccessoryControlDevice.Error(
+      AccessoryControlFailure(
         .noSuchEntity, while: "move audio to 'Studio Buds'")
         == .invalidated(
           reason: "cannot move audio to 'Studio Buds': the sound server "
             + "answered \"No such entity\" (libpulse error 5)"))
     #expect(
-      AccessoryControlDevice.Error(.connectionRefused, while: "set the output")
+      AccessoryControlFailure(.connectionRefused, while: "set the output")
         == .unknown(
           reason: "cannot set the output: the sound server answered "
             + "\"Connection refused\" (libpulse error 6)"))
     #expect(
-      AccessoryControlDevice.Error(.notSupported, while: "switch profile")
+      AccessoryControlFailure(.notSupported, while: "switch profile")
         == .accessoryNotCapable(
           reason: "cannot switch profile: the sound server answered "
             + "\"Not supported\" (libpulse error 19)"))
     #expect(
-      AccessoryControlDevice.Error(.invalidArgument, while: "move audio")
+      AccessoryControlFailure(.invalidArgument, while: "move audio")
         == .invalidRequest(
           reason: "cannot move audio: the sound server answered "
             + "\"Invalid argument\" (libpulse error 3)"))

@@ -117,4 +117,27 @@ struct ASAccessorySessionTests {
     #expect(
       ASPickerDisplaySettings.Options.filterDiscoveryResults.rawValue == 1)
   }
+
+  /// `ASError` made, thrown and caught as Apple's bridged error is.
+  @Test func errorsAreMadeAndCaughtAsApplesAre() {
+    func cancel() throws { throw ASError(.userCancelled) }
+    var caught = false
+    do {
+      try cancel()
+    } catch ASError.userCancelled {
+      caught = true
+    } catch {
+      Issue.record("not caught by its code: \(error)")
+    }
+    #expect(caught)
+    let error = ASError(
+      .invalidRequest, userInfo: ["NSLocalizedDescription": "no such item"])
+    #expect(error.code == .invalidRequest)
+    #expect(error.errorCode == 450)
+    #expect(error.errorUserInfo["NSLocalizedDescription"] == "no such item")
+    #expect(ASError(.unknown).code == .unknown)
+    #expect(ASError.errorDomain == "com.apple.accessorysetupkit")
+    let codes: Set<ASError.Code> = [.invalidated, .userCancelled]
+    #expect(codes.contains(ASError(.userCancelled).code))
+  }
 }

@@ -16,14 +16,15 @@ func makeEngineWithHeadphones(
   return (engine, accessory)
 }
 
-/// Returns the error a throwing async operation throws, or nil.
+/// Returns the failure, with its reason, that an engine's operation
+/// throws, or nil.
 func accessoryError(
   _ operation: () async throws -> Void
-) async -> AccessoryControlDevice.Error? {
+) async -> AccessoryControlFailure? {
   do {
     try await operation()
     return nil
-  } catch let error as AccessoryControlDevice.Error {
+  } catch let error as AccessoryControlFailure {
     return error
   } catch {
     return .unknown(reason: "unexpected error type: \(error)")

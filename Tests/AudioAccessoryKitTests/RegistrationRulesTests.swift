@@ -222,7 +222,7 @@ struct RegistrationRulesTests {
       displayName: "11:22:33:44:55:66",
       bluetoothAddress: BluetoothAddress("11:22:33:44:55:66")!)
     #expect(
-      throws: AccessoryControlDevice.Error.invalidRequest(
+      throws: AccessoryControlFailure.invalidRequest(
         reason: "accessory 11:22:33:44:55:66 is neither paired nor "
           + "registered; pair it first (AccessorySetupKit's picker, or "
           + "'acctl pair'), then register it")
@@ -233,7 +233,7 @@ struct RegistrationRulesTests {
 
   @Test func currentAndUpdateOfAnAccessoryNeverRegistered() async throws {
     let (engine, accessory) = try await makeEngineWithHeadphones()
-    let expected = AccessoryControlDevice.Error.invalidRequest(
+    let expected = AccessoryControlFailure.invalidRequest(
       reason: "accessory 'Studio Buds' (AA:BB:CC:DD:EE:01) is not "
         + "registered; register it first")
     #expect(throws: expected) {
@@ -244,10 +244,12 @@ struct RegistrationRulesTests {
         accessory, Configuration(deviceCapabilities: [.audioSwitching]))
     }
     #expect(error == expected)
+    // Apple's entry point throws Apple's plain case, and keeps the reason.
     await AccessoryControlEngines.withEngine(engine) {
-      #expect(throws: expected) {
+      #expect(throws: AccessoryControlDevice.Error.invalidRequest) {
         try AccessoryControlDevice.current(for: accessory)
       }
+      #expect(AccessoryControlDevice.lastFailure(for: accessory) == expected)
     }
   }
 
@@ -260,7 +262,7 @@ struct RegistrationRulesTests {
     try await engine.register(accessory, configuration)
     try await engine.unpair(address)
 
-    let invalidated = AccessoryControlDevice.Error.invalidated(
+    let invalidated = AccessoryControlFailure.invalidated(
       reason: "the registration of 'Studio Buds' (AA:BB:CC:DD:EE:01) was "
         + "invalidated because the accessory was unpaired; pair and register "
         + "it again")
@@ -308,7 +310,7 @@ struct RegistrationRulesTests {
     #expect(registry.accessory(at: address).displayName == "Studio Buds")
     #expect(try registry.resolve("studio buds") == address)
     #expect(
-      throws: AccessoryControlDevice.Error.invalidated(
+      throws: AccessoryControlFailure.invalidated(
         reason: "the registration of 'Studio Buds' (AA:BB:CC:DD:EE:01) was "
           + "invalidated because the accessory was unpaired; pair and "
           + "register it again")
@@ -335,7 +337,7 @@ struct RegistrationRulesTests {
   @Test func unpairingAnUnknownAccessoryIsRefused() async throws {
     let (engine, _) = try await makeEngineWithHeadphones()
     await #expect(
-      throws: AccessoryControlDevice.Error.invalidRequest(
+      throws: AccessoryControlFailure.invalidRequest(
         reason: "11:22:33:44:55:66 is not paired")
     ) {
       try await engine.unpair(BluetoothAddress("11:22:33:44:55:66")!)
@@ -345,7 +347,7 @@ struct RegistrationRulesTests {
   @Test func pairingRefusesTheZeroAddressAndAnEmptyName() async throws {
     let engine = InProcessAccessoryEngine()
     await #expect(
-      throws: AccessoryControlDevice.Error.invalidRequest(
+      throws: AccessoryControlFailure.invalidRequest(
         reason: "'00:00:00:00:00:00' is not a device address; a Bluetooth "
           + "address is never all zeros")
     ) {
@@ -353,7 +355,7 @@ struct RegistrationRulesTests {
         BluetoothAddress("00:00:00:00:00:00")!, displayName: "X")
     }
     await #expect(
-      throws: AccessoryControlDevice.Error.invalidRequest(
+      throws: AccessoryControlFailure.invalidRequest(
         reason: "the display name of 11:22:33:44:55:66 is empty; give it a "
           + "name")
     ) {

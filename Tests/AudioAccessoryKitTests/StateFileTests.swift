@@ -192,11 +192,12 @@ struct StateFileTests {
     let secondError = await accessoryError {
       try await engine.saved(through: second)
     }
-    guard case .unknown(let reason) = firstError else {
+    guard let firstError, firstError.code == .unknown else {
       Issue.record(
         "expected an unknown error, got \(String(describing: firstError))")
       return
     }
+    let reason = firstError.reason
     #expect(reason.hasPrefix("cannot write the state file"))
     #expect(secondError == firstError)
     #expect(try engine.configuration(for: buds).devicePlacement == .offHead)
@@ -290,11 +291,11 @@ func pairingFailureReason(_ engine: InProcessAccessoryEngine) async -> String? {
     try await engine.pair(
       BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B")
   }
-  guard case .unknown(let reason) = error else {
+  guard let error, error.code == .unknown else {
     Issue.record("expected an unknown error, got \(String(describing: error))")
     return nil
   }
-  return reason
+  return error.reason
 }
 
 /// Returns an engine saving to `stateFile` with headphones paired and

@@ -20,13 +20,7 @@ struct CompanionTests {
     try await withRig(kind, phones: true) { rig in
       // AccessorySetupKit's part: the person pairs the buds.
       try await rig.ok(["pair", budsAddress])
-      let engine = DaemonAccessoryEngine(
-        socketPath: ControlSocketPath.resolve(
-          environment: rig.daemon.environment))
-      let accessory = ASAccessory(
-        displayName: "Studio Buds",
-        bluetoothAddress: try #require(BluetoothAddress(budsAddress)),
-        formFactor: .headphone)
+      let (engine, accessory) = companionView(of: rig)
 
       try await AccessoryControlEngines.withEngine(engine) {
         // The companion's code, as Apple documents it.
@@ -56,13 +50,17 @@ struct CompanionTests {
           try AccessoryControlDevice.current(for: accessory).configuration
             == config)
 
-        // The daemon's refusals arrive as Apple's errors.
+        // The daemon's refusals arrive as Apple's errors, their reasons
+        // beside them.
         var worn = config
         worn.deviceCapabilities = [.audioSwitching]
         worn.devicePlacement = .inEar
         let notCapable = await error { try await device.update(worn) }
+        #expect(notCapable == .accessoryNotCapable)
         #expect(
-          notCapable?.name == "accessoryNotCapable", "\(notCapable as Any)")
+          AccessoryControlDevice.lastFailure(for: accessory)?.reason.contains(
+            "placement") == true,
+          "\(AccessoryControlDevice.lastFailure(for: accessory) as Any)")
         #expect(device.configuration == config)
 
         let phones = ASAccessory(
@@ -71,12 +69,14 @@ struct CompanionTests {
         let unpaired = await error {
           try await AccessoryControlDevice.register(phones, [.audioSwitching])
         }
-        #expect(unpaired?.name == "invalidRequest", "\(unpaired as Any)")
+        #expect(unpaired == .invalidRequest)
         let unregistered = await error {
           _ = try AccessoryControlDevice.current(for: phones)
         }
+        #expect(unregistered == .invalidRequest)
         #expect(
-          unregistered?.name == "invalidRequest", "\(unregistered as Any)")
+          AccessoryControlDevice.lastFailure(for: phones)?.code
+            == .invalidRequest)
       }
 
       // acctl sees what the companion did.
@@ -90,6 +90,83 @@ struct CompanionTests {
   }
 }
 
+extension CompanionTests {
+  @Test(
+    "Apple's errors from the daemon compare as values; acctl keeps the reasons",
+    arguments: SoundServerKind.allCases)
+  func appleErrorsFromTheDaemon(_ kind: SoundServerKind) async throws {
+    try await withRig(kind, streams: 0) { rig in
+      try await rig.ok(["pair", budsAddress])
+      let (engine, accessory) = companionView(of: rig)
+      let retryable: Set<AccessoryControlDevice.Error> = [
+        .unknown, .invalidated,
+      ]
+
+      try await AccessoryControlEngines.withEngine(engine) {
+        try await AccessoryControlDevice.register(accessory, [.audioSwitching])
+        let device = try AccessoryControlDevice.current(for: accessory)
+
+        // Placement without its capability: Apple's case, as a value.
+        var worn = device.configuration
+        worn.devicePlacement = .inEar
+        await #expect(throws: AccessoryControlDevice.Error.accessoryNotCapable)
+        {
+          try await device.update(worn)
+        }
+        let reason = try #require(
+          AccessoryControlDevice.lastFailure(for: accessory)?.reason)
+        #expect(reason.contains("placement"), "\(reason)")
+
+        // Unpaired elsewhere: the registration is invalidated; the app
+        // pairs and registers again, as Apple's documentation shows.
+        try await rig.ok(["unpair", budsAddress])
+        do {
+          try await device.update(device.configuration)
+          Issue.record("an update of an invalidated registration succeeded")
+        } catch let error as AccessoryControlDevice.Error {
+          #expect(error == .invalidated)
+          #expect(retryable.contains(error))
+          switch error {
+          case .invalidated:
+            try await rig.ok(["pair", budsAddress])
+            try await AccessoryControlDevice.register(
+              accessory, [.audioSwitching])
+          case .accessoryNotCapable, .invalidRequest, .unknown:
+            Issue.record("unexpected \(error)")
+          @unknown default:
+            Issue.record("unexpected \(error)")
+          }
+        }
+        try await AccessoryControlDevice.current(for: accessory).update(
+          device.configuration)
+        #expect(AccessoryControlDevice.lastFailure(for: accessory) == nil)
+      }
+
+      // acctl still prints the daemon's reason, and exits with the case's
+      // code.
+      let refused = try await rig.daemon.acctl([
+        "update", budsAddress, "--placement", "inEar",
+      ])
+      #expect(refused.status != 0)
+      #expect(refused.stderr.contains("placement"), "\(refused)")
+    }
+  }
+}
+
+/// What a companion holds for a rig's daemon: an engine that talks to it,
+/// and the buds as AccessorySetupKit hands them over.
+private func companionView(
+  of rig: Rig
+) -> (DaemonAccessoryEngine, ASAccessory) {
+  let engine = DaemonAccessoryEngine(
+    socketPath: ControlSocketPath.resolve(environment: rig.daemon.environment))
+  let accessory = ASAccessory(
+    displayName: "Studio Buds",
+    bluetoothAddress: BluetoothAddress(budsAddress)!,
+    formFactor: .headphone)
+  return (engine, accessory)
+}
+
 /// Returns the AudioAccessoryKit error an operation throws, or nil.
 private func error(
   _ operation: () async throws -> Void
@@ -100,6 +177,7 @@ private func error(
   } catch let error as AccessoryControlDevice.Error {
     return error
   } catch {
-    return .unknown(reason: "not an AccessoryControlDevice.Error: \(error)")
+    Issue.record("not an AccessoryControlDevice.Error: \(error)")
+    return nil
   }
 }

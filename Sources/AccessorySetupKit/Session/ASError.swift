@@ -39,10 +39,35 @@ public struct ASError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What went wrong, in words.
   public let message: String
 
-  /// Creates an error.
+  /// Creates an error with a message: the Linux form, which every error of
+  /// this module's own uses.
   public init(_ code: Code, _ message: String) {
     self.code = code
     self.message = message
+  }
+
+  /// Creates an error as Apple's `ASError(_:userInfo:)` does.
+  ///
+  /// A string under `NSLocalizedDescription` becomes the message; other
+  /// entries are not kept.
+  ///
+  /// - Parameters:
+  ///   - code: The kind of error.
+  ///   - userInfo: The error's information.
+  public init(_ code: Code, userInfo: [String: Any] = [:]) {
+    self.init(
+      code,
+      userInfo["NSLocalizedDescription"] as? String
+        ?? "AccessorySetupKit error \(code.rawValue)")
+  }
+
+  /// The code's raw value, as `CustomNSError` names it.
+  public var errorCode: Int { code.rawValue }
+
+  /// The message under `NSLocalizedDescription`, as `CustomNSError` names
+  /// it.
+  public var errorUserInfo: [String: String] {
+    ["NSLocalizedDescription": message]
   }
 
   /// The message.

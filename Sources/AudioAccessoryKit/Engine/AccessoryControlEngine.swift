@@ -13,28 +13,28 @@ import Synchronization
 public protocol AccessoryControlEngine: Sendable {
   /// Registers an accessory, replacing any earlier registration.
   ///
-  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  /// - Throws: ``AccessoryControlFailure`` naming the refused value.
   func register(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration
-  ) async throws(AccessoryControlDevice.Error)
+  ) async throws(AccessoryControlFailure)
 
   /// Returns the configuration of a registered accessory.
   ///
-  /// - Throws: ``AccessoryControlDevice/Error`` if it is not registered or
+  /// - Throws: ``AccessoryControlFailure`` if it is not registered or
   ///   its registration was invalidated.
   func configuration(
     for accessory: ASAccessory
-  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
+  ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration
 
   /// Applies a new configuration to a registered accessory.
   ///
   /// - Returns: The configuration the engine now holds.
-  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  /// - Throws: ``AccessoryControlFailure`` naming the refused value.
   func update(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration
-  ) async throws(AccessoryControlDevice.Error)
+  ) async throws(AccessoryControlFailure)
     -> AccessoryControlDevice.Configuration
 }
 

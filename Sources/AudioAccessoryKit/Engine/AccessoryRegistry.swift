@@ -7,7 +7,7 @@ import FoundationEssentials
 /// The paired accessories and their audio registrations.
 ///
 /// Every mutation checks the request against AudioAccessoryKit's rules and
-/// throws ``AccessoryControlDevice/Error`` with a reason that names the
+/// throws ``AccessoryControlFailure`` with a reason that names the
 /// refused value. The registry does no I/O; ``StateFile`` persists it.
 public struct AccessoryRegistry: Sendable, Hashable {
   /// An accessory the person has authorized.
@@ -120,7 +120,7 @@ public struct AccessoryRegistry: Sendable, Hashable {
     formFactor: AudioFormFactor? = nil,
     descriptor: ASDiscoveryDescriptor = ASDiscoveryDescriptor(),
     at now: Date
-  ) throws(AccessoryControlDevice.Error) -> PairedAccessory {
+  ) throws(AccessoryControlFailure) -> PairedAccessory {
     guard !address.isZero else {
       throw .invalidRequest(
         reason: "'\(address)' is not a device address; "
@@ -146,11 +146,11 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   /// Removes an accessory's authorization and invalidates its registration.
   ///
-  /// - Throws: ``AccessoryControlDevice/Error/invalidRequest(reason:)`` if
+  /// - Throws: ``AccessoryControlFailure/invalidRequest(reason:)`` if
   ///   the accessory is not paired.
   public mutating func unpair(
     _ address: BluetoothAddress
-  ) throws(AccessoryControlDevice.Error) {
+  ) throws(AccessoryControlFailure) {
     guard accessories.removeValue(forKey: address) != nil else {
       throw .invalidRequest(reason: "\(address) is not paired")
     }
@@ -161,12 +161,12 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   /// Registers an accessory, replacing any earlier registration.
   ///
-  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  /// - Throws: ``AccessoryControlFailure`` naming the refused value.
   public mutating func register(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration,
     at now: Date
-  ) throws(AccessoryControlDevice.Error) {
+  ) throws(AccessoryControlFailure) {
     let paired = try pairedAccessory(for: accessory, doing: "registering")
     guard !configuration.deviceCapabilities.isEmpty else {
       throw .invalidRequest(
@@ -188,26 +188,24 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   /// Returns the configuration of a registered accessory.
   ///
-  /// - Throws: ``AccessoryControlDevice/Error`` if it is not registered or
+  /// - Throws: ``AccessoryControlFailure`` if it is not registered or
   ///   its registration was invalidated.
   public func configuration(
     for accessory: ASAccessory
-  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
-  {
+  ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
     try validRegistration(for: accessory).configuration
   }
 
   /// Applies a new configuration to a registered accessory.
   ///
   /// - Returns: The configuration now held.
-  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  /// - Throws: ``AccessoryControlFailure`` naming the refused value.
   @discardableResult
   public mutating func update(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration,
     at now: Date
-  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
-  {
+  ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
     var registration = try validRegistration(for: accessory)
     let paired = try pairedAccessory(for: accessory, doing: "updating")
     let registered = registration.configuration.deviceCapabilities
@@ -243,11 +241,11 @@ public struct AccessoryRegistry: Sendable, Hashable {
   /// name, compared ignoring case, which must name exactly one accessory:
   /// a paired one, or one whose registration outlived its pairing.
   ///
-  /// - Throws: ``AccessoryControlDevice/Error/invalidRequest(reason:)``
+  /// - Throws: ``AccessoryControlFailure/invalidRequest(reason:)``
   ///   naming the selector, and the matches when there are several.
   public func resolve(
     _ selector: String
-  ) throws(AccessoryControlDevice.Error) -> BluetoothAddress {
+  ) throws(AccessoryControlFailure) -> BluetoothAddress {
     if let address = BluetoothAddress(selector) { return address }
     var named: [BluetoothAddress: String] = [:]
     for registration in registrations.values {
@@ -294,7 +292,7 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   private func pairedAccessory(
     for accessory: ASAccessory, doing action: String
-  ) throws(AccessoryControlDevice.Error) -> PairedAccessory {
+  ) throws(AccessoryControlFailure) -> PairedAccessory {
     guard let address = accessory.bluetoothAddress else {
       throw .invalidRequest(
         reason: "accessory '\(accessory.displayName)' has no Bluetooth "
@@ -311,7 +309,7 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   private func validRegistration(
     for accessory: ASAccessory
-  ) throws(AccessoryControlDevice.Error) -> Registration {
+  ) throws(AccessoryControlFailure) -> Registration {
     guard let address = accessory.bluetoothAddress else {
       throw .invalidRequest(
         reason: "accessory '\(accessory.displayName)' has no Bluetooth "
@@ -349,7 +347,7 @@ public struct AccessoryRegistry: Sendable, Hashable {
   private func checkState(
     _ configuration: AccessoryControlDevice.Configuration,
     of paired: PairedAccessory
-  ) throws(AccessoryControlDevice.Error) {
+  ) throws(AccessoryControlFailure) {
     let capabilities = configuration.deviceCapabilities
     if let placement = configuration.devicePlacement,
       !capabilities.contains(.placement)

@@ -30,7 +30,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
   public func register(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration
-  ) async throws(AccessoryControlDevice.Error) {
+  ) async throws(AccessoryControlFailure) {
     let address = try Self.address(of: accessory, doing: "registering")
     _ = try await callInBackground(
       "accessory.register",
@@ -43,8 +43,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
   /// Returns the configuration the service holds for an accessory.
   public func configuration(
     for accessory: ASAccessory
-  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
-  {
+  ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
     let address = try Self.address(of: accessory, doing: "reading")
     let result = try call(
       "accessory.current", ["accessory": .string(address)])
@@ -55,7 +54,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
   public func update(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration
-  ) async throws(AccessoryControlDevice.Error)
+  ) async throws(AccessoryControlFailure)
     -> AccessoryControlDevice.Configuration
   {
     let address = try Self.address(of: accessory, doing: "updating")
@@ -72,16 +71,16 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
 
   private func callInBackground(
     _ method: String, _ params: [String: JSONValue]
-  ) async throws(AccessoryControlDevice.Error) -> JSONValue {
+  ) async throws(AccessoryControlFailure) -> JSONValue {
     try await onOwnThread(named: "accessory.call") {
-      () throws(AccessoryControlDevice.Error) in
+      () throws(AccessoryControlFailure) in
       try self.call(method, params)
     }
   }
 
   private func call(
     _ method: String, _ params: [String: JSONValue]
-  ) throws(AccessoryControlDevice.Error) -> JSONValue {
+  ) throws(AccessoryControlFailure) -> JSONValue {
     do {
       return try connection.withLock { connection throws(ControlClientError) in
         for attempt in 0..<2 {
@@ -106,7 +105,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
 
   static func error(
     from error: ControlClientError
-  ) -> AccessoryControlDevice.Error {
+  ) -> AccessoryControlFailure {
     guard case .remote(let remote) = error else {
       return .unknown(reason: error.description)
     }
@@ -127,7 +126,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
 
   private static func address(
     of accessory: ASAccessory, doing action: String
-  ) throws(AccessoryControlDevice.Error) -> String {
+  ) throws(AccessoryControlFailure) -> String {
     guard let address = accessory.bluetoothAddress else {
       throw .invalidRequest(
         reason: "accessory '\(accessory.displayName)' has no Bluetooth "
@@ -138,8 +137,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
 
   private static func configuration(
     in result: JSONValue
-  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
-  {
+  ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
     guard let value = result["registration"]?["configuration"] else {
       throw .unknown(reason: "accessoryd answered without a configuration")
     }

@@ -79,7 +79,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   ///   - formFactor: The form factor of its audio output, if known.
   ///   - descriptor: The descriptor that discovered it.
   /// - Returns: The authorized accessory.
-  /// - Throws: ``AccessoryControlDevice/Error`` for a refused value or a
+  /// - Throws: ``AccessoryControlFailure`` for a refused value or a
   ///   state file that cannot be written.
   @discardableResult
   public func pair(
@@ -87,9 +87,9 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     displayName: String,
     formFactor: AudioFormFactor? = nil,
     descriptor: ASDiscoveryDescriptor = ASDiscoveryDescriptor()
-  ) async throws(AccessoryControlDevice.Error) -> ASAccessory {
+  ) async throws(AccessoryControlFailure) -> ASAccessory {
     let now = clock()
-    return try await change { registry throws(AccessoryControlDevice.Error) in
+    return try await change { registry throws(AccessoryControlFailure) in
       try registry.pair(
         address, displayName: displayName, formFactor: formFactor,
         descriptor: descriptor, at: now
@@ -99,12 +99,12 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
 
   /// Removes an accessory's authorization and invalidates its registration.
   ///
-  /// - Throws: ``AccessoryControlDevice/Error`` if it is not paired or the
+  /// - Throws: ``AccessoryControlFailure`` if it is not paired or the
   ///   state file cannot be written.
   public func unpair(
     _ address: BluetoothAddress
-  ) async throws(AccessoryControlDevice.Error) {
-    try await change { registry throws(AccessoryControlDevice.Error) in
+  ) async throws(AccessoryControlFailure) {
+    try await change { registry throws(AccessoryControlFailure) in
       try registry.unpair(address)
     }
   }
@@ -113,9 +113,9 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   public func register(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration
-  ) async throws(AccessoryControlDevice.Error) {
+  ) async throws(AccessoryControlFailure) {
     let now = clock()
-    try await change { registry throws(AccessoryControlDevice.Error) in
+    try await change { registry throws(AccessoryControlFailure) in
       try registry.register(accessory, configuration, at: now)
     }
   }
@@ -123,8 +123,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   /// Returns the configuration of a registered accessory.
   public func configuration(
     for accessory: ASAccessory
-  ) throws(AccessoryControlDevice.Error) -> AccessoryControlDevice.Configuration
-  {
+  ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
     try registry.configuration(for: accessory)
   }
 
@@ -132,11 +131,11 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   public func update(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration
-  ) async throws(AccessoryControlDevice.Error)
+  ) async throws(AccessoryControlFailure)
     -> AccessoryControlDevice.Configuration
   {
     let now = clock()
-    return try await change { registry throws(AccessoryControlDevice.Error) in
+    return try await change { registry throws(AccessoryControlFailure) in
       try registry.update(accessory, configuration, at: now)
     }
   }
@@ -148,16 +147,16 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   ///   - address: The accessory's address.
   ///   - changes: Edits the current configuration.
   /// - Returns: The configuration now held.
-  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value.
+  /// - Throws: ``AccessoryControlFailure`` naming the refused value.
   @discardableResult
   public func update(
     _ address: BluetoothAddress,
     changing changes: (inout AccessoryControlDevice.Configuration) -> Void
-  ) async throws(AccessoryControlDevice.Error)
+  ) async throws(AccessoryControlFailure)
     -> AccessoryControlDevice.Configuration
   {
     let now = clock()
-    return try await change { registry throws(AccessoryControlDevice.Error) in
+    return try await change { registry throws(AccessoryControlFailure) in
       let accessory = registry.accessory(at: address)
       var configuration = try registry.configuration(for: accessory)
       changes(&configuration)
@@ -171,14 +170,14 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   /// ``saved(through:)`` writes it.
   ///
   /// - Returns: The change's generation, for ``saved(through:)``.
-  /// - Throws: ``AccessoryControlDevice/Error`` naming the refused value;
+  /// - Throws: ``AccessoryControlFailure`` naming the refused value;
   ///   nothing is changed then.
   public func stageUpdate(
     _ address: BluetoothAddress,
     changing changes: (inout AccessoryControlDevice.Configuration) -> Void
-  ) throws(AccessoryControlDevice.Error) -> UInt64 {
+  ) throws(AccessoryControlFailure) -> UInt64 {
     let now = clock()
-    return try stage { registry throws(AccessoryControlDevice.Error) in
+    return try stage { registry throws(AccessoryControlFailure) in
       let accessory = registry.accessory(at: address)
       var configuration = try registry.configuration(for: accessory)
       changes(&configuration)
@@ -192,14 +191,14 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   /// The file is written on a thread of its own if no one has yet; several
   /// changes made meanwhile are written together, once.
   ///
-  /// - Throws: ``AccessoryControlDevice/Error/unknown(reason:)`` if the
+  /// - Throws: ``AccessoryControlFailure/unknown(reason:)`` if the
   ///   file cannot be written; the registry is then back to what the file
   ///   holds, and every change not yet saved is undone.
   public func saved(
     through generation: UInt64
-  ) async throws(AccessoryControlDevice.Error) {
+  ) async throws(AccessoryControlFailure) {
     try await onOwnThread(named: "accessory.save") {
-      () throws(AccessoryControlDevice.Error) in
+      () throws(AccessoryControlFailure) in
       try self.save(through: generation)
     }
   }
@@ -208,9 +207,9 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   /// of its own, and only then returns; a change that cannot be saved is
   /// undone.
   private func change<Result>(
-    _ body: (inout AccessoryRegistry) throws(AccessoryControlDevice.Error) ->
+    _ body: (inout AccessoryRegistry) throws(AccessoryControlFailure) ->
       Result
-  ) async throws(AccessoryControlDevice.Error) -> Result {
+  ) async throws(AccessoryControlFailure) -> Result {
     let staged = try stage(body)
     try await saved(through: staged.generation)
     return staged.result
@@ -220,11 +219,10 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   /// current, without saving it; a change that changes nothing keeps the
   /// generation.
   private func stage<Result>(
-    _ body: (inout AccessoryRegistry) throws(AccessoryControlDevice.Error) ->
+    _ body: (inout AccessoryRegistry) throws(AccessoryControlFailure) ->
       Result
-  ) throws(AccessoryControlDevice.Error) -> (result: Result, generation: UInt64)
-  {
-    try state.withLock { state throws(AccessoryControlDevice.Error) in
+  ) throws(AccessoryControlFailure) -> (result: Result, generation: UInt64) {
+    try state.withLock { state throws(AccessoryControlFailure) in
       var registry = state.registry
       let result = try body(&registry)
       if registry != state.registry {
@@ -243,9 +241,9 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   /// is already there; on failure undoes every unsaved change.
   private func save(
     through generation: UInt64
-  ) throws(AccessoryControlDevice.Error) {
+  ) throws(AccessoryControlFailure) {
     guard let stateFile else { return }
-    try writing.withLock { _ throws(AccessoryControlDevice.Error) in
+    try writing.withLock { _ throws(AccessoryControlFailure) in
       let current = state.withLock { state in
         (
           registry: state.registry, generation: state.generation,
