@@ -56,8 +56,9 @@ struct AccessoryDemo {
     configuration.secondaryAudioSourceDeviceIdentifier = Data([0x01, 0x02])
     do {
       try await device.update(configuration)
-    } catch let error as AccessoryControlFailure {
-      print("  refused: \(error)")
+    } catch let error as AccessoryControlDevice.Error {
+      let reason = AccessoryControlDevice.lastFailure(for: accessory)?.reason
+      print("  refused: \(error): \(reason ?? "no reason recorded")")
     }
 
     step("The buds are taken off")

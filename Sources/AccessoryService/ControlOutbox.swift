@@ -13,30 +13,38 @@ import Synchronization
 #endif
 
 /// The outgoing lines of one control connection, written in order by a
-/// thread of the connection's own.
+/// thread of the connection's own, and the connection's descriptor.
 ///
 /// ``enqueue(_:)`` never blocks. A client that falls more than
 /// ``maximumPendingBytes`` behind (a terminal paused with Ctrl-S, a hung
 /// applet) is disconnected, and the reason is logged; the daemon and its
-/// other clients carry on. The outbox owns the descriptor from then on:
-/// the writing thread closes it once ``finish()`` has been called and what
-/// was queued is written, or the client has gone.
+/// other clients carry on. The outbox owns the descriptor: it is closed
+/// once both its reader has said it is done (``readerFinished()``) and its
+/// writer has written what was queued before ``finish()``, so neither thread
+/// ever uses a number the kernel has given to another file.
 final class ControlOutbox: Sendable {
-  /// How many bytes may wait for a client before it is disconnected:
-  /// 256 KiB (about 800 events), on top of what the kernel's socket buffer
-  /// holds (about 200 KiB more).
+  /// How many bytes may wait for a client before it is disconnected.
+  ///
+  /// 256 KiB (about 800 events), the line being written included, on top
+  /// of what the kernel's socket buffer holds (about 200 KiB more). A
+  /// single longer line is still sent when nothing else waits.
   static let maximumPendingBytes = 256 << 10
 
-  /// How long a last write may block once the connection is finishing.
-  static let finishingWriteTimeout = 5
+  /// How long the last writes may take once the connection is finishing;
+  /// then the connection is shut down.
+  static let finishingTimeout = 5
 
   private struct State {
     var lines: [Data] = []
+    /// The bytes queued or being written.
     var pendingBytes = 0
     /// Set by ``finish()``: no more lines will come.
     var isFinished = false
-    /// Set when the client is cut off: nothing more is queued.
+    /// Set when the client is cut off, or gone: nothing more is queued.
     var isCutOff = false
+    var writerIsDone = false
+    var readerIsDone = false
+    var isClosed = false
   }
 
   private let descriptor: Int32
@@ -61,11 +69,14 @@ final class ControlOutbox: Sendable {
   func enqueue(_ line: Data) -> Bool {
     let outcome = state.withLock { state -> Bool? in
       guard !state.isCutOff, !state.isFinished else { return false }
-      guard state.pendingBytes + line.count <= Self.maximumPendingBytes
+      guard
+        state.pendingBytes == 0
+          || state.pendingBytes + line.count <= Self.maximumPendingBytes
       else {
         state.isCutOff = true
         state.lines = []
-        state.pendingBytes = 0
+        // The reader sees the end, and the writer's blocked send fails.
+        shutdown(descriptor, Int32(SHUT_RDWR))
         return nil
       }
       state.lines.append(line)
@@ -84,48 +95,80 @@ final class ControlOutbox: Sendable {
         metadata: [
           "control.pending.limit": "\(Self.maximumPendingBytes) bytes"
         ])
-      // The reader sees the end, and the writer's blocked send fails.
-      shutdown(descriptor, Int32(SHUT_RDWR))
       wakeUp.signal()
       return false
     }
   }
 
   /// Says that no more lines will come: the thread writes what is queued,
-  /// then closes the descriptor.
+  /// for at most ``finishingTimeout`` seconds, and the reader is woken.
   func finish() {
-    state.withLock { $0.isFinished = true }
-    // A client that never reads again must not keep the thread forever.
-    var timeout = timeval(tv_sec: Self.finishingWriteTimeout, tv_usec: 0)
+    // A client that never reads again must not keep the writer forever:
+    // a send that starts from now on gives up after the timeout, and one
+    // already blocked is ended by the shutdown below.
+    var timeout = timeval(tv_sec: Self.finishingTimeout, tv_usec: 0)
     setsockopt(
       descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout,
       socklen_t(MemoryLayout<timeval>.size))
+    state.withLock { state in
+      state.isFinished = true
+      if !state.isClosed { shutdown(descriptor, Int32(SHUT_RD)) }
+    }
     wakeUp.signal()
+    DispatchQueue.global().asyncAfter(
+      deadline: .now() + .seconds(Self.finishingTimeout)
+    ) { [self] in
+      state.withLock { state in
+        if !state.isClosed { shutdown(descriptor, Int32(SHUT_RDWR)) }
+      }
+    }
+  }
+
+  /// Says that the reading thread will not use the descriptor again.
+  func readerFinished() {
+    closeIfUnused { $0.readerIsDone = true }
   }
 
   /// The writing thread: writes lines as they come until the connection
-  /// is finished, then closes it.
+  /// is finished and what was queued is written.
   private func writeUntilFinished() {
-    var failed = false
     while true {
       wakeUp.wait()
-      let (lines, isFinished) = state.withLock { state in
-        defer {
-          state.lines = []
-          state.pendingBytes = 0
-        }
-        return (state.lines, state.isFinished)
+      let (lines, isCutOff) = state.withLock { state in
+        defer { state.lines = [] }
+        return (state.lines, state.isCutOff)
       }
-      if !failed {
-        for line in lines where sendAll(line, on: descriptor) != nil {
-          failed = true
-          state.withLock { $0.isCutOff = true }
-          shutdown(descriptor, Int32(SHUT_RDWR))
-          break
+      if !isCutOff {
+        for line in lines {
+          guard sendAll(line, on: descriptor) == nil else {
+            state.withLock { state in
+              state.isCutOff = true
+              state.lines = []
+              shutdown(descriptor, Int32(SHUT_RDWR))
+            }
+            break
+          }
+          state.withLock { $0.pendingBytes -= line.count }
         }
       }
-      if isFinished, state.withLock({ $0.lines.isEmpty }) { break }
+      let done = state.withLock { state in
+        state.isFinished && (state.lines.isEmpty || state.isCutOff)
+      }
+      if done { break }
     }
-    close(descriptor)
+    closeIfUnused { $0.writerIsDone = true }
+  }
+
+  /// Records that one thread is done, and closes the descriptor once both
+  /// are.
+  private func closeIfUnused(_ record: (inout State) -> Void) {
+    state.withLock { state in
+      record(&state)
+      guard state.readerIsDone, state.writerIsDone, !state.isClosed else {
+        return
+      }
+      state.isClosed = true
+      close(descriptor)
+    }
   }
 }

@@ -57,6 +57,11 @@ public final class ControlConnection: Sendable {
     outbox.finish()
   }
 
+  /// Says that the reading thread is done with the socket.
+  func readerFinished() {
+    outbox.readerFinished()
+  }
+
   /// Queues one message as a line, without blocking; returns false if the
   /// client is gone or was cut off for not reading (the reader then sees
   /// the end).
@@ -251,9 +256,10 @@ public final class ControlServer: Service {
     guard peerIsOwnUser(descriptor) else {
       connection.send(.failure(id: nil, .permissionDenied))
       logger.warning("Refused a client of another user")
+      connection.readerFinished()
       return
     }
-    let lines = readLines(from: descriptor)
+    let lines = readLines(from: descriptor) { connection.readerFinished() }
     await withDiscardingTaskGroup { group in
       for await line in lines {
         switch line {
@@ -340,8 +346,11 @@ public final class ControlServer: Service {
   }
 
   /// Starts a thread that reads lines from a connection; the stream ends
-  /// when the client closes it.
-  private func readLines(from descriptor: Int32) -> AsyncStream<Line> {
+  /// when the client closes it (or the outbox shuts it down), and `done`
+  /// runs once the thread no longer uses the descriptor.
+  private func readLines(
+    from descriptor: Int32, then done: @escaping @Sendable () -> Void
+  ) -> AsyncStream<Line> {
     let (stream, continuation) = AsyncStream.makeStream(of: Line.self)
     startThread(named: "accessoryd.client") {
       var buffer = Data()
@@ -372,6 +381,7 @@ public final class ControlServer: Service {
         }
       }
       continuation.finish()
+      done()
     }
     return stream
   }

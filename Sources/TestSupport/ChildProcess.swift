@@ -221,7 +221,13 @@ final class ChildProcess: Sendable {
     var interval = Duration.milliseconds(1)
     while isRunning {
       if ContinuousClock.now >= deadline { return false }
-      try? await Task.sleep(for: interval)
+      do {
+        try await Task.sleep(for: interval)
+      } catch {
+        // Cancelled: a sleep no longer waits, so wait on a thread of its
+        // own rather than spin on a shared one.
+        return await onOwnThread { self.waitForExit(until: deadline) }
+      }
       interval = min(interval * 2, .milliseconds(20))
     }
     return true

@@ -24,6 +24,7 @@ enum DaemonSocket {
   static func exchange(
     _ path: String, _ bytes: Data, lines: Int, timeout: Double
   ) throws -> [String] {
+    requireOwnThread("DaemonSocket.exchange")
     let descriptor = try connect(path, timeout: timeout)
     defer { close(descriptor) }
     bytes.withUnsafeBytes { buffer in

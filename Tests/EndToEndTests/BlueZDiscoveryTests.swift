@@ -277,7 +277,7 @@ extension BlueZDiscoveryTests {
       _ = try await rig.json(["status"])
       try await discovering(false)
       let follower = try ControlClient(path: rig.daemon.socketPath)
-      _ = try follower.call("discovery.subscribe", params: nil)
+      _ = try await follower.request("discovery.subscribe", params: nil)
       try await discovering(true)
       follower.close()
       try await discovering(false)

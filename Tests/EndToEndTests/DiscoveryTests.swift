@@ -36,7 +36,8 @@ struct DiscoveryTests {
       let none = try await rig.ok(["discover", "--service-uuid", "110B"])
       #expect(none.stdout == "No matching devices.\n")
 
-      let events = try EventReader(socketPath: rig.daemon.socketPath)
+      let events = try await EventReader.subscribe(
+        socketPath: rig.daemon.socketPath)
       let paired = try await rig.json(
         ["pair", "--select", budsAddress, "--name", "My Buds"])
       #expect(paired["displayName"] == "My Buds")
@@ -49,7 +50,7 @@ struct DiscoveryTests {
       #expect(migrated.stdout.contains(phonesAddress))
       try await rig.ok(["unpair", budsAddress])
 
-      let seen = try events.setupEvents(count: 5)
+      let seen = try await events.setupEvents(count: 5)
       #expect(
         seen == [
           "accessoryAdded \(budsAddress) My Buds",
@@ -66,17 +67,23 @@ struct DiscoveryTests {
 struct EventReader {
   let client: ControlClient
 
-  init(socketPath: String) throws {
-    client = try ControlClient(path: socketPath, timeout: 20)
-    _ = try client.call("events.subscribe", params: nil)
+  private init(client: ControlClient) {
+    self.client = client
+  }
+
+  /// Connects to a daemon and subscribes to its events.
+  static func subscribe(socketPath: String) async throws -> EventReader {
+    let client = try ControlClient(path: socketPath, timeout: 20)
+    _ = try await client.request("events.subscribe")
+    return EventReader(client: client)
   }
 
   /// Reads events until `count` AccessorySetupKit events have come, and
   /// returns them as "eventType address name" ("migrationComplete" alone).
-  func setupEvents(count: Int) throws -> [String] {
+  func setupEvents(count: Int) async throws -> [String] {
     var seen: [String] = []
     while seen.count < count {
-      let notification = try client.nextNotification()
+      let notification = try await client.nextEvent()
       guard let event = notification.params,
         let eventType = event["eventType"]?.stringValue
       else { continue }
@@ -97,29 +104,30 @@ extension DiscoveryTests {
     .timeLimit(.minutes(1)))
   func pickerOfAGoneAppIsDismissed() async throws {
     try await withRig(.pulseAudio, streams: 0) { rig in
-      let events = try EventReader(socketPath: rig.daemon.socketPath)
+      let events = try await EventReader.subscribe(
+        socketPath: rig.daemon.socketPath)
       let item: JSONValue = [
         "name": "Buds", "descriptor": ["bluetoothServiceUUID": "110B"],
       ]
       let app = try ControlClient(path: rig.daemon.socketPath)
-      _ = try app.call(
+      _ = try await app.request(
         "picker.show",
         params: ["session": "gone", "items": [item]])
       // Another app cannot show one meanwhile.
       let other = try ControlClient(path: rig.daemon.socketPath)
-      #expect(throws: ControlClientError.self) {
-        try other.call(
+      await #expect(throws: ControlClientError.self) {
+        try await other.request(
           "picker.show", params: ["session": "next", "items": [item]])
       }
       app.close()
-      #expect(
+      await #expect(
         try events.pickerEvents(count: 2) == [
           "pickerDidPresent gone", "pickerDidDismiss gone invalidated",
         ])
-      _ = try other.call(
+      _ = try await other.request(
         "picker.show", params: ["session": "next", "items": [item]])
       #expect(
-        try other.call("picker.pending")["picker"]?["pickerID"] == "2")
+        try await other.request("picker.pending")["picker"]?["pickerID"] == "2")
     }
   }
 }
@@ -127,10 +135,10 @@ extension DiscoveryTests {
 extension EventReader {
   /// Reads events until `count` picker events have come, and returns them
   /// as "eventType session error".
-  func pickerEvents(count: Int) throws -> [String] {
+  func pickerEvents(count: Int) async throws -> [String] {
     var seen: [String] = []
     while seen.count < count {
-      let notification = try client.nextNotification()
+      let notification = try await client.nextEvent()
       guard let event = notification.params, event["pickerID"] != nil,
         let eventType = event["eventType"]?.stringValue
       else { continue }

@@ -48,7 +48,8 @@ struct PickerTests {
   private func chooseRenameConfirm(
     _ rig: Rig, _ mock: BlueZMock, lamp: String
   ) async throws {
-    let events = try EventReader(socketPath: rig.daemon.socketPath)
+    let events = try await EventReader.subscribe(
+      socketPath: rig.daemon.socketPath)
     let terminal = try Terminal.start(for: rig)
     defer { terminal.stop() }
 
@@ -118,7 +119,7 @@ struct PickerTests {
     #expect(listed?[0]?["address"] == .string(speaker))
     #expect(listed?[0]?["displayName"] == "Desk Speaker")
     #expect(
-      try events.setupEvents(count: 1) == [
+      try await events.setupEvents(count: 1) == [
         "accessoryAdded \(speaker) Desk Speaker"
       ])
 
@@ -151,7 +152,8 @@ struct PickerTests {
   /// The body of ``appPicker()``.
   private func appPicker(_ rig: Rig) async throws {
     let app = try ControlClient(path: rig.daemon.socketPath)
-    let events = try EventReader(socketPath: rig.daemon.socketPath)
+    let events = try await EventReader.subscribe(
+      socketPath: rig.daemon.socketPath)
     let terminal = try Terminal.start(for: rig)
     defer { terminal.stop() }
     let buds: JSONValue = [
@@ -164,7 +166,7 @@ struct PickerTests {
 
     // The picker lists only what the app's items match, asks for a name
     // because the item allows renaming, and answers the app.
-    _ = try app.call("picker.show", params: ["items": [buds]])
+    _ = try await app.request("picker.show", params: ["items": [buds]])
     let picker = try await terminal.run(["pair"])
     let screen = try await picker.waitFor("the app's picker") {
       $0.contains("Set up an accessory for: My Buds")
@@ -179,13 +181,13 @@ struct PickerTests {
     #expect(done.contains("Left Buds (\(budsAddress))\n"))
     #expect(done.contains("EXIT=0"))
     #expect(
-      try events.setupEvents(count: 5) == [
+      try await events.setupEvents(count: 5) == [
         "pickerDidPresent", "pickerSetupPairing", "pickerSetupRename",
         "accessoryAdded \(budsAddress) Left Buds", "pickerDidDismiss",
       ])
 
     // q cancels the app's picker: the app hears it.
-    _ = try app.call("picker.show", params: ["items": [buds]])
+    _ = try await app.request("picker.show", params: ["items": [buds]])
     let cancelled = try await terminal.run(["pair"])
     try await cancelled.waitFor("the app's picker") {
       $0.contains("Set up an accessory for: My Buds") && $0.hasSuffix("\n>")
@@ -196,17 +198,18 @@ struct PickerTests {
     }
     #expect(ended.contains("Cancelled.\nEXIT=1"))
     #expect(
-      try events.setupEvents(count: 2) == [
+      try await events.setupEvents(count: 2) == [
         "pickerDidPresent", "pickerDidDismiss",
       ])
-    #expect(try app.call("picker.pending", params: nil)["picker"] == .null)
+    #expect(
+      try await app.request("picker.pending", params: nil)["picker"] == .null)
 
     // While nothing matches, the picker says it is looking; Ctrl-C cancels
     // too.
     let nothing: JSONValue = [
       "name": "Watch", "descriptor": ["bluetoothCompanyIdentifier": 1],
     ]
-    _ = try app.call("picker.show", params: ["items": [nothing]])
+    _ = try await app.request("picker.show", params: ["items": [nothing]])
     let empty = try await terminal.run(["pair"])
     try await empty.waitFor("the empty picker") {
       $0.contains("Set up an accessory for: Watch")
@@ -217,7 +220,7 @@ struct PickerTests {
       try await empty.waitFor("acctl to end") { $0.contains("EXIT=") }
         .contains("Cancelled.\nEXIT=1"))
     #expect(
-      try events.setupEvents(count: 2) == [
+      try await events.setupEvents(count: 2) == [
         "pickerDidPresent", "pickerDidDismiss",
       ])
 
@@ -228,11 +231,11 @@ struct PickerTests {
         "bluetoothCompanyIdentifier": 76, "bluetoothNameSubstring": "Phones",
       ],
     ]
-    _ = try app.call("picker.show", params: ["items": [phones]])
+    _ = try await app.request("picker.show", params: ["items": [phones]])
     let answered = try await rig.json(["pair", "--select", phonesAddress])
     #expect(answered["displayName"] == "Travel Phones")
     #expect(
-      try events.setupEvents(count: 4) == [
+      try await events.setupEvents(count: 4) == [
         "pickerDidPresent", "pickerSetupPairing",
         "accessoryAdded \(phonesAddress) Travel Phones", "pickerDidDismiss",
       ])
@@ -261,16 +264,16 @@ struct PickerTests {
       "descriptor": ["bluetoothCompanyIdentifier": 76],
       "setupOptions": ["rename"],
     ]
-    func show() throws {
-      _ = try app.call(
+    func show() async throws {
+      _ = try await app.request(
         "picker.show",
         params: [
           "session": .string(session), "items": [headphones],
           "filterDiscoveryResults": true,
         ])
     }
-    func offer(_ offered: [(address: String, name: String)]) throws {
-      _ = try app.call(
+    func offer(_ offered: [(address: String, name: String)]) async throws {
+      _ = try await app.request(
         "picker.update",
         params: [
           "session": .string(session),
@@ -281,7 +284,7 @@ struct PickerTests {
 
     // Until the app offers something, the picker is looking, though both
     // headsets match the app's item.
-    try show()
+    try await show()
     let picker = try await terminal.run(["pair"])
     var screen = try await picker.waitFor("the empty filtered picker") {
       $0.contains("Set up an accessory for: Headphones")
@@ -292,7 +295,7 @@ struct PickerTests {
 
     // The app offers the buds by a name of its own: they show by it, with
     // the first number; the phones, discovered but not offered, do not.
-    try offer([(budsAddress, "Offered Name")])
+    try await offer([(budsAddress, "Offered Name")])
     screen = try await picker.waitFor("the offered device") {
       $0.contains("Offered Name  \(budsAddress)") && $0.hasSuffix("\n>")
     }
@@ -302,7 +305,7 @@ struct PickerTests {
     #expect(!screen.contains("Looking for accessories…"))
 
     // The list follows the app's changes; numbers stay with devices.
-    try offer([
+    try await offer([
       (phonesAddress, "Offered Phones"), (budsAddress, "Offered Name"),
     ])
     screen = try await picker.waitFor("the second offered device") {
@@ -310,7 +313,7 @@ struct PickerTests {
     }
     #expect(try PickerScreen.number(of: "Offered Name", on: screen) == 1)
     #expect(try PickerScreen.number(of: "Offered Phones", on: screen) == 2)
-    try offer([(budsAddress, "Offered Name")])
+    try await offer([(budsAddress, "Offered Name")])
     screen = try await picker.waitFor("the phones to go") {
       !$0.contains("Offered Phones") && $0.contains("Offered Name")
     }
@@ -324,29 +327,30 @@ struct PickerTests {
     #expect(listed?.arrayCount == 1)
     #expect(listed?[0]?["address"] == .string(budsAddress))
     #expect(listed?[0]?["displayName"] == "Offered Name")
-    #expect(try app.call("picker.pending", params: nil)["picker"] == .null)
+    #expect(
+      try await app.request("picker.pending", params: nil)["picker"] == .null)
 
     // --select takes only a device the app offers: the daemon's refusal is
     // shown, with exit status 3; once offered, it takes the app's name.
-    try show()
+    try await show()
     let refused = try await rig.daemon.acctl([
       "pair", "--select", phonesAddress,
     ])
     #expect(refused.status == 3, "\(refused)")
     #expect(refused.stderr.hasPrefix("Error: "), "\(refused)")
     #expect(refused.stderr.contains(phonesAddress), "\(refused)")
-    try offer([(phonesAddress, "Offered Phones")])
+    try await offer([(phonesAddress, "Offered Phones")])
     let answered = try await rig.json(["pair", "--select", phonesAddress])
     #expect(answered["displayName"] == "Offered Phones")
 
     // The app finishes discovery having offered nothing: the picker ends
     // with a discovery timeout, and acctl says so.
-    try show()
+    try await show()
     let timedOut = try await terminal.run(["pair"])
     try await timedOut.waitFor("the empty filtered picker") {
       $0.contains("Looking for accessories…") && $0.hasSuffix("\n>")
     }
-    _ = try app.call(
+    _ = try await app.request(
       "picker.finishDiscovery", params: ["session": .string(session)])
     let ended = try await timedOut.waitFor("acctl to end") {
       $0.contains("EXIT=")

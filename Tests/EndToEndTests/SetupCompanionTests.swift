@@ -152,8 +152,8 @@ struct SetupCompanionTests {
         let pickerID = try await pendingPicker(daemon.socketPath)
         // A setup that fails (a name of spaces only): pickerSetupFailed, and
         // the picker stays open.
-        #expect(throws: ControlClientError.self) {
-          try ControlClient(path: daemon.socketPath).call(
+        await #expect(throws: ControlClientError.self) {
+          try await ControlClient(path: daemon.socketPath).request(
             "picker.choose",
             params: .object([
               "pickerID": .string(pickerID), "address": .string(budsAddress),
@@ -223,7 +223,7 @@ struct SetupCompanionTests {
         let again = try await daemon.acctl(["pair", "--select", budsAddress])
         #expect(again.status == 3)
         #expect(again.stderr.contains("is set up already"))
-        _ = try ControlClient(path: daemon.socketPath).call(
+        _ = try await ControlClient(path: daemon.socketPath).request(
           "picker.cancel", params: .object(["pickerID": .string(second)]))
         #expect((await cancelled.value as? ASError)?.code == .userCancelled)
 
@@ -266,7 +266,8 @@ private func pendingPicker(_ socketPath: String) async throws -> String {
   let client = try ControlClient(path: socketPath)
   var id: String?
   try await until("the picker is shown") {
-    id = try client.call("picker.pending")["picker"]?["pickerID"]?.stringValue
+    id = try await client.request("picker.pending")["picker"]?["pickerID"]?
+      .stringValue
     return id != nil
   }
   return id!
@@ -274,7 +275,7 @@ private func pendingPicker(_ socketPath: String) async throws -> String {
 
 /// Polls a condition for up to 20 seconds.
 private func until(
-  _ what: String, _ condition: () throws -> Bool
+  _ what: String, _ condition: () async throws -> Bool
 ) async throws {
   try await waitUntil(what, within: .seconds(20), condition)
 }
@@ -379,7 +380,7 @@ extension SetupCompanionTests {
         // The app offers the buds; the person picks what is offered.
         let client = try ControlClient(path: daemon.socketPath)
         try await until("the app offers the buds") {
-          let picker = try client.call("picker.pending")["picker"]
+          let picker = try await client.request("picker.pending")["picker"]
           return picker?["offered"]?[0]?["name"] == "Studio Buds Pro"
         }
         let refused = try await daemon.acctl([

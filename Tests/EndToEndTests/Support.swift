@@ -295,3 +295,19 @@ func withBlueZRig(
     daemon.stop() == 0,
     "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")
 }
+
+extension ControlClient {
+  /// Calls a method of the daemon on a thread of its own: the client
+  /// blocks until the answer, and a test's task must not hold a shared
+  /// thread meanwhile.
+  func request(
+    _ method: String, params: JSONValue? = nil
+  ) async throws -> JSONValue {
+    try await onOwnThread { try self.call(method, params: params) }
+  }
+
+  /// Waits, on a thread of its own, for the next notification.
+  func nextEvent() async throws -> ControlResponse {
+    try await onOwnThread { try self.nextNotification() }
+  }
+}

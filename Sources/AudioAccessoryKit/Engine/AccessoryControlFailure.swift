@@ -56,7 +56,14 @@ public struct AccessoryControlFailure: Error, Sendable, Hashable,
   }
 
   /// The name of Apple's case, such as `invalidRequest`.
-  public var name: String { "\(code)" }
+  public var name: String {
+    switch code {
+    case .accessoryNotCapable: "accessoryNotCapable"
+    case .invalidRequest: "invalidRequest"
+    case .invalidated: "invalidated"
+    case .unknown: "unknown"
+    }
+  }
 
   /// The case name and the reason, for example
   /// `invalidRequest: accessory 'Buds' (AA:…) is not paired`.
@@ -64,16 +71,17 @@ public struct AccessoryControlFailure: Error, Sendable, Hashable,
 }
 
 extension AccessoryControlDevice {
-  /// The failures of the Apple-shaped calls, by accessory address, cleared
-  /// by the next call that succeeds.
+  /// The latest failure of an Apple-shaped call, by accessory address.
   private static let failures = Mutex<[String: AccessoryControlFailure]>([:])
 
-  /// Linux addition: why the latest call of ``register(_:_:)-(_,Configuration)``,
-  /// ``current(for:)`` or ``update(_:)`` for an accessory failed, or nil if
-  /// it succeeded.
+  /// Linux addition: the latest failure of a call of
+  /// ``register(_:_:)-(_,Configuration)``, ``current(for:)`` or
+  /// ``update(_:)`` for an accessory, or nil if none has failed.
   ///
   /// Those methods throw Apple's plain ``Error`` cases; this holds the
-  /// reason that goes with the case, for a log or a message:
+  /// reason that goes with the case, for a log or a message. A later
+  /// success keeps it, so a call made meanwhile elsewhere in the process
+  /// cannot take the reason away before it is read:
   ///
   /// ```swift
   /// do {
@@ -92,15 +100,13 @@ extension AccessoryControlDevice {
   }
 
   /// Runs one Apple-shaped call: on failure keeps the reason and throws
-  /// Apple's case; on success forgets the last failure.
+  /// Apple's case.
   static func recordingFailure<T>(
     of accessory: ASAccessory,
     _ body: () async throws(AccessoryControlFailure) -> T
   ) async throws(Error) -> T {
     do {
-      let value = try await body()
-      remember(nil, for: accessory)
-      return value
+      return try await body()
     } catch {
       remember(error, for: accessory)
       throw error.code
@@ -113,18 +119,16 @@ extension AccessoryControlDevice {
     _ body: () throws(AccessoryControlFailure) -> T
   ) throws(Error) -> T {
     do {
-      let value = try body()
-      remember(nil, for: accessory)
-      return value
+      return try body()
     } catch {
       remember(error, for: accessory)
       throw error.code
     }
   }
 
-  /// Keeps, or with nil forgets, the last failure for an accessory.
+  /// Keeps the latest failure for an accessory.
   private static func remember(
-    _ failure: AccessoryControlFailure?, for accessory: ASAccessory
+    _ failure: AccessoryControlFailure, for accessory: ASAccessory
   ) {
     failures.withLock { $0[key(of: accessory)] = failure }
   }

@@ -197,6 +197,12 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   public func saved(
     through generation: UInt64
   ) async throws(AccessoryControlFailure) {
+    // Nothing to write: no thread either.
+    let isSaved = state.withLock { state in
+      generation <= state.savedGeneration
+        && !state.abandoned.contains { $0.generations.contains(generation) }
+    }
+    if stateFile == nil || isSaved { return }
     try await onOwnThread(named: "accessory.save") {
       () throws(AccessoryControlFailure) in
       try self.save(through: generation)
