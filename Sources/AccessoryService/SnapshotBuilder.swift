@@ -58,7 +58,9 @@ public enum SnapshotBuilder {
           placementChangedAt: registration.placementChangedAt
             .timeIntervalSince1970,
           connectionChangedAt: connectionChangedAt,
-          outputMissingSince: presence?.missingSince))
+          outputMissingSince: presence?.missingSince,
+          registeredAt: registration.registeredAt.timeIntervalSince1970,
+          reportedWorn: registration.lastWornAt != nil))
     }
     let nameOfSink = Dictionary(
       sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first }

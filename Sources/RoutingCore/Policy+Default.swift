@@ -24,6 +24,10 @@ extension Policy {
         // An accessory's output that disappears and comes back within this time
         // (an A2DP <-> headset profile switch) is not a disconnect.
         reappearGraceSeconds: 5,
+        // A just-registered accessory that has yet to report its placement (or,
+        // for audio switching, its audio sources) waits this long for the report
+        // before it takes the output, so register-then-offHead never flaps.
+        firstReportWaitSeconds: 1,
       },
 
       multipoint: {

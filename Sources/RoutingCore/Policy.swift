@@ -95,6 +95,9 @@ public struct Policy: Sendable, Hashable {
   /// How long an accessory's output may be gone (a profile switch) before it
   /// counts as a disconnect.
   public var reappearGraceSeconds: Double = 5
+  /// How long a just-registered accessory waits for a report it needs (its
+  /// placement, or its audio sources) before it may take the output.
+  public var firstReportWaitSeconds: Double = 1
   /// Whether accessories without the placement capability are left alone.
   public var requirePlacement = false
   /// What happens when the accessory with the output is taken off.

@@ -98,11 +98,14 @@ public enum PolicyLoader {
         ?? policy.offHeadGraceSeconds
     }
     if let connection = try top.object(
-      "connection", keys: ["reappearGraceSeconds"])
+      "connection", keys: ["reappearGraceSeconds", "firstReportWaitSeconds"])
     {
       policy.reappearGraceSeconds =
         try connection.seconds("reappearGraceSeconds")
         ?? policy.reappearGraceSeconds
+      policy.firstReportWaitSeconds =
+        try connection.seconds("firstReportWaitSeconds")
+        ?? policy.firstReportWaitSeconds
     }
     if let multipoint = try top.object(
       "multipoint", keys: ["takeWhenSecondary"])

@@ -45,11 +45,19 @@ enum AccessoryStatus: Hashable {
   case waitingForOutput(until: Instant, since: Instant, basis: Basis)
   case needsProfile(card: String, profile: String, since: Instant, basis: Basis)
   case takenOff(at: Instant)
+  /// Just registered, and still waiting for a first report it needs: its
+  /// placement, or its audio sources. It takes no output until then.
+  case awaitingFirstReport(until: Instant, of: FirstReport)
   /// Not switched to or from automatically: the engine leaves its output
   /// alone.
   case leftAlone(LeftAloneReason)
   /// Must not play here: another host's, or without a usable output.
   case ineligible(IneligibleReason)
+
+  enum FirstReport: Hashable {
+    case placement
+    case audioSources
+  }
 
   enum LeftAloneReason: Hashable {
     case noAudioSwitching
@@ -67,7 +75,7 @@ enum AccessoryStatus: Hashable {
   var isEligible: Bool {
     switch self {
     case .eligible, .waitingForOutput, .needsProfile: true
-    case .takenOff, .leftAlone, .ineligible: false
+    case .takenOff, .awaitingFirstReport, .leftAlone, .ineligible: false
     }
   }
 
@@ -252,6 +260,9 @@ struct DecisionRun {
   /// the output now, and since when.
   mutating func checkAccessories() -> [AccessoryStatus] {
     let statuses = accessories.indices.map { eligibility(of: $0) }
+    for case .awaitingFirstReport(let until, _) in statuses {
+      remind(at: until)
+    }
     guard explaining else { return statuses }
     var candidates: [Explanation.Candidate] = []
     for (position, entry) in accessories.enumerated() {
@@ -282,6 +293,7 @@ struct DecisionRun {
     if let refusal = multipointRefusal(accessory) {
       return .ineligible(refusal)
     }
+    if let awaiting = awaitingFirstReport(accessory) { return awaiting }
     var since = accessory.connectionChangedAt
     let basis: Basis
     if accessory.reportsPlacement {
@@ -476,6 +488,27 @@ struct DecisionRun {
     return best
   }
 
+  /// Part of rule `accessories.eligibility`: an accessory registered a
+  /// moment ago without a report it needs (its placement, when it reports
+  /// placement; else its audio sources) waits for it up to
+  /// `connection.firstReportWaitSeconds`, so that a companion that registers
+  /// and then reports `offHead`, or "this host is only secondary", never
+  /// makes the output jump there and back.
+  func awaitingFirstReport(_ accessory: Accessory) -> AccessoryStatus? {
+    guard let registeredAt = accessory.registeredAt else { return nil }
+    let until = registeredAt + policy.firstReportWaitSeconds
+    guard snapshot.now < until else { return nil }
+    if accessory.reportsPlacement {
+      // A placement is the first report of one that reports placement.
+      return accessory.placement == nil
+        ? .awaitingFirstReport(until: until, of: .placement) : nil
+    }
+    if accessory.primarySource == nil, accessory.secondarySource == nil {
+      return .awaitingFirstReport(until: until, of: .audioSources)
+    }
+    return nil
+  }
+
   /// Rule `hold`: do nothing while an accessory is within a grace time, so
   /// that quick changes do not flap the output.
   ///
@@ -501,6 +534,9 @@ struct DecisionRun {
         }
       case .takenOff(let at) where defaultOwner == position:
         if let winnerSince, winnerSince > at { continue }
+        // Only an accessory that was worn is expected back: one reported
+        // off from the start hands the output back at once.
+        guard accessories[position].accessory.reportedWorn else { continue }
         let grace = policy.offHeadGraceSeconds
         if snapshot.now < at + grace {
           remind(at: at + grace)
@@ -710,7 +746,7 @@ struct DecisionRun {
   func verdict(of status: AccessoryStatus) -> Explanation.Verdict {
     switch status {
     case .eligible: .passedOver
-    case .waitingForOutput, .needsProfile: .waiting
+    case .waitingForOutput, .needsProfile, .awaitingFirstReport: .waiting
     case .takenOff, .leftAlone, .ineligible: .rejected
     }
   }
@@ -740,6 +776,14 @@ struct DecisionRun {
         + "\(card) has no output in profile '\(active ?? "off")'"
     case .takenOff(let at):
       return "offHead since \(ago(at))"
+    case .awaitingFirstReport(let until, let report):
+      let what =
+        switch report {
+        case .placement: "its placement"
+        case .audioSources: "its audio sources"
+        }
+      return "waiting: registered just now; it takes no output until it "
+        + "reports \(what), or for \(formatSeconds(until - snapshot.now)) s"
     case .leftAlone(let reason):
       switch reason {
       case .noAudioSwitching:

@@ -116,6 +116,11 @@ public struct Accessory: Sendable, Hashable, Codable {
   public var connectionChangedAt: Instant
   /// When its output disappeared, if it has none now but had one.
   public var outputMissingSince: Instant?
+  /// When it was registered, or nil for long ago.
+  public var registeredAt: Instant?
+  /// Whether it was reported worn since it was registered; one taken off
+  /// has the off-head grace time only then.
+  public var reportedWorn: Bool
 
   /// Creates an accessory.
   public init(
@@ -128,7 +133,9 @@ public struct Accessory: Sendable, Hashable, Codable {
     secondarySource: String? = nil,
     placementChangedAt: Instant = 0,
     connectionChangedAt: Instant = 0,
-    outputMissingSince: Instant? = nil
+    outputMissingSince: Instant? = nil,
+    registeredAt: Instant? = nil,
+    reportedWorn: Bool = true
   ) {
     self.address = address
     self.name = name
@@ -140,12 +147,14 @@ public struct Accessory: Sendable, Hashable, Codable {
     self.placementChangedAt = placementChangedAt
     self.connectionChangedAt = connectionChangedAt
     self.outputMissingSince = outputMissingSince
+    self.registeredAt = registeredAt
+    self.reportedWorn = reportedWorn
   }
 
   private enum CodingKeys: String, CodingKey {
     case address, name, audioSwitching, reportsPlacement, placement
     case primarySource, secondarySource, placementChangedAt
-    case connectionChangedAt, outputMissingSince
+    case connectionChangedAt, outputMissingSince, registeredAt, reportedWorn
   }
 
   /// Creates an accessory by decoding it; flags and times may be left out.
@@ -167,7 +176,10 @@ public struct Accessory: Sendable, Hashable, Codable {
       connectionChangedAt: try c.decodeIfPresent(
         Instant.self, forKey: .connectionChangedAt) ?? 0,
       outputMissingSince: try c.decodeIfPresent(
-        Instant.self, forKey: .outputMissingSince)
+        Instant.self, forKey: .outputMissingSince),
+      registeredAt: try c.decodeIfPresent(Instant.self, forKey: .registeredAt),
+      reportedWorn: try c.decodeIfPresent(Bool.self, forKey: .reportedWorn)
+        ?? true
     )
   }
 }

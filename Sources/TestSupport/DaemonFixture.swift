@@ -496,10 +496,12 @@ public final class DaemonFixture: Sendable {
   /// - Parameters:
   ///   - offHeadGraceSeconds: `placement.offHeadGraceSeconds`.
   ///   - takeWhenSecondary: `multipoint.takeWhenSecondary`.
+  ///   - firstReportWaitSeconds: `connection.firstReportWaitSeconds`.
   /// - Throws: ``DaemonFixtureError`` if the file cannot be read or no
   ///   longer has the settings in their shipped form.
   public static func policyText(
-    offHeadGraceSeconds: Double = 0.3, takeWhenSecondary: Bool = false
+    offHeadGraceSeconds: Double = 0.3, takeWhenSecondary: Bool = false,
+    firstReportWaitSeconds: Double = 1
   ) throws -> String {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../policies/default.json5").standardized.path
@@ -510,6 +512,10 @@ public final class DaemonFixture: Sendable {
         "offHeadGraceSeconds: \(offHeadGraceSeconds),"
       ),
       ("takeWhenSecondary: false,", "takeWhenSecondary: \(takeWhenSecondary),"),
+      (
+        "firstReportWaitSeconds: 1,",
+        "firstReportWaitSeconds: \(firstReportWaitSeconds),"
+      ),
     ]
     for (old, new) in edits {
       guard text.contains(old) else {

@@ -47,6 +47,18 @@ struct Accessoryd {
     let logger = Logger(
       label: "accessoryd", handler: StandardErrorLogHandler(),
       logLevel: configuration.logLevel)
+    let lock: StateDirectoryLock
+    do {
+      lock = try StateDirectoryLock.acquire(
+        configuration.stateDirectory, socketPath: configuration.socketPath)
+    } catch {
+      printError("Error: \(error)\n")
+      switch error {
+      case .held: exit(StateDirectoryLock.exitStatusWhenHeld)
+      case .unusable: exit(73)
+      }
+    }
+    defer { withExtendedLifetime(lock) {} }
     let policies: PolicyStore
     do {
       policies = try PolicyStore(path: configuration.policyPath)

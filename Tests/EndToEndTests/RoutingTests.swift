@@ -4,6 +4,8 @@
 
 import AccessoryControl
 import Foundation
+import PulseAudio
+import Synchronization
 import TestSupport
 import Testing
 
@@ -40,6 +42,49 @@ struct RoutingTests {
       let current = try await rig.json(["current", budsAddress])
       #expect(current["output"] == "buds")
       #expect(current["state"] == "authorized")
+    }
+  }
+
+  @Test(
+    "Registered, then reported offHead at once: the default never moves",
+    arguments: SoundServerKind.allCases)
+  func registerThenOffHeadNeverMovesTheDefault(
+    _ kind: SoundServerKind
+  ) async throws {
+    // A wait for the first report that no busy machine outlasts.
+    let policy = try DaemonFixture.policyText(firstReportWaitSeconds: 60)
+    try await withRig(kind, policy: policy) { rig in
+      // An independent client traces every default the server reports.
+      let observer = try await PulseConnection.connect(
+        .init(server: rig.server.serverAddress))
+      defer { observer.close() }
+      let defaults = DefaultTrace()
+      let events = observer.events
+      let tracing = Task {
+        for await event in events {
+          if event.facility == .server {
+            defaults.record(try? await observer.serverInfo().defaultSinkName)
+          }
+          if event.facility == .sink, event.kind == .new { defaults.mark() }
+        }
+      }
+      defer { tracing.cancel() }
+
+      // Apple's documented flow: register with placement, then report.
+      try await rig.ok(["pair", budsAddress])
+      try await rig.ok([
+        "register", budsAddress, "--capabilities", "audioSwitching,placement",
+      ])
+      try await rig.place(budsAddress, "offHead")
+      // A sink made after the updates: once the trace has seen it, it has
+      // seen every default change before it.
+      try await rig.server.loadNullSink(
+        .speaker(name: "marker", description: "Marker"))
+      try await waitUntil("the trace to reach the marker", within: .seconds(10))
+      { defaults.hasMark }
+      #expect(!defaults.seen.contains("buds"), "\(defaults.seen)")
+      let now = try await rig.observe()
+      #expect(now.isRouted(to: "speaker", streams: 3), "\(now)")
     }
   }
 
@@ -195,4 +240,14 @@ struct RoutingTests {
       try await rig.eventuallyRouted(to: "buds")
     }
   }
+}
+
+/// The defaults a trace saw, and whether it reached its marker.
+private final class DefaultTrace: Sendable {
+  private let state = Mutex<(seen: [String?], mark: Bool)>(([], false))
+
+  func record(_ name: String?) { state.withLock { $0.seen.append(name) } }
+  func mark() { state.withLock { $0.mark = true } }
+  var seen: [String?] { state.withLock { $0.seen } }
+  var hasMark: Bool { state.withLock { $0.mark } }
 }

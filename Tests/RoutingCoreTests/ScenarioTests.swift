@@ -286,7 +286,8 @@ indirect enum ScenarioSchema: Sendable {
       fields([
         "address", "name", "audioSwitching", "reportsPlacement", "placement",
         "primarySource", "secondarySource", "placementChangedAt",
-        "connectionChangedAt", "outputMissingSince",
+        "connectionChangedAt", "outputMissingSince", "registeredAt",
+        "reportedWorn",
       ])),
     "outputs": .list(
       .object([

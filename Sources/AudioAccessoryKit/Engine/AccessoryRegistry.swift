@@ -64,6 +64,10 @@ public struct AccessoryRegistry: Sendable, Hashable {
     public var placementChangedAt: Date
     /// When the audio sources last changed, or the registration time.
     public var sourcesChangedAt: Date
+    /// When the accessory was last put on (reported `inEar`, `onHead` or
+    /// `overTheEar` after another placement), or nil if it was not since it
+    /// was registered.
+    public var lastWornAt: Date?
     /// The accessory's name when it was registered, so that an
     /// invalidated registration still has one after unpairing.
     public var displayName: String?
@@ -76,6 +80,7 @@ public struct AccessoryRegistry: Sendable, Hashable {
       registeredAt: Date,
       placementChangedAt: Date? = nil,
       sourcesChangedAt: Date? = nil,
+      lastWornAt: Date? = nil,
       displayName: String? = nil
     ) {
       self.displayName = displayName
@@ -85,6 +90,7 @@ public struct AccessoryRegistry: Sendable, Hashable {
       self.registeredAt = registeredAt
       self.placementChangedAt = placementChangedAt ?? registeredAt
       self.sourcesChangedAt = sourcesChangedAt ?? registeredAt
+      self.lastWornAt = lastWornAt
     }
   }
 
@@ -183,7 +189,9 @@ public struct AccessoryRegistry: Sendable, Hashable {
     try checkState(configuration, of: paired)
     registrations[paired.address] = Registration(
       address: paired.address, configuration: configuration,
-      registeredAt: now, displayName: paired.displayName)
+      registeredAt: now,
+      lastWornAt: configuration.devicePlacement.isWorn ? now : nil,
+      displayName: paired.displayName)
   }
 
   /// Returns the configuration of a registered accessory.
@@ -226,6 +234,11 @@ public struct AccessoryRegistry: Sendable, Hashable {
         != configuration.secondaryAudioSourceDeviceIdentifier
     {
       registration.sourcesChangedAt = now
+    }
+    if old.devicePlacement != configuration.devicePlacement,
+      configuration.devicePlacement.isWorn
+    {
+      registration.lastWornAt = now
     }
     registration.configuration = configuration
     registrations[registration.address] = registration
@@ -395,5 +408,15 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   private func describe(_ paired: PairedAccessory) -> String {
     "'\(paired.displayName)' (\(paired.address))"
+  }
+}
+
+extension AccessoryControlDevice.Placement? {
+  /// Whether this is a placement in which the accessory is worn.
+  fileprivate var isWorn: Bool {
+    switch self {
+    case .inEar?, .onHead?, .overTheEar?: true
+    case .offHead?, nil: false
+    }
   }
 }
