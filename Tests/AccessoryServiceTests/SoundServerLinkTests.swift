@@ -114,9 +114,22 @@ private func firstChange(
   return try #require(update.mirror)
 }
 
+/// How long a link may take to connect, by its own timeouts, before it
+/// reports either way.
+///
+/// That is two connections, then the four listings of its first mirror. A
+/// busy machine can take that long without anything being stuck; a shorter
+/// wait would blame the link for the machine's load.
+private func connectingTime(of link: SoundServerLink) -> Duration {
+  link.options.connectTimeout * 2 + link.options.operationTimeout * 4
+}
+
 /// Waits for the link's first connection and returns its mirror.
 private func connected(_ link: SoundServerLink) async throws -> ServerMirror {
-  let update = try await firstUpdate(in: await link.updates(), "connected") {
+  let update = try await firstUpdate(
+    in: await link.updates(), "connected",
+    within: connectingTime(of: link) + .seconds(5)
+  ) {
     if case .connected = $0 { true } else { false }
   }
   return try #require(update.mirror)
@@ -291,20 +304,29 @@ struct SoundServerLinkTests {
       let (followed, history) = try await update(
         in: updates, within: .seconds(5)
       ) { $0.mirror?.defaultSinkName == "buds" }
-      if followed == nil {
+      if followed == nil,
+        try await witness.serverInfo().defaultSinkName == "buds"
+      {
+        // The server told its older clients, only slowly (a busy
+        // machine): the link must follow from its events too.
+        try await firstUpdate(
+          in: await link.updates(), "the default to follow",
+          within: connectingTime(of: link)
+        ) { $0.mirror?.defaultSinkName == "buds" }
+      } else if followed == nil {
         // pipewire-pulse 0.3.65 sometimes tells none of its existing
         // clients (no event, stale replies) while new clients see the
         // change. Only then may the link miss it, and reconnect() must
         // recover.
         #expect(kind == .pipeWire, "missed the change: \(history)")
         await #expect(try server.defaultSinkName() == "buds")
-        #expect(
-          try await witness.serverInfo().defaultSinkName != "buds",
-          "the server told an older client; the link missed it: \(history)")
         // A timed-out wait ends its stream: subscribe again.
         let fresh = await link.updates()
         await link.reconnect()
-        try await firstUpdate(in: fresh, "a fresh mirror") {
+        try await firstUpdate(
+          in: fresh, "a fresh mirror",
+          within: connectingTime(of: link) + .seconds(5)
+        ) {
           if case .connected(let mirror) = $0 {
             mirror.defaultSinkName == "buds"
           } else {
@@ -336,7 +358,10 @@ struct SoundServerLinkTests {
       }
       await link.reconnect()
       // The next update is a new connection, not a disconnection.
-      let next = try await firstUpdate(in: updates, "any update") { update in
+      let next = try await firstUpdate(
+        in: updates, "any update",
+        within: connectingTime(of: link) + .seconds(5)
+      ) { update in
         if case .changed = update { false } else { true }
       }
       guard case .connected(let mirror) = next else {
@@ -381,7 +406,11 @@ struct SoundServerLinkTests {
       }
 
       try await server.restart()
-      let back = try await firstUpdate(in: updates, "reconnected") {
+      // After the restart, the backoff (up to 2 s) and a connection.
+      let back = try await firstUpdate(
+        in: updates, "reconnected",
+        within: connectingTime(of: link) + .seconds(7)
+      ) {
         if case .connected = $0 { true } else { false }
       }
       // The server may still be creating its sinks when the link comes
