@@ -64,6 +64,7 @@ public struct DaemonMethods: ControlHandler {
       case "route.get":
         try params.allow(["explain"])
         return await route(explain: try params.bool("explain") ?? false)
+      case "route.history": return try await routeHistory(params)
       case "events.subscribe":
         try params.allow([])
         _ = connection.subscribeToEvents()
@@ -258,7 +259,37 @@ public struct DaemonMethods: ControlHandler {
       fields["explanation"] = (try? JSONValue(encoding: explanation)) ?? .null
       fields["text"] = .string(explanation.text)
     }
+    if let decidedAt = report.decidedAt, let trigger = report.trigger {
+      fields["decidedAt"] = .number(decidedAt.timeIntervalSince1970)
+      fields["trigger"] = .string(trigger)
+    }
     return .object(fields)
+  }
+
+  private func routeHistory(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["limit"])
+    let limit = try params.number("limit") ?? 10
+    guard limit >= 1, limit <= Double(RouteController.historyLimit),
+      limit.rounded() == limit
+    else {
+      throw ControlError.invalidParams(
+        "'limit' is \(limit); expected a whole number from 1 to "
+          + "\(RouteController.historyLimit)")
+    }
+    let changes = await router.history(limit: Int(limit))
+    return .object([
+      "decisions": .array(
+        changes.map { change in
+          .object([
+            "decidedAt": .number(change.decidedAt.timeIntervalSince1970),
+            "trigger": .string(change.trigger),
+            "output": change.output.map(JSONValue.string) ?? .null,
+            "summary": .string(change.summary),
+            "defaultChanged": .bool(change.defaultChanged),
+            "moves": .number(Double(change.moves)),
+          ])
+        })
+    ])
   }
 
   private func checkPolicy(_ params: Parameters) throws -> JSONValue {
@@ -409,6 +440,14 @@ struct Parameters {
       return nil
     default:
       throw .invalidParams("'\(key)' must be a string")
+    }
+  }
+
+  func number(_ key: String) throws(ControlError) -> Double? {
+    switch fields[key] {
+    case .number(let value): return value
+    case nil, .null?: return nil
+    default: throw .invalidParams("'\(key)' must be a number")
     }
   }
 

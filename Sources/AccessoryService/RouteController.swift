@@ -26,6 +26,26 @@ public struct RouteReport: Sendable {
   public var summary: String
   /// The full explanation, when asked for.
   public var explanation: Explanation?
+  /// When the explained decision was made, if there is one.
+  public var decidedAt: Date?
+  /// What made the router decide then, such as `an accessory was updated`.
+  public var trigger: String?
+}
+
+/// A decision that changed the route, as `route.history` lists it.
+public struct RouteChange: Sendable {
+  /// When it was made.
+  public var decidedAt: Date
+  /// What made the router decide, such as `a grace time ended`.
+  public var trigger: String
+  /// The output it chose, if any.
+  public var output: String?
+  /// The one-line summary of why.
+  public var summary: String
+  /// Whether it changed the default output.
+  public var defaultChanged: Bool
+  /// How many streams it moved.
+  public var moves: Int
 }
 
 /// Applies routing decisions to the sound server.
@@ -51,6 +71,36 @@ public actor RouteController: Service {
   private var lastSnapshot: Snapshot?
   private var lastDecision: Decision?
   private var lastPolicy: Policy?
+  /// The decision `route --explain` shows: the last one that changed
+  /// something, chose another output, or answered a request, a timer or a
+  /// policy reload, never a mere echo of the router's own changes.
+  private var explainedDecision: DecisionRecord?
+  /// The last decisions that changed something, oldest first.
+  private var changes: [DecisionRecord] = []
+  /// How many decisions that changed something are kept for `route.history`.
+  public static let historyLimit = 100
+
+  /// One decision with what it was made from.
+  private struct DecisionRecord {
+    let decidedAt: Date
+    let trigger: String
+    let snapshot: Snapshot
+    let policy: Policy
+    let decision: Decision
+    /// What it sent: changes already sent and not yet seen are not sent,
+    /// nor counted, again.
+    let sentDefault: Bool
+    let sentMoves: Int
+    let sentProfiles: Bool
+
+    var changedSomething: Bool { sentDefault || sentMoves > 0 || sentProfiles }
+  }
+
+  /// The triggers that follow the sound server, whose decisions mostly
+  /// re-decide what the router has just done.
+  private static let echoTriggers: Set<String> = [
+    "the sound server changed", "sent moves did not show up",
+  ]
   private var pending = false
   private let timer: ReconsiderTimer
   /// Checks that the changes this router sent show up; PipeWire now and
@@ -257,6 +307,12 @@ public actor RouteController: Service {
     let moves = decision.moves.filter {
       tracking.expectedMoves[$0.stream] != $0.to
     }
+    keep(
+      DecisionRecord(
+        decidedAt: clock(), trigger: reason, snapshot: snapshot,
+        policy: policy, decision: decision,
+        sentDefault: defaultChange != nil, sentMoves: moves.count,
+        sentProfiles: !decision.profileRequests.isEmpty))
     guard
       defaultChange != nil || !moves.isEmpty
         || !decision.profileRequests.isEmpty
@@ -389,10 +445,43 @@ public actor RouteController: Service {
     }
   }
 
-  /// Returns the last decision and, on request, why.
+  /// Keeps a decision for `route --explain` and, if it changed something,
+  /// for `route.history`.
+  private func keep(_ record: DecisionRecord) {
+    let choseAnother =
+      record.decision.target != explainedDecision?.decision.target
+    if record.changedSomething || choseAnother
+      || !Self.echoTriggers.contains(record.trigger)
+    {
+      explainedDecision = record
+    }
+    guard record.changedSomething else { return }
+    changes.append(record)
+    if changes.count > Self.historyLimit {
+      changes.removeFirst(changes.count - Self.historyLimit)
+    }
+  }
+
+  /// Returns the last decisions that changed the route, newest first.
+  ///
+  /// - Parameter limit: How many at most.
+  public func history(limit: Int) -> [RouteChange] {
+    changes.suffix(max(0, limit)).reversed().map { record in
+      RouteChange(
+        decidedAt: record.decidedAt, trigger: record.trigger,
+        output: record.decision.target,
+        summary: decide(record.snapshot, record.policy).explanation.summary,
+        defaultChanged: record.sentDefault, moves: record.sentMoves)
+    }
+  }
+
+  /// Returns the current output and, explained on request, the decision
+  /// that last moved it, kept it on request, or chose it: what a person
+  /// asking "why did my audio move?" wants, not the re-decision that
+  /// followed the router's own change.
   public func report(explaining: Bool) -> RouteReport {
     let connected = mirror != nil
-    guard let snapshot = lastSnapshot, let policy = lastPolicy else {
+    guard let latest = lastSnapshot, lastPolicy != nil else {
       return RouteReport(
         output: mirror?.defaultSinkName, description: nil, pending: pending,
         soundServerConnected: connected,
@@ -400,16 +489,20 @@ public actor RouteController: Service {
           ? "No decision yet" : "No decision yet: the sound server is away",
         explanation: nil)
     }
-    let explained = decide(snapshot, policy, explaining: true)
-    let output = explained.target ?? snapshot.defaultOutput
+    let output = lastDecision?.target ?? latest.defaultOutput
+    let record = explainedDecision
+    let explained = record.map {
+      decide($0.snapshot, $0.policy, explaining: true)
+    }
     return RouteReport(
       output: output,
       description: output.flatMap { name in
-        snapshot.outputs.first { $0.name == name }?.description
+        latest.outputs.first { $0.name == name }?.description
       },
       pending: pending, soundServerConnected: connected,
-      summary: explained.explanation.summary,
-      explanation: explaining ? explained.explanation : nil)
+      summary: explained?.explanation.summary ?? "No decision yet",
+      explanation: explaining ? explained?.explanation : nil,
+      decidedAt: record?.decidedAt, trigger: record?.trigger)
   }
 
   /// Takes the host's Bluetooth adapters' addresses as its identities for

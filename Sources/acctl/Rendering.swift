@@ -3,6 +3,7 @@
 
 import AccessoryControl
 import AudioAccessoryKit
+import FoundationEssentials
 
 /// Renders the daemon's values as text or JSON.
 enum Rendering {
@@ -194,6 +195,14 @@ enum Rendering {
         "sound server", text(route["soundServer"]) ?? "unknown", width: 14,
         indent: 0),
     ]
+    if let decidedAt = number(route["decidedAt"]),
+      let trigger = text(route["trigger"])
+    {
+      lines.append(
+        labelled(
+          "decided", "\(ago(decidedAt)), because \(trigger)", width: 14,
+          indent: 0))
+    }
     // The explanation begins with the summary: print it once.
     if !explain, let summary = text(route["summary"]), !summary.isEmpty {
       lines.append(labelled("summary", summary, width: 14, indent: 0))
@@ -204,6 +213,39 @@ enum Rendering {
       result += "\n\n" + (explanation.isEmpty ? "No explanation." : explanation)
     }
     return result
+  }
+
+  /// Returns the decisions that changed the route, newest first: when, the
+  /// output, what triggered it and why, one block each.
+  static func routeHistory(_ history: JSONValue) -> String {
+    guard case .array(let decisions)? = history["decisions"],
+      !decisions.isEmpty
+    else { return "No decision has changed the route yet." }
+    return decisions.map { decision in
+      let when = number(decision["decidedAt"]).map(ago) ?? "at an unknown time"
+      let output = text(decision["output"]) ?? "none"
+      var changed: [String] = []
+      if bool(decision["defaultChanged"]) == true { changed.append("default") }
+      let moves = Int(number(decision["moves"]) ?? 0)
+      if moves > 0 { changed.append("\(moves) stream\(moves == 1 ? "" : "s")") }
+      return [
+        "\(when): \(output) (\(changed.joined(separator: ", ")))",
+        labelled("trigger", text(decision["trigger"]) ?? "", width: 10),
+        labelled("why", text(decision["summary"]) ?? "", width: 10),
+      ].joined(separator: "\n")
+    }.joined(separator: "\n\n")
+  }
+
+  /// How long ago an instant (seconds since 1970) was: "4 s ago",
+  /// "2 min ago", "3 h ago", "just now".
+  static func ago(_ instant: Double) -> String {
+    let seconds = Int((Date().timeIntervalSince1970 - instant).rounded())
+    switch seconds {
+    case ..<1: return "just now"
+    case ..<120: return "\(seconds) s ago"
+    case ..<7200: return "\(seconds / 60) min ago"
+    default: return "\(seconds / 3600) h ago"
+    }
   }
 
   /// Returns discovered devices as a numbered table: name, address, form

@@ -89,6 +89,48 @@ struct RoutingTests {
   }
 
   @Test(
+    "route --explain names the switch, not the echo; --history lists the changes",
+    arguments: SoundServerKind.allCases)
+  func explainAndHistory(_ kind: SoundServerKind) async throws {
+    try await withRig(kind) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "offHead")
+      try await rig.place(budsAddress, "inEar")
+      try await rig.eventuallyRouted(to: "buds")
+      // The server's events of the switch make the router decide again;
+      // the explanation stays with the decision that moved the output.
+      let explain = try await rig.ok(["route", "--explain"])
+      #expect(
+        explain.stdout.contains("because an accessory was updated"),
+        "\(explain.stdout)")
+      #expect(
+        explain.stdout.contains("Studio Buds takes the output"),
+        "\(explain.stdout)")
+
+      try await rig.place(budsAddress, "offHead")
+      try await rig.eventuallyRouted(to: "speaker")
+      let history = try await rig.json(["route", "--history"])
+      guard case .array(let decisions)? = history["decisions"] else {
+        Issue.record("no decisions in \(history)")
+        return
+      }
+      let outputs = decisions.compactMap { $0["output"]?.stringValue }
+      #expect(Array(outputs.prefix(2)) == ["speaker", "buds"], "\(history)")
+      #expect(decisions.first?["trigger"] == "a grace time ended")
+      #expect(decisions.first?["defaultChanged"] == true)
+      let text = try await rig.ok(["route", "--history", "1"])
+      #expect(text.stdout.hasSuffix("\n"))
+      #expect(text.stdout.contains(": speaker (default, 3 streams)"), "\(text)")
+      #expect(text.stdout.contains("trigger:  a grace time ended"), "\(text)")
+      let refused = try await rig.daemon.acctl(["route", "--history", "0"])
+      #expect(refused.status == 64)
+      #expect(
+        refused.stderr.hasPrefix(
+          "Error: The value '0' is invalid for '<count>': expected a whole "
+            + "number from 1 to 100"), "\(refused)")
+    }
+  }
+
+  @Test(
     "Taking the buds off gives the output back after the grace time",
     arguments: SoundServerKind.allCases)
   func offHeadReturnsToThePreviousOutput(_ kind: SoundServerKind) async throws {
