@@ -12,8 +12,9 @@ import Synchronization
   import Glibc
 #endif
 
-/// The outgoing lines of one control connection, written in order by a
-/// thread of the connection's own, and the connection's descriptor.
+/// The outgoing lines of one control connection, and the connection's
+/// descriptor: a line is written at once when the socket takes it without
+/// waiting, else, in order, by a thread of the connection's own.
 ///
 /// ``enqueue(_:)`` never blocks. A client that falls more than
 /// ``maximumPendingBytes`` behind (a terminal paused with Ctrl-S, a hung
@@ -65,31 +66,50 @@ final class ControlOutbox: Sendable {
 
   /// Queues one line to be written; returns false if the client has been
   /// cut off, or is cut off now because it fell too far behind.
+  ///
+  /// When nothing waits, the line is written at once without blocking, as
+  /// far as the socket takes it; only what is left goes to the writing
+  /// thread, so an answer to a client that reads costs no thread wake-up.
   @discardableResult
   func enqueue(_ line: Data) -> Bool {
-    let outcome = state.withLock { state -> Bool? in
-      guard !state.isCutOff, !state.isFinished else { return false }
+    enum Outcome { case written, queued, refused, cutOff }
+    let outcome = state.withLock { state -> Outcome in
+      guard !state.isCutOff, !state.isFinished else { return .refused }
+      var rest = line
+      if state.pendingBytes == 0 {
+        switch Self.sendWithoutWaiting(line, on: descriptor) {
+        case nil:
+          state.isCutOff = true
+          return .refused
+        case let written? where written == line.count:
+          return .written
+        case let written?:
+          rest = line.dropFirst(written)
+        }
+      }
       guard
         state.pendingBytes == 0
-          || state.pendingBytes + line.count <= Self.maximumPendingBytes
+          || state.pendingBytes + rest.count <= Self.maximumPendingBytes
       else {
         state.isCutOff = true
         state.lines = []
         // The reader sees the end, and the writer's blocked send fails.
         shutdown(descriptor, Int32(SHUT_RDWR))
-        return nil
+        return .cutOff
       }
-      state.lines.append(line)
-      state.pendingBytes += line.count
-      return true
+      state.lines.append(rest)
+      state.pendingBytes += rest.count
+      return .queued
     }
     switch outcome {
-    case true?:
+    case .written:
+      return true
+    case .queued:
       wakeUp.signal()
       return true
-    case false?:
+    case .refused:
       return false
-    case nil:
+    case .cutOff:
       logger.warning(
         "Disconnected a client that stopped reading",
         metadata: [
@@ -97,6 +117,33 @@ final class ControlOutbox: Sendable {
         ])
       wakeUp.signal()
       return false
+    }
+  }
+
+  /// Writes as much of `line` as the socket takes without waiting.
+  ///
+  /// - Returns: How many bytes were written, or nil once the client is
+  ///   gone.
+  private static func sendWithoutWaiting(
+    _ line: Data, on descriptor: Int32
+  ) -> Int? {
+    line.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = send(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+          Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        if written >= 0 {
+          offset += written
+        } else if errno == EINTR {
+          continue
+        } else if errno == EAGAIN || errno == EWOULDBLOCK {
+          break
+        } else {
+          return nil
+        }
+      }
+      return offset
     }
   }
 
