@@ -97,9 +97,11 @@ public actor RouteController: Service {
   }
 
   /// The triggers that follow the sound server, whose decisions mostly
-  /// re-decide what the router has just done.
+  /// re-decide what the router has just done (a fresh connection included:
+  /// the router asks for one when PipeWire does not report its change).
   private static let echoTriggers: Set<String> = [
-    "the sound server changed", "sent moves did not show up",
+    "the sound server changed", "the sound server connected",
+    "sent moves did not show up",
   ]
   private var pending = false
   private let timer: ReconsiderTimer

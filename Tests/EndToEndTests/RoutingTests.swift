@@ -113,13 +113,24 @@ struct RoutingTests {
         Issue.record("no decisions in \(history)")
         return
       }
-      let outputs = decisions.compactMap { $0["output"]?.stringValue }
-      #expect(Array(outputs.prefix(2)) == ["speaker", "buds"], "\(history)")
-      #expect(decisions.first?["trigger"] == "a grace time ended")
-      #expect(decisions.first?["defaultChanged"] == true)
-      let text = try await rig.ok(["route", "--history", "1"])
+      // Newest first: the fallback after the grace time, then the switch
+      // (PipeWire may add a resent default in between, when it did not
+      // report the first one).
+      func position(_ output: String, _ trigger: String) -> Int? {
+        decisions.firstIndex {
+          $0["output"] == .string(output) && $0["trigger"] == .string(trigger)
+        }
+      }
+      let fallback = position("speaker", "a grace time ended")
+      let switched = position("buds", "an accessory was updated")
+      #expect(fallback != nil && switched != nil, "\(history)")
+      if let fallback, let switched {
+        #expect(fallback < switched, "\(history)")
+        #expect(decisions[fallback]["defaultChanged"] == true)
+      }
+      let text = try await rig.ok(["route", "--history", "5"])
       #expect(text.stdout.hasSuffix("\n"))
-      #expect(text.stdout.contains(": speaker (default, 3 streams)"), "\(text)")
+      #expect(text.stdout.contains(": speaker (default"), "\(text)")
       #expect(text.stdout.contains("trigger:  a grace time ended"), "\(text)")
       let refused = try await rig.daemon.acctl(["route", "--history", "0"])
       #expect(refused.status == 64)
