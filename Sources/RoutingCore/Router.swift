@@ -590,7 +590,7 @@ struct DecisionRun {
       } else if let previous = history.first(where: {
         claimable($0, allowExcluded: allowExcluded)
       }) {
-        choice = (previous, "the most recent previous output")
+        choice = (previous, "back to the output used before")
       } else if let best = outputs.indices.filter({
         owner[$0] == nil && outputs[$0].accessory == nil
           && claimable($0, allowExcluded: allowExcluded)
@@ -653,7 +653,7 @@ struct DecisionRun {
           candidates.append(
             .init(
               subject: subject(of: stream), verdict: .rejected,
-              reason: "pinned to \(stream.output) by the \(pin.rawValue)"))
+              reason: pin.reason(onOutput: stream.output)))
         }
         continue
       }

@@ -316,6 +316,19 @@ public struct Stream: Sendable, Hashable, Codable {
     case user
     /// The application asked for that output.
     case application
+    /// It started there rather than on the default: the application, the
+    /// person or the sound server's memory of an earlier move put it there.
+    case startedThere
+
+    /// Why the stream stays on `output`, for explanations.
+    public func reason(onOutput output: String) -> String {
+      switch self {
+      case .user: "pinned to \(output) by the user"
+      case .application: "pinned to \(output) by the application"
+      case .startedThere:
+        "pinned to \(output): it started there, not on the default"
+      }
+    }
   }
 
   /// The server's index of the stream.

@@ -542,6 +542,22 @@ public final class AcctlRun: Sendable {
   /// Whether `acctl` still runs.
   public var isRunning: Bool { run.isRunning }
 
+  /// What `acctl` has printed to standard output so far.
+  public var outputSoFar: String { run.outputSoFar }
+
+  /// What `acctl` has printed to standard error so far.
+  public var errorOutputSoFar: String { run.errorOutputSoFar }
+
+  /// Sends a signal to `acctl`, such as SIGSTOP to pause it.
+  public func signal(_ signal: Int32) { run.send(signal) }
+
+  /// Ends `acctl` at once if it still runs, reaping it on a thread of its
+  /// own; for a `defer`.
+  public func stop() {
+    run.send(SIGCONT)
+    run.stopInBackground()
+  }
+
   /// Waits for `acctl` to end, without blocking a thread, and returns what
   /// it printed.
   ///

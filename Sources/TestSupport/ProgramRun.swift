@@ -94,9 +94,21 @@ public final class ProgramRun: Sendable {
   /// What the program has written to standard output so far.
   public var outputSoFar: String { SoundServer.readFile(outputPath) }
 
+  /// What the program has written to standard error so far.
+  public var errorOutputSoFar: String { SoundServer.readFile(errorOutputPath) }
+
   /// Sends a signal to the program if it has not been reaped yet.
   public func send(_ signal: Int32) {
     process.send(signal)
+  }
+
+  /// Ends the program at once (SIGTERM, SIGKILL after five seconds) and
+  /// reaps it on a thread of its own; for a `defer`.
+  public func stopInBackground() {
+    let scratch = scratchDirectory
+    ChildProcess.terminateInBackground([process]) {
+      if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
+    }
   }
 
   /// Waits for the program to end, without holding a thread, and returns

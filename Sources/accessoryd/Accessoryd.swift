@@ -114,35 +114,57 @@ struct Accessoryd {
         "log.level": configuration.logLevel.rawValue,
       ])
     let signals = UnixSignal.stream([.sigterm, .sigint, .sighup])
+    let exit = DaemonExit(logger: logger)
+    let (stops, stopRequested) = AsyncStream.makeStream(of: UnixSignal.self)
+    let signalHandling = Task {
+      await DaemonSignals.follow(
+        signals,
+        reload: {
+          do {
+            try policies.reload()
+            logger.notice(
+              "Policy reloaded",
+              metadata: ["policy.path": configuration.policyPath ?? "built-in"])
+            await router.reconcile(because: "the policy was reloaded")
+          } catch {
+            logger.error(
+              "The new policy is refused; the old one stays: \(error)")
+          }
+        },
+        stop: { stopRequested.yield($0) },
+        abort: { signal in
+          exit.exit(
+            status: 128 + signal.rawValue,
+            reason: "a second \(signal) while stopping")
+        })
+    }
     let group = ServiceGroup(
-      services: [control, link, discoveryService, router], logger: logger)
+      services: [control, link, discoveryService, router], logger: logger,
+      stopDeadline: Self.stopDeadline,
+      onStopDeadline: { name in
+        exit.exit(
+          status: 1,
+          reason: "the \(name) service did not stop within \(Self.stopDeadline)"
+        )
+      })
     do {
       try await group.run {
-        for await signal in signals {
-          if signal == .sighup {
-            do {
-              try policies.reload()
-              logger.notice(
-                "Policy reloaded",
-                metadata: [
-                  "policy.path": configuration.policyPath ?? "built-in"
-                ])
-              await router.reconcile(because: "the policy was reloaded")
-            } catch {
-              logger.error(
-                "The new policy is refused; the old one stays: \(error)")
-            }
-          } else {
-            logger.notice("Stopping", metadata: ["signal": "\(signal)"])
-            return
-          }
+        for await signal in stops {
+          logger.notice("Stopping", metadata: ["signal": "\(signal)"])
+          return
         }
       }
     } catch {
       logger.critical("\(error)")
-      exit(1)
+      exit.exit(status: 1, reason: "\(error)")
     }
+    signalHandling.cancel()
+    exit.exit(status: 0, reason: "stopped")
   }
+
+  /// How long each service may take to stop before the daemon exits
+  /// anyway.
+  static let stopDeadline = Duration.seconds(5)
 
   static func printError(_ text: String) {
     StandardErrorLogHandler.write(text)

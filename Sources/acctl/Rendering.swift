@@ -324,6 +324,7 @@ enum Rendering {
         notes.append("default changed")
       }
       if bool(event["pending"]) == true { notes.append("pending") }
+      if text(event["chosenBy"]) == "person" { notes.append("your choice") }
       if !notes.isEmpty { line += " [" + notes.joined(separator: ", ") + "]" }
       return line
     case "soundServer":

@@ -51,6 +51,49 @@ struct RouteTrackingTests {
     #expect(tracking.expectedDefault == nil)
   }
 
+  @Test func twoOwnDefaultsInARowAreNeitherAManualChoice() {
+    let headset = sink(2, "headset", address: "aa:bb:cc:dd:ee:02")
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker, buds, headset],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 10)
+    tracking.expectedDefault = "buds"
+    tracking.expectedDefault = "headset"
+    // The server reports the first after the second was sent.
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds, headset],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 11)
+    #expect(tracking.manualChoice == nil)
+    #expect(tracking.expectedDefaults == ["headset"])
+    tracking.observe(
+      server: server(default: "headset"), sinks: [speaker, buds, headset],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 12)
+    #expect(tracking.manualChoice == nil)
+    #expect(tracking.expectedDefault == nil)
+  }
+
+  @Test func aNewStreamOffTheDefaultStaysWhereItStarted() {
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 10)
+    // Two streams start: one on the default, one already on the speaker
+    // (PipeWire can show a stream moved right after it started only there).
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds],
+      sinkInputs: [stream(1, on: 1), stream(2, on: 0)], accessories: [],
+      reappearGrace: 5, now: 11)
+    #expect(tracking.pins == [2: .startedThere])
+    // A stream that starts on the output this service is switching to is
+    // not pinned there.
+    tracking.expectedDefault = "speaker"
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds],
+      sinkInputs: [stream(1, on: 1), stream(2, on: 0), stream(3, on: 0)],
+      accessories: [], reappearGrace: 5, now: 12)
+    #expect(tracking.pins == [2: .startedThere])
+  }
+
   @Test func anotherProgramsDefaultChangeIsAManualChoice() {
     var tracking = RouteTracking()
     tracking.observe(

@@ -559,8 +559,8 @@ private func run(
             pickerDidDismiss (picker 1)
 
             """,
-          error: "Error: the connection to accessoryd broke: accessoryd "
-            + "closed the connection\n",
+          error: "Error: accessoryd ended the event stream: it stopped, or "
+            + "this reader fell more than 256 KiB of events behind\n",
           status: 1))
     #expect(daemon.requests.map(\.method) == ["events.subscribe"])
   }

@@ -4,6 +4,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -50,6 +51,69 @@ struct ConcurrencyTests {
       #expect(
         rig.daemon.log.contains("Disconnected a client that stopped reading"),
         "\(rig.daemon.logTail())")
+    }
+  }
+
+  @Test(
+    "acctl events that falls behind is told so and exits 1; with --reconnect it carries on"
+  )
+  func eventsReaderCutOff() async throws {
+    try await withRig(.pulseAudio, streams: 0) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "offHead")
+      let plain = try rig.daemon.startAcctl(["events"])
+      let reconnecting = try rig.daemon.startAcctl(["events", "--reconnect"])
+      defer {
+        plain.stop()
+        reconnecting.stop()
+      }
+      // Both follow: an update shows in each.
+      try await rig.place(budsAddress, "inEar")
+      try await waitUntil("both readers print the update", within: .seconds(10))
+      {
+        plain.outputSoFar.contains("updated")
+          && reconnecting.outputSoFar.contains("updated")
+      }
+      // Paused, as a terminal with Ctrl-S, while 3,000 updates are answered.
+      plain.signal(SIGSTOP)
+      reconnecting.signal(SIGSTOP)
+      let socket = rig.daemon.socketPath
+      try await onOwnThread {
+        let client = try ControlClient(path: socket)
+        defer { client.close() }
+        for number in 0..<3000 {
+          _ = try client.call(
+            "accessory.update",
+            params: [
+              "accessory": .string(budsAddress),
+              "changes": [
+                "devicePlacement": .string(
+                  number.isMultiple(of: 2) ? "offHead" : "inEar")
+              ],
+            ])
+        }
+      }
+      #expect(
+        rig.daemon.log.contains("Disconnected a client that stopped reading"),
+        "\(rig.daemon.logTail())")
+      plain.signal(SIGCONT)
+      reconnecting.signal(SIGCONT)
+      let ended = try await plain.result()
+      #expect(ended.status == 1, "\(ended)")
+      #expect(
+        ended.stderr
+          == "Error: accessoryd ended the event stream: it stopped, or this "
+          + "reader fell more than 256 KiB of events behind\n")
+      // The other one connected again and still follows.
+      try await waitUntil("--reconnect connects again", within: .seconds(10)) {
+        reconnecting.errorOutputSoFar.contains("connected again")
+      }
+      try await rig.ok(["rename", budsAddress, "Renamed Buds"])
+      try await waitUntil(
+        "--reconnect prints a later event", within: .seconds(10)
+      ) {
+        reconnecting.outputSoFar.contains("Renamed Buds")
+      }
+      #expect(reconnecting.isRunning)
     }
   }
 

@@ -1,6 +1,8 @@
-// The daemon's life: one daemon per state directory.
+// The daemon's life: one daemon per state directory, a graceful stop
+// logged once, and a second signal that ends a stop at once.
 
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -35,5 +37,67 @@ struct LifecycleTests {
       let list = try await rig.ok(["list"])
       #expect(list.status == 0)
     }
+  }
+
+  @Test("SIGTERM stops the daemon gracefully; the exit is logged once")
+  func exitIsLoggedOnce() async throws {
+    let server = try await SoundServer.start(
+      .pulseAudio, sinks: sinks(.pulseAudio, phones: false))
+    defer { server.stop() }
+    let daemon = try await DaemonFixture.start(on: server)
+    defer { daemon.shutDown() }
+    let status = await daemon.stop()
+    #expect(status == 0)
+    let exits = daemon.log.components(separatedBy: "\n").filter {
+      $0.contains("Exiting")
+    }
+    #expect(exits.count == 1, "\(daemon.log)")
+    #expect(exits.first?.contains("exit.status=0") == true)
+    #expect(exits.first?.contains("exit.reason=stopped") == true)
+  }
+
+  @Test("A second SIGTERM while the daemon stops ends it at once")
+  func secondSignalEndsTheStop() async throws {
+    let server = try await SoundServer.start(
+      .pulseAudio, sinks: sinks(.pulseAudio, phones: false))
+    defer { server.stop() }
+    let daemon = try await DaemonFixture.start(on: server)
+    defer { daemon.shutDown() }
+    _ = try await daemon.acctl(["pair", budsAddress])
+    _ = try await daemon.acctl([
+      "register", budsAddress, "--capabilities", "audioSwitching,placement",
+      "--placement", "offHead",
+    ])
+    // The sound server freezes: the next batch waits for its answer, and
+    // the router's stop waits for the batch.
+    for pid in server.pids { Glibc.kill(pid, SIGSTOP) }
+    defer { for pid in server.pids { Glibc.kill(pid, SIGCONT) } }
+    let update = try daemon.startAcctl([
+      "update", budsAddress, "--placement", "inEar",
+    ])
+    try await waitUntil(
+      "the daemon sends a batch to the frozen server", within: .seconds(10)
+    ) {
+      daemon.log.contains("Sending a batch route.operations")
+        && daemon.log.contains("an accessory was updated")
+    }
+    daemon.signal(SIGTERM)
+    try await waitUntil("the daemon starts to stop", within: .seconds(10)) {
+      daemon.log.contains("Stopping signal=SIGTERM")
+    }
+    #expect(daemon.isRunning, "the stop did not wait for the batch")
+    daemon.signal(SIGTERM)
+    try await waitUntil("the daemon ends", within: .seconds(10)) {
+      !daemon.isRunning
+    }
+    #expect(daemon.exitDescription == "exit status 143", "\(daemon.log)")
+    let exits = daemon.log.components(separatedBy: "\n").filter {
+      $0.contains("Exiting")
+    }
+    #expect(exits.count == 1, "\(daemon.log)")
+    #expect(
+      exits.first?.contains("exit.reason=a second SIGTERM while stopping")
+        == true, "\(exits)")
+    _ = try? await update.result()
   }
 }

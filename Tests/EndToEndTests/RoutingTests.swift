@@ -269,6 +269,65 @@ struct RoutingTests {
   }
 
   @Test(
+    "A stream the person moves stays where they put it, again and again, with both cores busy",
+    arguments: SoundServerKind.allCases)
+  func personsMoveStaysUnderLoad(_ kind: SoundServerKind) async throws {
+    try await withRig(kind, streams: 1) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "inEar")
+      try await rig.eventuallyRouted(to: "buds", streams: 1)
+      let changesBefore = try await rig.routeChanges()
+      let load = try BusyLoops.start(2)
+      defer { load.stop() }
+      let repeats = kind == .pipeWire ? 20 : 8
+      var movesRepeated = 0
+      for attempt in 1...repeats {
+        // A player starts on the buds, and the person moves it to the
+        // speaker as soon as it plays.
+        let started = try await rig.server.startStreams(1)
+        defer { started.forEach { $0.stop() } }
+        let name = started[0].clientName
+        guard
+          let index = try await rig.server.sinkInputs().first(where: {
+            $0.clientName == name
+          })?.index
+        else { throw RigFailure("\(name) is not playing") }
+        // PipeWire 0.3.65 now and then drops a move of a stream that has
+        // just started, with no daemon of ours running too (measured: 3 of
+        // 20 with both cores busy): the person then moves it again.
+        var explained = ""
+        for round in 0..<100 {
+          if try await rig.observe().streams.first(where: {
+            $0.client == name
+          })?.sink != "speaker", round.isMultiple(of: 10) {
+            if round > 0 { movesRepeated += 1 }
+            _ = try await rig.server.pactl(
+              ["move-sink-input", "\(index)", "speaker"])
+          }
+          // A new decision, once the daemon has taken the move in, keeps it.
+          try await rig.place(budsAddress, "inEar")
+          explained = try await rig.ok(["route", "--explain"]).stdout
+          if explained.contains("pinned to speaker") { break }
+          try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(
+          explained.contains("pinned to speaker"),
+          "attempt \(attempt): \(explained)")
+        let observed = try await rig.observe()
+        #expect(
+          observed.streams.first { $0.client == name }?.sink == "speaker",
+          "attempt \(attempt): the person's move was undone: \(observed)")
+      }
+      // The daemon moved nothing all along: it never undid a move.
+      let changesAfter = try await rig.routeChanges()
+      #expect(
+        changesAfter == changesBefore,
+        "the daemon changed the route: \(changesAfter)\n\(rig.daemon.logTail(lines: 30))"
+      )
+      print("moves the server dropped and the test repeated: \(movesRepeated)")
+    }
+  }
+
+  @Test(
     "The person's own choice of output is respected",
     arguments: SoundServerKind.allCases)
   func manualChoiceIsRespected(_ kind: SoundServerKind) async throws {

@@ -62,6 +62,16 @@ struct Rig {
     try await ok(["update", address, "--placement", placement])
   }
 
+  /// The decisions that changed the route, newest first, as
+  /// `acctl route --history 100` lists them.
+  func routeChanges() async throws -> [JSONValue] {
+    guard
+      case .array(let decisions)? = try await json(
+        ["route", "--history", "100"])["decisions"]
+    else { throw RigFailure("route --history --json has no decisions") }
+    return decisions
+  }
+
   // MARK: - Observing the sound server
 
   /// The sound server's default and where the test's streams play.

@@ -37,19 +37,33 @@ public struct ServiceGroupError: Error, CustomStringConvertible {
 ///
 /// Services with a higher index may depend on those with a lower one: when
 /// ``run(until:)``'s trigger fires, the last service is cancelled and
-/// awaited first, then the one before it, and so on.
+/// awaited first, then the one before it, and so on. Each has
+/// ``stopDeadline`` to stop; one that takes longer is reported to
+/// `onStopDeadline`, which the daemon ends the process with.
 public struct ServiceGroup: Sendable {
   private let services: [any Service]
   private let logger: Logger
+  /// How long each service may take to stop once cancelled.
+  public let stopDeadline: Duration
+  private let onStopDeadline: @Sendable (String) -> Void
 
   /// Creates a group.
   ///
   /// - Parameters:
   ///   - services: The services, in start order.
   ///   - logger: Where to report starts and stops.
-  public init(services: [any Service], logger: Logger) {
+  ///   - stopDeadline: How long each service may take to stop.
+  ///   - onStopDeadline: Called with a service's name when it has not
+  ///     stopped within the deadline; the group goes on waiting for it.
+  public init(
+    services: [any Service], logger: Logger,
+    stopDeadline: Duration = .seconds(5),
+    onStopDeadline: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
     self.services = services
     self.logger = logger
+    self.stopDeadline = stopDeadline
+    self.onStopDeadline = onStopDeadline
   }
 
   /// Runs every service until `shutdown` returns, then stops them in
@@ -70,6 +84,27 @@ public struct ServiceGroup: Sendable {
   private enum Outcome: Sendable {
     case laterServicesStopped
     case serviceEnded(String)
+  }
+
+  /// Reports a service that has not stopped by the deadline.
+  ///
+  /// Cancel the returned watchdog once the service has stopped. It runs
+  /// apart from the group, whose tasks are cancelled by now.
+  private func watchStop(of name: String) -> Task<Void, Never> {
+    let deadline = stopDeadline
+    let onStopDeadline = self.onStopDeadline
+    let logger = self.logger
+    return Task.detached {
+      do {
+        try await Task.sleep(for: deadline)
+      } catch {
+        return
+      }
+      logger.error(
+        "A service did not stop in time",
+        metadata: ["service.name": name, "service.deadline": "\(deadline)"])
+      onStopDeadline(name)
+    }
   }
 
   private func run(
@@ -101,7 +136,10 @@ public struct ServiceGroup: Sendable {
       }
       let first = try await group.next()!
       group.cancelAll()
-      // Wait for the other child: the service stops after the later ones.
+      // Wait for the other child: the service stops after the later ones,
+      // within its deadline.
+      let watchdog = watchStop(of: service.name)
+      defer { watchdog.cancel() }
       while try await group.next() != nil {}
       logger.debug("Stopped service", metadata: ["service.name": service.name])
       if case .serviceEnded(let name) = first, !Task.isCancelled {

@@ -27,9 +27,27 @@ public struct RouteTracking: Sendable {
   /// Accessories' outputs, by normalized address.
   public private(set) var presence: [String: Presence] = [:]
 
-  /// The default this service set last, so that its own change is not
-  /// taken for the person's.
-  public var expectedDefault: String?
+  /// The defaults this service set and has not seen yet, oldest first, so
+  /// that its own changes are not taken for the person's: when it sets
+  /// two in a row, the server may report the first after the second was
+  /// sent.
+  public private(set) var expectedDefaults: [String] = []
+
+  /// The default this service set last and has not seen yet.
+  ///
+  /// Setting one adds it to ``expectedDefaults``; setting nil forgets them
+  /// all.
+  public var expectedDefault: String? {
+    get { expectedDefaults.last }
+    set {
+      guard let newValue else {
+        expectedDefaults = []
+        return
+      }
+      if expectedDefaults.last != newValue { expectedDefaults.append(newValue) }
+      if expectedDefaults.count > 8 { expectedDefaults.removeFirst() }
+    }
+  }
   /// Moves this service sent and has not seen happen yet.
   public var expectedMoves: [UInt32: String] = [:]
 
@@ -61,6 +79,11 @@ public struct RouteTracking: Sendable {
     let sinkNames = Set(sinks.map(\.name))
     let structural = hasObserved && sinkNames != lastSinkNames
     let newDefault = server.defaultSinkName
+    var isOwnDefault = false
+    if let newDefault, let sent = expectedDefaults.firstIndex(of: newDefault) {
+      isOwnDefault = true
+      expectedDefaults.removeFirst(sent + 1)
+    }
     if hasObserved, newDefault != lastDefault {
       if let old = lastDefault, old != newDefault {
         remember(old)
@@ -69,14 +92,11 @@ public struct RouteTracking: Sendable {
       history.removeAll { $0 == newDefault }
       // A change this service did not make, while the old output still
       // exists and no output came or went, is the person's own choice.
-      if let newDefault, newDefault != expectedDefault, !structural,
+      if let newDefault, !isOwnDefault, !structural,
         let old = lastDefault, sinkNames.contains(old)
       {
         manualChoice = ManualChoice(output: newDefault, at: now)
       }
-    }
-    if let newDefault, newDefault == expectedDefault {
-      expectedDefault = nil
     }
 
     let nameOfSink = Dictionary(
@@ -92,8 +112,19 @@ public struct RouteTracking: Sendable {
         pins[input.index] = .application
         continue
       }
-      guard let previous = lastStreamSinks[input.index], previous != sink
-      else { continue }
+      guard let previous = lastStreamSinks[input.index] else {
+        // A new stream that starts on an output other than the default,
+        // and other than the one this service is switching to, was put
+        // there on purpose; PipeWire may also show a stream moved right
+        // after it started for the first time on its new output.
+        if hasObserved, sink != newDefault, sink != lastDefault,
+          !expectedDefaults.contains(sink), expectedMoves[input.index] == nil
+        {
+          pins[input.index] = .startedThere
+        }
+        continue
+      }
+      guard previous != sink else { continue }
       if expectedMoves[input.index] == sink {
         expectedMoves[input.index] = nil
       } else if sink == newDefault {
@@ -106,6 +137,29 @@ public struct RouteTracking: Sendable {
     pins = pins.filter { streamSinks[$0.key] != nil }
     expectedMoves = expectedMoves.filter { streamSinks[$0.key] != nil }
 
+    notePresence(
+      of: accessories, sinks: sinks, reappearGrace: reappearGrace, now: now)
+
+    lastDefault = newDefault
+    lastSinkNames = sinkNames
+    lastStreamSinks = streamSinks
+    hasObserved = true
+  }
+
+  /// Learns which registered accessories' outputs are present, without a
+  /// new server state: an accessory registered since the last state is
+  /// first seen at `now`, not at the next state, which may come much later.
+  ///
+  /// - Parameters:
+  ///   - accessories: The registered accessories' normalized addresses.
+  ///   - sinks: The outputs.
+  ///   - reappearGrace: How long an output may be gone without it
+  ///     counting as a disconnect.
+  ///   - now: The time of the observation.
+  public mutating func notePresence(
+    of accessories: Set<String>, sinks: [Sink], reappearGrace: Double,
+    now: Instant
+  ) {
     for address in accessories {
       let present = sinks.contains { bluetoothAddress(of: $0) == address }
       var entry = presence[address] ?? Presence()
@@ -122,11 +176,6 @@ public struct RouteTracking: Sendable {
       presence[address] = entry
     }
     presence = presence.filter { accessories.contains($0.key) }
-
-    lastDefault = newDefault
-    lastSinkNames = sinkNames
-    lastStreamSinks = streamSinks
-    hasObserved = true
   }
 
   /// Forgets what was seen of the last connection to the sound server, so

@@ -1,16 +1,17 @@
-// The router: on every registry change and every sound-server change it
-// builds a snapshot, asks the decision core, applies only the difference in
-// one pipelined batch, keeps the decision for explain, and publishes an
-// event. No polling, and a timer only while a grace time runs.
+// The router: one loop takes every trigger (registry changes through
+// requests, sound-server states, the end of a grace time) and runs one
+// reconcile at a time. Each builds a snapshot, asks the decision core,
+// applies only the difference in one pipelined batch, keeps the decision
+// for explain, and publishes an event. Triggers that arrive during a
+// reconcile are merged into the next. No polling, and a deadline only
+// while a grace time runs or sent changes wait to show up.
 
 import AccessoryControl
 import AudioAccessoryKit
-import Dispatch
 import FoundationEssentials
 import Logging
 import PulseAudio
 import RoutingCore
-import Synchronization
 
 /// What the router last decided, for `route.get`.
 public struct RouteReport: Sendable {
@@ -49,12 +50,20 @@ public struct RouteChange: Sendable {
 }
 
 /// Applies routing decisions to the sound server.
+///
+/// The router runs one reconcile at a time, in ``run()``'s loop. Callers
+/// that changed something call
+/// ``reconcile(because:leavingFollowersToTheDefault:)``, which waits for a
+/// reconcile that started after the call; sound-server states from the
+/// ``RoutingLink`` and the ends of grace times, read from the
+/// ``RouterClock``, come into the same loop. Whatever arrives while a
+/// reconcile runs is merged into the next one.
 public actor RouteController: Service {
   /// The service's name.
   public nonisolated let name = "router"
 
   private let engine: InProcessAccessoryEngine
-  private let link: SoundServerLink
+  private let link: any RoutingLink
   private let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
   /// its adapters.
@@ -64,7 +73,8 @@ public actor RouteController: Service {
   private let hostAddressesConfigured: Bool
   private let events: EventHub
   private let logger: Logger
-  private let clock: @Sendable () -> Date
+  private let clock: any RouterClock
+  private let inbox = RouterInbox()
 
   private var tracking = RouteTracking()
   private var mirror: ServerMirror?
@@ -99,35 +109,47 @@ public actor RouteController: Service {
   /// The triggers that follow the sound server, whose decisions mostly
   /// re-decide what the router has just done (a fresh connection included:
   /// the router asks for one when PipeWire does not report its change).
-  private static let echoTriggers: Set<String> = [
+  static let echoTriggers: Set<String> = [
     "the sound server changed", "the sound server connected",
     "sent moves did not show up",
   ]
   private var pending = false
-  private let timer: ReconsiderTimer
-  /// Checks that the changes this router sent show up; PipeWire now and
-  /// then stops telling existing connections about default changes.
-  private let confirmation: ReconsiderTimer
+  /// When the decision asked to be made again: the end of a grace time.
+  private var reconsiderAt: Date?
+  /// When to check that the changes sent showed up.
+  private var confirmAt: Date?
+  /// Triggers taken from the inbox during a reconcile, for the next one.
+  private var deferred: [RouterTrigger] = []
+  /// Why the next reconcile runs, for sound-server states taken during a
+  /// reconcile.
+  private var followUpReasons: [String] = []
   /// How long sent changes may take to show up.
-  static let confirmationDelay = 1.5
+  package static let confirmationDelay = 1.5
   /// The default this router sent and had not seen when it asked the link
   /// for a fresh mirror: if the fresh mirror shows it, it is this router's
   /// change, not the person's choice.
   private var defaultAwaitingFreshMirror: String?
-  /// Reconciliations that sent a batch and have not finished.
-  private var reconcilesInFlight = 0
-  /// Reconciliations waiting for the next mirror, by id.
-  private var mirrorWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-  private var nextMirrorWaiterID = 0
+  /// How long the router waits for the fresh state it asked for before it
+  /// decides on what it has.
+  static let freshMirrorLimit = 2.0
   /// How long a route waits for the server to show which streams followed
   /// its default change before it moves them all.
-  static let followingDefaultLimit = Duration.milliseconds(250)
+  static let followingDefaultLimit = 0.25
 
   /// Creates the router.
+  ///
+  /// - Parameters:
+  ///   - engine: The accessories and their registrations.
+  ///   - link: The sound server.
+  ///   - policies: The policy in force.
+  ///   - hostAddresses: This host's Bluetooth addresses, if configured.
+  ///   - events: Where route and sound-server events go.
+  ///   - logger: Where decisions and failures are logged.
+  ///   - clock: The time of decisions, grace times and waits.
   public init(
-    engine: InProcessAccessoryEngine, link: SoundServerLink,
+    engine: InProcessAccessoryEngine, link: any RoutingLink,
     policies: PolicyStore, hostAddresses: [String], events: EventHub,
-    logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }
+    logger: Logger, clock: any RouterClock = SystemRouterClock()
   ) {
     self.engine = engine
     self.link = link
@@ -139,33 +161,169 @@ public actor RouteController: Service {
     self.events = events
     self.logger = logger
     self.clock = clock
-    self.timer = ReconsiderTimer()
-    self.confirmation = ReconsiderTimer()
   }
 
-  /// Follows the sound server and the grace-time timer until cancelled.
+  // MARK: - The loop
+
+  /// Follows the sound server, the requests and the grace times until
+  /// cancelled; then answers every waiting request as pending.
   public func run() async throws {
     let updates = await link.updates()
-    let wakeups = timer.wakeups
-    let confirmations = confirmation.wakeups
+    let inbox = self.inbox
     await withDiscardingTaskGroup { group in
       group.addTask {
-        for await update in updates { await self.handle(update) }
+        for await update in updates { _ = inbox.post(.link(update)) }
       }
-      group.addTask {
-        for await _ in wakeups {
-          _ = await self.reconcile(because: "a grace time ended")
-        }
-      }
-      group.addTask {
-        for await _ in confirmations { await self.confirmSentChanges() }
+      await loop()
+      group.cancelAll()
+    }
+    for trigger in deferred + inbox.close() {
+      if case .request(let request) = trigger {
+        request.reply.resume(returning: true)
       }
     }
-    timer.cancel()
-    confirmation.cancel()
+    deferred = []
   }
 
-  private func handle(_ update: LinkUpdate) async {
+  /// Routes again and waits for the result.
+  ///
+  /// The call waits for a reconcile that started after it, so that the
+  /// route covers whatever the caller changed before; calls that arrive
+  /// together share one. Once the router has stopped, it answers at once
+  /// that the route is pending.
+  ///
+  /// - Parameters:
+  ///   - reason: Why, for the log and `route --explain`.
+  ///   - leavingFollowersToTheDefault: On PulseAudio, whether to leave the
+  ///     streams that follow the default to the default change and move
+  ///     only those that stayed behind once the server shows them.
+  /// - Returns: Whether the route is pending: the server is away, or did
+  ///   not take it.
+  @discardableResult
+  public nonisolated func reconcile(
+    because reason: String, leavingFollowersToTheDefault: Bool = false
+  ) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let request = RouteRequest(
+        reason: reason,
+        leavingFollowersToTheDefault: leavingFollowersToTheDefault,
+        reply: continuation)
+      if !inbox.post(.request(request)) {
+        continuation.resume(returning: true)
+      }
+    }
+  }
+
+  /// How many triggers wait for the next reconcile, for tests that need
+  /// a request to be queued before they let a held batch through.
+  package nonisolated var queuedTriggerCount: Int { inbox.count }
+
+  private func loop() async {
+    while !Task.isCancelled {
+      let triggers = deferred + inbox.take()
+      deferred = []
+      let now = clock.now()
+      let graceEnded = reconsiderAt.map { now >= $0 } ?? false
+      let confirming = confirmAt.map { now >= $0 } ?? false
+      guard
+        !triggers.isEmpty || graceEnded || confirming
+          || !followUpReasons.isEmpty
+      else {
+        await waitForTriggers(
+          until: [reconsiderAt, confirmAt].compactMap { $0 }.min())
+        continue
+      }
+      var reasons = followUpReasons
+      followUpReasons = []
+      var replies: [CheckedContinuation<Bool, Never>] = []
+      var leavingFollowers = false
+      for trigger in triggers {
+        switch trigger {
+        case .link(let update):
+          if let reason = handle(update) { reasons.append(reason) }
+        case .request(let request):
+          reasons.append(request.reason)
+          replies.append(request.reply)
+          leavingFollowers =
+            leavingFollowers || request.leavingFollowersToTheDefault
+        }
+      }
+      if graceEnded {
+        reconsiderAt = nil
+        reasons.append("a grace time ended")
+      }
+      if confirming {
+        confirmAt = nil
+        if await confirmSentChanges() {
+          reasons.append("sent moves did not show up")
+        }
+      }
+      if let reason = Self.mergedReason(reasons) {
+        await reconcileOnce(
+          because: reason, leavingFollowersToTheDefault: leavingFollowers)
+      }
+      for reply in replies { reply.resume(returning: pending) }
+    }
+  }
+
+  /// The reason a merged reconcile gives: the first that is not an echo
+  /// of the sound server, else the first.
+  static func mergedReason(_ reasons: [String]) -> String? {
+    reasons.first { !echoTriggers.contains($0) } ?? reasons.first
+  }
+
+  /// Returns once a trigger is queued, `deadline` has passed, or the task
+  /// is cancelled.
+  private func waitForTriggers(until deadline: Date?) async {
+    let inbox = self.inbox
+    guard let deadline else {
+      await inbox.waitForTriggers()
+      return
+    }
+    let clock = self.clock
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await inbox.waitForTriggers() }
+      group.addTask { try? await clock.sleep(until: deadline) }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+
+  /// During a reconcile: waits for the link's next mirror.
+  ///
+  /// Returns when the link publishes a mirror that shows what is awaited,
+  /// or loses the server, or `limit` seconds have passed. Requests that
+  /// arrive meanwhile wait for the next reconcile.
+  ///
+  /// - Parameters:
+  ///   - limit: How long to wait at most.
+  ///   - showing: What the mirror waited for shows; a mirror that does not
+  ///     (one the link published before) is taken in, and the wait goes on.
+  private func awaitNextMirror(
+    within limit: Double,
+    showing isAwaited: (ServerMirror) -> Bool = { _ in true }
+  ) async {
+    let deadline = clock.now().addingTimeInterval(limit)
+    while !Task.isCancelled {
+      var sawUpdate = false
+      for trigger in inbox.take() {
+        guard case .link(let update) = trigger else {
+          deferred.append(trigger)
+          continue
+        }
+        if let reason = handle(update) { followUpReasons.append(reason) }
+        sawUpdate = sawUpdate || update.mirror.map(isAwaited) ?? true
+      }
+      if sawUpdate || clock.now() >= deadline { return }
+      await waitForTriggers(until: deadline)
+    }
+  }
+
+  /// Takes in a sound-server state.
+  ///
+  /// - Returns: Why to route again, or nil when there is nothing to route
+  ///   on.
+  private func handle(_ update: LinkUpdate) -> String? {
     switch update {
     case .connected(let mirror):
       logger.notice(
@@ -176,13 +334,11 @@ public actor RouteController: Service {
       // The fresh mirror answers the question either way.
       defaultAwaitingFreshMirror = nil
       observe(mirror)
-      resumeMirrorWaiters()
-      _ = await reconcile(because: "the sound server connected")
+      return "the sound server connected"
     case .changed(let mirror):
       recognizeSentDefault(in: mirror)
       observe(mirror)
-      resumeMirrorWaiters()
-      _ = await reconcile(because: "the sound server changed")
+      return "the sound server changed"
     case .disconnected(let error):
       if self.mirror != nil {
         logger.warning(
@@ -195,7 +351,7 @@ public actor RouteController: Service {
       tracking.forgetConnection()
       defaultAwaitingFreshMirror = nil
       pending = lastDecision?.hasActions ?? false
-      resumeMirrorWaiters()
+      return nil
     }
   }
 
@@ -232,63 +388,84 @@ public actor RouteController: Service {
       ?? false
   }
 
-  /// Waits until the link publishes another mirror (or goes away), or
-  /// `limit` has passed.
-  private func nextMirror(within limit: Duration) async {
-    let id = nextMirrorWaiterID
-    nextMirrorWaiterID += 1
-    await withCheckedContinuation { continuation in
-      mirrorWaiters[id] = continuation
-      Task {
-        try? await Task.sleep(for: limit)
-        self.resumeMirrorWaiter(id)
-      }
-    }
+  /// Whether the mirror shows a stream at all.
+  private func exists(_ stream: UInt32) -> Bool {
+    mirror?.sinkInputs.contains { $0.index == stream } ?? false
   }
 
-  private func resumeMirrorWaiter(_ id: Int) {
-    mirrorWaiters.removeValue(forKey: id)?.resume()
-  }
-
-  private func resumeMirrorWaiters() {
-    let waiters = mirrorWaiters
-    mirrorWaiters = [:]
-    for waiter in waiters.values { waiter.resume() }
+  /// The registered accessories' normalized addresses.
+  private var registeredAddresses: Set<String> {
+    Set(
+      engine.registry.registrations.values.filter { !$0.isInvalidated }
+        .map { $0.address.description })
   }
 
   private func observe(_ mirror: ServerMirror) {
     self.mirror = mirror
-    let registered = Set(
-      engine.registry.registrations.values.filter { !$0.isInvalidated }
-        .map { $0.address.description })
+    let registered = registeredAddresses
+    let choiceBefore = tracking.manualChoice
     tracking.observe(
       server: mirror.serverInfo, sinks: mirror.sinks,
       sinkInputs: mirror.sinkInputs, accessories: registered,
       reappearGrace: policies.policy.reappearGraceSeconds,
-      now: clock().timeIntervalSince1970)
+      now: clock.now().timeIntervalSince1970)
+    if let choice = tracking.manualChoice, choice != choiceBefore {
+      publishManualChoice(choice, on: mirror)
+    }
   }
 
-  /// Decides and applies the result; returns after the server acknowledged
-  /// it, or at once with `pending` when the server is away.
+  /// Tells event subscribers that the person chose a default output with
+  /// another program.
+  private func publishManualChoice(
+    _ choice: ManualChoice, on mirror: ServerMirror
+  ) {
+    let description = mirror.sink(named: choice.output)?.description
+    logger.info(
+      "The person chose the default output",
+      metadata: ["route.output": choice.output])
+    guard events.subscriberCount > 0 else { return }
+    events.publish(
+      .object([
+        "kind": "route",
+        "output": .string(choice.output),
+        "summary": .string(
+          "You chose \(description ?? choice.output) as the default output"),
+        "moves": .number(0),
+        "defaultChanged": .bool(true),
+        "pending": .bool(false),
+        "chosenBy": .string("person"),
+      ]))
+  }
+
+  // MARK: - One reconcile
+
+  /// Decides and applies the result.
+  ///
+  /// Returns after the server acknowledged it, or at once with `pending`
+  /// when the server is away. Only the loop calls it, so reconciles never
+  /// overlap.
   ///
   /// - Parameters:
   ///   - reason: Why, for the log.
   ///   - leavingFollowersToTheDefault: On PulseAudio, whether to leave the
   ///     streams that follow the default to the default change and move
   ///     only those that stayed behind once the link's next mirror shows
-  ///     them. Only a caller outside the link's update loop may ask for it
-  ///     (a control request): that loop delivers the mirror waited for.
+  ///     them.
   /// - Returns: Whether the route is pending.
   @discardableResult
-  public func reconcile(
-    because reason: String, leavingFollowersToTheDefault: Bool = false
+  private func reconcileOnce(
+    because reason: String, leavingFollowersToTheDefault: Bool
   ) async -> Bool {
     let policy = policies.policy
     guard let mirror else {
       pending = true
       return true
     }
-    let now = clock().timeIntervalSince1970
+    let decidedAt = clock.now()
+    let now = decidedAt.timeIntervalSince1970
+    tracking.notePresence(
+      of: registeredAddresses, sinks: mirror.sinks,
+      reappearGrace: policy.reappearGraceSeconds, now: now)
     let snapshot = SnapshotBuilder.snapshot(
       registry: engine.registry, server: mirror.serverInfo,
       sinks: mirror.sinks, sinkInputs: mirror.sinkInputs,
@@ -298,11 +475,11 @@ public actor RouteController: Service {
     lastSnapshot = snapshot
     lastDecision = decision
     lastPolicy = policy
-    timer.schedule(
-      at: decision.reconsiderAt.map { $0 - now },
-      now: DispatchTime.now())
+    reconsiderAt = decision.reconsiderAt.map {
+      Date(timeIntervalSince1970: $0 + 0.001)
+    }
     // Changes already sent and not yet seen are not sent again: a server
-    // event during a batch would otherwise repeat it.
+    // event that shows an earlier state would otherwise repeat them.
     let defaultChange =
       decision.defaultChange == tracking.expectedDefault
       ? nil : decision.defaultChange
@@ -311,7 +488,7 @@ public actor RouteController: Service {
     }
     keep(
       DecisionRecord(
-        decidedAt: clock(), trigger: reason, snapshot: snapshot,
+        decidedAt: decidedAt, trigger: reason, snapshot: snapshot,
         policy: policy, decision: decision,
         sentDefault: defaultChange != nil, sentMoves: moves.count,
         sentProfiles: !decision.profileRequests.isEmpty))
@@ -340,26 +517,32 @@ public actor RouteController: Service {
       moves: sentMoves.map { .init(sinkInput: $0.stream, sink: $0.to) })
     if let defaultChange { tracking.expectedDefault = defaultChange }
     for move in moves { tracking.expectedMoves[move.stream] = move.to }
-    // Only what this call set is forgotten again: while it waits, another
-    // reconciliation may set newer expectations.
+    // Only what this reconcile set is forgotten again: the states taken in
+    // while it waits may already have settled some.
     func forgetOwn(_ moves: [StreamMove]) {
       for move in moves where tracking.expectedMoves[move.stream] == move.to {
         tracking.expectedMoves[move.stream] = nil
       }
     }
-    reconcilesInFlight += 1
-    defer { reconcilesInFlight -= 1 }
+    logger.debug(
+      "Sending a batch",
+      metadata: [
+        "route.reason": reason, "route.operations": "\(batch.operationCount)",
+      ])
     do {
       var result = try await link.apply(batch)
       if !carried.isEmpty {
         let left = moves.filter { carried.contains($0.stream) }
         if case .success = result.defaultSink {
-          await nextMirror(within: Self.followingDefaultLimit)
+          await awaitNextMirror(within: Self.followingDefaultLimit) {
+            $0.defaultSinkName == defaultChange
+          }
         }
-        // A move that a later decision replaced is not sent.
-        let stayed = left.filter {
-          tracking.expectedMoves[$0.stream] == $0.to
-            && !isPlaying($0.stream, on: $0.to)
+        // A stream that is gone, or already there, is not moved.
+        let stayed = left.filter { move in
+          tracking.expectedMoves[move.stream] == move.to
+            && !isPlaying(move.stream, on: move.to)
+            && exists(move.stream)
         }
         if !stayed.isEmpty {
           let second = try await link.apply(
@@ -380,7 +563,7 @@ public actor RouteController: Service {
         zip(sentMoves, result.moves).compactMap { move, outcome in
           if case .failure = outcome { move } else { nil }
         })
-      confirmation.schedule(at: Self.confirmationDelay, now: DispatchTime.now())
+      confirmAt = clock.now().addingTimeInterval(Self.confirmationDelay)
       for error in result.errors {
         logger.warning(
           "A routing operation failed",
@@ -404,6 +587,18 @@ public actor RouteController: Service {
         "route.output": decision.target ?? "none",
         "route.moves": "\(decision.moves.count)",
       ])
+    if !sentMoves.isEmpty {
+      logger.debug(
+        "Streams moved",
+        metadata: [
+          "route.streams": sentMoves.map { move in
+            let from =
+              mirror.sinkInputs.first { $0.index == move.stream }
+              .flatMap { mirror.sink(index: $0.sinkIndex)?.name } ?? "no sink"
+            return "#\(move.stream) \(from)→\(move.to)"
+          }.joined(separator: ", ")
+        ])
+    }
     // The summary takes a second decision with its explanation: only for
     // someone who listens.
     if events.subscriberCount > 0 {
@@ -416,6 +611,7 @@ public actor RouteController: Service {
           "moves": .number(Double(decision.moves.count)),
           "defaultChanged": .bool(decision.defaultChange != nil),
           "pending": .bool(pending),
+          "chosenBy": .string("accessoryd"),
         ]))
     }
     return pending
@@ -423,14 +619,12 @@ public actor RouteController: Service {
 
   /// Checks, once the server has had time, that what this router sent
   /// showed up: a default change PipeWire did not report makes the link
-  /// load a fresh mirror; moves never seen are forgotten and decided again.
-  private func confirmSentChanges() async {
-    guard mirror != nil else { return }
-    // A reconciliation still under way has not had its time yet.
-    guard reconcilesInFlight == 0 else {
-      confirmation.schedule(at: Self.confirmationDelay, now: DispatchTime.now())
-      return
-    }
+  /// load a fresh mirror.
+  ///
+  /// - Returns: Whether moves never seen were forgotten, to be decided
+  ///   again.
+  private func confirmSentChanges() async -> Bool {
+    guard mirror != nil else { return false }
     if let expected = tracking.expectedDefault,
       mirror?.defaultSinkName != expected
     {
@@ -439,12 +633,15 @@ public actor RouteController: Service {
         metadata: ["route.output": expected])
       tracking.expectedDefault = nil
       defaultAwaitingFreshMirror = expected
-      await link.reconnect()
-    }
-    if !tracking.expectedMoves.isEmpty {
       tracking.expectedMoves = [:]
-      await reconcile(because: "sent moves did not show up")
+      // The fresh state routes again; the stale one is not decided on.
+      await link.reconnect()
+      await awaitNextMirror(within: Self.freshMirrorLimit)
+      return false
     }
+    guard !tracking.expectedMoves.isEmpty else { return false }
+    tracking.expectedMoves = [:]
+    return true
   }
 
   /// Keeps a decision for `route --explain` and, if it changed something,
@@ -518,7 +715,7 @@ public actor RouteController: Service {
     logger.info(
       "Host addresses from the Bluetooth adapters",
       metadata: ["host.addresses": texts.joined(separator: ",")])
-    _ = await reconcile(because: "the host's Bluetooth adapters changed")
+    await reconcile(because: "the host's Bluetooth adapters changed")
   }
 
   /// The host's Bluetooth addresses in use.
@@ -530,42 +727,10 @@ public actor RouteController: Service {
       .name
   }
 
+  /// The state of the sound server the router last took in, for tests
+  /// that wait for it to catch up with a scripted server.
+  package var currentMirror: ServerMirror? { mirror }
+
   /// The connected sound server's identity, or nil.
   public var serverInfo: ServerInfo? { mirror?.serverInfo }
-}
-
-/// A one-shot timer for the end of a grace time, delivered as an async
-/// sequence of wake-ups.
-final class ReconsiderTimer: Sendable {
-  let wakeups: AsyncStream<Void>
-  private let continuation: AsyncStream<Void>.Continuation
-  private let source = Mutex<(any DispatchSourceTimer)?>(nil)
-
-  init() {
-    (wakeups, continuation) = AsyncStream.makeStream(
-      of: Void.self, bufferingPolicy: .bufferingNewest(1))
-  }
-
-  /// Arms the timer `seconds` from now, replacing any armed one; nil
-  /// disarms it.
-  func schedule(at seconds: Double?, now: DispatchTime) {
-    source.withLock { source in
-      source?.cancel()
-      source = nil
-      guard let seconds else { return }
-      let timer = DispatchSource.makeTimerSource(
-        queue: DispatchQueue.global())
-      let delay = max(0, seconds) + 0.001
-      timer.schedule(deadline: now + delay, leeway: .milliseconds(5))
-      let continuation = self.continuation
-      timer.setEventHandler { continuation.yield() }
-      timer.resume()
-      source = timer
-    }
-  }
-
-  func cancel() {
-    schedule(at: nil, now: .now())
-    continuation.finish()
-  }
 }

@@ -1,0 +1,29 @@
+// What the router needs of the sound server: its states as they change,
+// a way to send a batch, and a way to ask for a fresh state. The real
+// SoundServerLink is one; the router's unit tests script another.
+
+import PulseAudio
+
+/// The router's view of the sound server.
+///
+/// ``SoundServerLink`` is the real one. A conforming type publishes every
+/// new state of the server through ``updates()``, applies batches, and
+/// loads a fresh state on ``reconnect()``.
+public protocol RoutingLink: Sendable {
+  /// Returns a stream of the server's states, starting with the current
+  /// one if there is one.
+  func updates() async -> AsyncStream<LinkUpdate>
+
+  /// Sends a batch and returns one result per operation; a success is the
+  /// server's acknowledgement, and the change shows up in ``updates()``.
+  ///
+  /// - Throws: ``PulseAudio/PulseError/connectionTerminated`` when not
+  ///   connected.
+  func apply(_ batch: PulseBatch) async throws(PulseError) -> PulseBatchResult
+
+  /// Loads a fresh state of the server, published as
+  /// ``LinkUpdate/connected(_:)``.
+  func reconnect() async
+}
+
+extension SoundServerLink: RoutingLink {}

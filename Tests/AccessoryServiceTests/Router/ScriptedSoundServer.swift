@@ -1,0 +1,252 @@
+// A sound server scripted by the router's unit tests: it holds a state,
+// publishes it the way SoundServerLink does, records every batch the router
+// sends, and plays the person and other programs when a test says so.
+
+import AccessoryService
+import Synchronization
+
+@testable import PulseAudio
+
+/// A ``RoutingLink`` whose server a test scripts.
+actor ScriptedSoundServer: RoutingLink {
+  /// What the server does with the next batches.
+  enum Behavior: Sendable {
+    /// Applies each batch and reports the new state.
+    case applies
+    /// Waits for ``release()`` before it applies a batch.
+    case holds
+    /// Applies each batch but reports nothing, as PipeWire now and then
+    /// does with default changes.
+    case appliesSilently
+    /// Goes away while the batch is sent.
+    case goesAway
+  }
+
+  /// The server's state; nil while it is away.
+  private(set) var state: ServerMirror?
+  /// What the server does with batches.
+  var behavior = Behavior.applies
+  /// Every batch the router sent, oldest first.
+  private(set) var batches: [PulseBatch] = []
+  /// How many times the router asked for a fresh state.
+  private(set) var reconnects = 0
+  /// Streams that keep their sink when the default changes, like streams
+  /// with a target of their own on PulseAudio.
+  private var pinned: Set<UInt32> = []
+  private var subscribers: [AsyncStream<LinkUpdate>.Continuation] = []
+  private var held: [CheckedContinuation<Void, Never>] = []
+  private var batchWaiters: [(count: Int, CheckedContinuation<Void, Never>)] =
+    []
+  private var heldWaiters: [CheckedContinuation<Void, Never>] = []
+
+  /// Creates a server with sinks and streams.
+  ///
+  /// - Parameters:
+  ///   - sinks: The outputs, as `(name, Bluetooth address)`.
+  ///   - defaultSink: The default output's name.
+  ///   - streams: The playback streams, as `(index, sink name)`.
+  ///   - isPipeWire: Whether the server says it is PipeWire's.
+  init(
+    sinks: [(String, String?)], defaultSink: String,
+    streams: [(UInt32, String)] = [], isPipeWire: Bool = false
+  ) {
+    let sinkValues = sinks.enumerated().map { offset, sink in
+      Self.sink(UInt32(offset), sink.0, address: sink.1)
+    }
+    state = ServerMirror(
+      serverInfo: ServerInfo(
+        serverName: isPipeWire
+          ? "PulseAudio (on PipeWire 0.3.65)" : "pulseaudio",
+        serverVersion: "16.1", defaultSinkName: defaultSink,
+        defaultSourceName: nil, hostName: "host", userName: "user"),
+      sinks: sinkValues,
+      sinkInputs: streams.map { index, sinkName in
+        Self.stream(
+          index, on: sinkValues.first { $0.name == sinkName }!.index)
+      },
+      cards: [])
+  }
+
+  // MARK: - RoutingLink
+
+  func updates() -> AsyncStream<LinkUpdate> {
+    let (stream, continuation) = AsyncStream.makeStream(of: LinkUpdate.self)
+    if let state { continuation.yield(.connected(state)) }
+    subscribers.append(continuation)
+    return stream
+  }
+
+  func apply(_ batch: PulseBatch) async throws(PulseError) -> PulseBatchResult {
+    batches.append(batch)
+    let waiters = batchWaiters.filter { $0.count <= batches.count }
+    batchWaiters.removeAll { $0.count <= batches.count }
+    for waiter in waiters { waiter.1.resume() }
+    switch behavior {
+    case .applies, .appliesSilently:
+      break
+    case .holds:
+      await withCheckedContinuation { continuation in
+        held.append(continuation)
+        for waiter in heldWaiters { waiter.resume() }
+        heldWaiters = []
+      }
+    case .goesAway:
+      goAway()
+      throw .connectionTerminated
+    }
+    guard state != nil else { throw .connectionTerminated }
+    change(publishing: behavior != .appliesSilently) { state in
+      Self.apply(batch, to: &state, pinned: self.pinned)
+    }
+    return PulseBatchResult(
+      cardProfiles: batch.cardProfiles.map { _ in .success(()) },
+      defaultSink: batch.defaultSink.map { _ in .success(()) },
+      moves: batch.moves.map { _ in .success(()) })
+  }
+
+  func reconnect() {
+    reconnects += 1
+    guard let state else { return }
+    publish(.connected(state))
+  }
+
+  // MARK: - Scripting
+
+  /// Sets what the server does with the next batches.
+  func behave(_ behavior: Behavior) { self.behavior = behavior }
+
+  /// Returns once the router has sent `count` batches in all.
+  func waitForBatches(_ count: Int) async {
+    guard batches.count < count else { return }
+    await withCheckedContinuation { batchWaiters.append((count, $0)) }
+  }
+
+  /// Returns once a batch is held.
+  func waitUntilHolding() async {
+    guard held.isEmpty else { return }
+    await withCheckedContinuation { heldWaiters.append($0) }
+  }
+
+  /// Lets held batches through, and later ones too.
+  func release() {
+    behavior = .applies
+    let continuations = held
+    held = []
+    for continuation in continuations { continuation.resume() }
+  }
+
+  /// Another program changes the state, and the server reports it.
+  func change(
+    publishing: Bool = true, _ edit: (inout ServerMirror) -> Void
+  ) {
+    guard var state else { return }
+    edit(&state)
+    self.state = state
+    if publishing { publish(.changed(state)) }
+  }
+
+  /// The person moves a stream with another program.
+  func personMoves(_ stream: UInt32, to sinkName: String) {
+    pinned.insert(stream)
+    change { state in
+      let sink = state.sink(named: sinkName)!
+      state.sinkInputs = state.sinkInputs.map { input in
+        var input = input
+        if input.index == stream { input.sinkIndex = sink.index }
+        return input
+      }
+    }
+  }
+
+  /// The person picks the default output with another program.
+  func personChoosesDefault(_ sinkName: String) {
+    change { $0.serverInfo.defaultSinkName = sinkName }
+  }
+
+  /// A stream starts on a sink, optionally pinned there by its application.
+  func startStream(
+    _ index: UInt32, on sinkName: String, pinnedByApplication: Bool = false
+  ) {
+    if pinnedByApplication { pinned.insert(index) }
+    change { state in
+      var stream = Self.stream(index, on: state.sink(named: sinkName)!.index)
+      if pinnedByApplication { stream.properties["target.object"] = sinkName }
+      state.sinkInputs.append(stream)
+    }
+  }
+
+  /// The server goes away.
+  func goAway() {
+    state = nil
+    publish(.disconnected(.connectionTerminated))
+  }
+
+  /// The server comes back with a state.
+  func comeBack(_ mirror: ServerMirror) {
+    state = mirror
+    publish(.connected(mirror))
+  }
+
+  /// The sink a stream plays on.
+  func sinkOf(_ stream: UInt32) -> String? {
+    guard let state,
+      let input = state.sinkInputs.first(where: { $0.index == stream })
+    else { return nil }
+    return state.sink(index: input.sinkIndex)?.name
+  }
+
+  /// The default output's name.
+  var defaultSink: String? { state?.defaultSinkName }
+
+  private func publish(_ update: LinkUpdate) {
+    for subscriber in subscribers { subscriber.yield(update) }
+  }
+
+  // MARK: - Values
+
+  /// Applies a batch as PulseAudio does: a new default carries the streams
+  /// on the old default that have no target of their own.
+  private static func apply(
+    _ batch: PulseBatch, to state: inout ServerMirror, pinned: Set<UInt32>
+  ) {
+    if let name = batch.defaultSink, let new = state.sink(named: name) {
+      let old = state.defaultSink?.index
+      state.serverInfo.defaultSinkName = name
+      state.sinkInputs = state.sinkInputs.map { input in
+        var input = input
+        if input.sinkIndex == old, !pinned.contains(input.index) {
+          input.sinkIndex = new.index
+        }
+        return input
+      }
+    }
+    for move in batch.moves {
+      guard let sink = state.sink(named: move.sink) else { continue }
+      state.sinkInputs = state.sinkInputs.map { input in
+        var input = input
+        if input.index == move.sinkInput { input.sinkIndex = sink.index }
+        return input
+      }
+    }
+  }
+
+  static func sink(_ index: UInt32, _ name: String, address: String?) -> Sink {
+    var properties: [String: String] = [:]
+    if let address {
+      properties["api.bluez5.address"] = address
+      properties["device.bus"] = "bluetooth"
+      properties["device.form_factor"] = "headphone"
+    }
+    return Sink(
+      index: index, name: name, description: name, properties: properties,
+      ports: [], activePortName: nil, state: .running, isMuted: false,
+      cardIndex: nil, ownerModuleIndex: nil, driver: nil)
+  }
+
+  static func stream(_ index: UInt32, on sink: UInt32) -> SinkInput {
+    SinkInput(
+      index: index, name: "stream \(index)", sinkIndex: sink, clientIndex: nil,
+      clientName: nil, properties: ["application.name": "player \(index)"],
+      isCorked: false, isMuted: false, ownerModuleIndex: nil)
+  }
+}
