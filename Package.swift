@@ -92,38 +92,45 @@ let package = Package(
     ),
     .executableTarget(
       name: "AccessoryDemo",
-      dependencies: ["AudioAccessoryKit", "AccessorySetupKit", "Logging"]
+      dependencies: ["AudioAccessoryKit", "AccessorySetupKit", "Logging"],
+      path: "Examples/AccessoryDemo"
     ),
     .executableTarget(
       name: "PulseBenchmark",
-      dependencies: ["BenchmarkSupport", "PulseAudio", "TestSupport"]
+      dependencies: ["BenchmarkSupport", "PulseAudio", "TestSupport"],
+      path: "Benchmarks/PulseBenchmark"
     ),
     .executableTarget(
       name: "AccessorydBenchmark",
       dependencies: [
         "AudioAccessoryKit", "AccessoryControl", "BenchmarkSupport",
         "PulseAudio", "TestSupport",
-      ]
+      ],
+      path: "Benchmarks/AccessorydBenchmark"
     ),
 
     .executableTarget(
       name: "RoutingBenchmark",
-      dependencies: ["RoutingCore"]
+      dependencies: ["RoutingCore"],
+      path: "Benchmarks/RoutingBenchmark"
     ),
 
-    // MARK: - Test support
+    // MARK: - Examples, benchmarks and test support, outside Sources/
 
     .target(
       name: "TestSupport",
-      dependencies: []
+      dependencies: [],
+      path: "Tests/TestSupport"
     ),
     .target(
       name: "BenchmarkSupport",
-      dependencies: ["PulseAudio", "TestSupport"]
+      dependencies: ["PulseAudio", "TestSupport"],
+      path: "Benchmarks/BenchmarkSupport"
     ),
     .executableTarget(
       name: "StateFileWriter",
-      dependencies: ["AudioAccessoryKit", "AccessorySetupKit"]
+      dependencies: ["AudioAccessoryKit", "AccessorySetupKit"],
+      path: "Tests/StateFileWriter"
     ),
 
     // MARK: - Tests

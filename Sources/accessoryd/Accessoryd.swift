@@ -21,17 +21,13 @@ struct Accessoryd {
         Array(CommandLine.arguments.dropFirst()),
         environment: ProcessInfo.processInfo.environment)
     } catch {
-      let isFileProblem =
-        error.description.contains(": ")
-        && !error.description.hasPrefix("The value")
-        && !error.description.hasPrefix("Missing")
       printError(
         "Error: \(error)\n"
-          + (isFileProblem
-            ? ""
-            : "Usage: \(DaemonConfiguration.usage)\n"
-              + "  See 'accessoryd --help' for more information.\n"))
-      exit(isFileProblem ? 78 : 64)
+          + (error.source == .commandLine
+            ? "Usage: \(DaemonConfiguration.usage)\n"
+              + "  See 'accessoryd --help' for more information.\n"
+            : ""))
+      exit(error.exitStatus)
     }
     switch request {
     case .help:

@@ -66,7 +66,9 @@ struct DaemonConfigurationTests {
     #expect {
       try DaemonConfiguration.parse(arguments, environment: environment)
     } throws: { error in
+      // A command-line mistake exits 64 with the usage line.
       "\(error)" == message
+        && (error as? DaemonConfiguration.UsageError)?.exitStatus == 64
     }
   }
 
@@ -99,10 +101,12 @@ struct DaemonConfigurationTests {
       try DaemonConfiguration.parse(
         ["--config", bad.path], environment: environment)
     } throws: { error in
-      "\(error)"
-        == "\(bad.path): sever: is not a known setting; expected one of "
-        + "'server', 'policy', 'stateDirectory', 'socket', 'hostAddresses', "
-        + "'logLevel'"
+      // A config file's mistake exits 78, without the usage line.
+      (error as? DaemonConfiguration.UsageError)?.exitStatus == 78
+        && "\(error)"
+          == "\(bad.path): sever: is not a known setting; expected one of "
+          + "'server', 'policy', 'stateDirectory', 'socket', 'hostAddresses', "
+          + "'logLevel'"
     }
 
     // A syntax error names its line and column.

@@ -67,8 +67,32 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
   /// The error for bad arguments or a bad config file.
   public struct UsageError: Error, CustomStringConvertible {
+    /// Where the bad value came from.
+    public enum Source: Sendable, Hashable {
+      /// The command line: the usage line helps.
+      case commandLine
+      /// A config file, named in the message.
+      case configFile
+    }
+
     /// What is wrong, quoting the value.
     public var description: String
+    /// Where the bad value came from.
+    public var source: Source
+
+    /// The exit status for the error: 64 (`EX_USAGE`) for the command
+    /// line, 78 (`EX_CONFIG`) for a config file.
+    public var exitStatus: Int32 {
+      switch source {
+      case .commandLine: 64
+      case .configFile: 78
+      }
+    }
+
+    init(description: String, source: Source = .commandLine) {
+      self.description = description
+      self.source = source
+    }
   }
 
   /// What parsing the command line asks for.
@@ -206,12 +230,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
         data = try Data(contentsOf: URL(fileURLWithPath: path))
       } catch {
         throw UsageError(
-          description: "\(path): cannot be read: \(systemReason(error))")
+          description: "\(path): cannot be read: \(systemReason(error))",
+          source: .configFile)
       }
       do {
         try JSON5Reader.check(data)
       } catch {
-        throw UsageError(description: "\(path): \(error.description)")
+        throw UsageError(
+          description: "\(path): \(error.description)", source: .configFile)
       }
       let decoder = JSONDecoder()
       decoder.allowsJSON5 = true
@@ -223,7 +249,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
           throw UsageError(
             description:
               "\(path): \(key): is not a known setting; expected one of "
-              + known.map { "'\($0)'" }.joined(separator: ", "))
+              + known.map { "'\($0)'" }.joined(separator: ", "),
+            source: .configFile)
         }
         return try decoder.decode(FileSettings.self, from: data)
       } catch let error as UsageError {
@@ -231,9 +258,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
       } catch let DecodingError.typeMismatch(_, context) {
         let key = context.codingPath.map(\.stringValue).joined(separator: ".")
         throw UsageError(
-          description: "\(path): \(key): \(context.debugDescription)")
+          description: "\(path): \(key): \(context.debugDescription)",
+          source: .configFile)
       } catch {
-        throw UsageError(description: "\(path): is not valid JSON5: \(error)")
+        throw UsageError(
+          description: "\(path): is not valid JSON5: \(error)",
+          source: .configFile)
       }
     }
   }
