@@ -4,6 +4,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit
+import FoundationEssentials
 
 extension Acctl {
   /// Changes an accessory's placement or audio sources.
@@ -35,12 +36,8 @@ extension Acctl {
 
     /// The accessory, by address or name.
     var accessory: String
-    /// The new placement: nil to keep it, `.some(nil)` to clear it.
-    var placement: AccessoryControlDevice.Placement??
-    /// The new primary source: nil to keep it, `.some(nil)` to clear it.
-    var primarySource: BluetoothAddress??
-    /// The new secondary source: nil to keep it, `.some(nil)` to clear it.
-    var secondarySource: BluetoothAddress??
+    /// What changes.
+    var changes: AccessoryConfigurationChanges
     /// Whether to print JSON.
     var json: Bool
     /// The daemon's socket.
@@ -48,47 +45,36 @@ extension Acctl {
 
     init(arguments: inout ArgumentCursor) throws {
       accessory = try arguments.required("accessory")
-      placement = arguments.value("placement").map {
-        AccessoryControlDevice.Placement(rawValue: $0)
+      let placement = arguments.value("placement").map {
+        FieldChange(setting: AccessoryControlDevice.Placement(rawValue: $0))
       }
-      primarySource = try arguments.value("primary-source", parseAddressOrNone)
-      secondarySource = try arguments.value(
+      let primary = try arguments.value("primary-source", parseAddressOrNone)
+      let secondary = try arguments.value(
         "secondary-source", parseAddressOrNone)
+      changes = AccessoryConfigurationChanges(
+        placement: placement ?? .unchanged,
+        primaryAudioSource: primary.map {
+          FieldChange(setting: $0.map { Data($0.bytes) })
+        } ?? .unchanged,
+        secondaryAudioSource: secondary.map {
+          FieldChange(setting: $0.map { Data($0.bytes) })
+        } ?? .unchanged)
       json = arguments.flag("json")
       socket = Acctl.socketPath(arguments)
     }
 
     func validate() throws {
-      if placement == nil, primarySource == nil, secondarySource == nil {
+      if changes.isEmpty {
         throw ValidationError(
           "Please provide at least one of '--placement', '--primary-source' "
             + "or '--secondary-source'.")
       }
     }
 
-    /// The `changes` parameter: only the given fields, `null` to clear.
-    var changes: [String: JSONValue] {
-      var changes: [String: JSONValue] = [:]
-      if let placement {
-        changes["devicePlacement"] =
-          placement.map { .string($0.rawValue) }
-          ?? .null
-      }
-      if let primarySource {
-        changes["primaryAudioSourceDeviceIdentifier"] =
-          primarySource.map { .string("\($0)") } ?? .null
-      }
-      if let secondarySource {
-        changes["secondaryAudioSourceDeviceIdentifier"] =
-          secondarySource.map { .string("\($0)") } ?? .null
-      }
-      return changes
-    }
-
     func run() async throws {
       let params: JSONValue = .object([
         "accessory": .string(Acctl.selector(accessory)),
-        "changes": .object(changes),
+        "changes": changes.json,
       ])
       let result = try Daemon(path: socket).call("accessory.update", params)
       Output.print(json ? Rendering.json(result) : Rendering.accessory(result))

@@ -66,11 +66,12 @@ struct ConcurrencyTests {
         plain.stop()
         reconnecting.stop()
       }
-      // Both follow: an update shows in each.
-      try await rig.place(budsAddress, "inEar")
-      try await waitUntil("both readers print the update", within: .seconds(10))
+      // Both follow: an update shows in each (each check sends one, as
+      // they may not have subscribed yet).
+      try await waitUntil("both readers print an update", within: .seconds(10))
       {
-        plain.outputSoFar.contains("updated")
+        try await rig.place(budsAddress, "inEar")
+        return plain.outputSoFar.contains("updated")
           && reconnecting.outputSoFar.contains("updated")
       }
       // Paused, as a terminal with Ctrl-S, while 3,000 updates are answered.

@@ -387,23 +387,6 @@ extension ControlError {
   }
 }
 
-/// Edits of some configuration fields; a field given as null is cleared.
-struct ConfigurationChanges {
-  var placement: AccessoryControlDevice.Placement??
-  var primary: Data??
-  var secondary: Data??
-
-  func apply(to configuration: inout AccessoryControlDevice.Configuration) {
-    if let placement { configuration.devicePlacement = placement }
-    if let primary {
-      configuration.primaryAudioSourceDeviceIdentifier = primary
-    }
-    if let secondary {
-      configuration.secondaryAudioSourceDeviceIdentifier = secondary
-    }
-  }
-}
-
 /// The params of a request, read with errors that name the field.
 struct Parameters {
   let fields: [String: JSONValue]
@@ -525,58 +508,18 @@ struct Parameters {
     return descriptor
   }
 
-  func changes(_ key: String) throws(ControlError) -> ConfigurationChanges {
+  func changes(
+    _ key: String
+  ) throws(ControlError) -> AccessoryConfigurationChanges {
     guard case .object(let changes) = fields[key] else {
       throw .invalidParams(
         "give 'configuration' or 'changes' (an object of fields to change)")
     }
-    let known = [
-      "devicePlacement", "primaryAudioSourceDeviceIdentifier",
-      "secondaryAudioSourceDeviceIdentifier",
-    ]
-    for name in changes.keys.sorted() where !known.contains(name) {
-      throw .invalidParams(
-        "unknown change '\(name)'; expected "
-          + known.map { "'\($0)'" }.joined(separator: ", "))
+    do {
+      return try AccessoryConfigurationChanges(json: changes)
+    } catch {
+      throw .invalidParams(error.description)
     }
-    var result = ConfigurationChanges()
-    if let value = changes["devicePlacement"] {
-      switch value {
-      case .null: result.placement = .some(nil)
-      case .string(let text):
-        guard let placement = AccessoryControlDevice.Placement(rawValue: text)
-        else {
-          throw .invalidParams(
-            "'devicePlacement' is '\(text)'; expected one of "
-              + AccessoryControlDevice.Placement.quotedNames + " or null")
-        }
-        result.placement = .some(placement)
-      default:
-        throw .invalidParams("'devicePlacement' must be a string or null")
-      }
-    }
-    for name in known.dropFirst() {
-      guard let value = changes[name] else { continue }
-      let data: Data?
-      switch value {
-      case .null: data = nil
-      case .string(let text):
-        guard let parsed = Data(hexBytes: text) else {
-          throw .invalidParams(
-            "'\(name)' is '\(text)'; expected hexadecimal bytes such as "
-              + "'AA:BB:CC:DD:EE:FF' or null")
-        }
-        data = parsed
-      default:
-        throw .invalidParams("'\(name)' must be a string or null")
-      }
-      if name == known[1] {
-        result.primary = .some(data)
-      } else {
-        result.secondary = .some(data)
-      }
-    }
-    return result
   }
 
   private static func describe(_ error: DecodingError) -> String {
