@@ -71,7 +71,7 @@ let package = Package(
       name: "AccessoryService",
       dependencies: [
         "AudioAccessoryKit", "PulseAudio", "Logging", "RoutingCore",
-        "AccessoryControl", "BlueZ",
+        "AccessoryControl", "BlueZ", "CommandLineKit",
       ]
     ),
 

@@ -148,3 +148,10 @@ struct CommandError: Error {
   var stack: [any Command.Type]
   var underlying: any Error
 }
+
+/// Returns the message for an error of ``ArgumentCursor``, such as
+/// `Unknown option '--bogus'`, or the error's own description, for a tool
+/// that splits its command line without a ``Command``.
+public func argumentErrorMessage(for error: any Error) -> String {
+  (error as? ParserError)?.message ?? String(describing: error)
+}

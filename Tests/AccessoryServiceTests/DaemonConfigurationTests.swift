@@ -50,7 +50,7 @@ struct DaemonConfigurationTests {
   @Test(arguments: [
     (["--bogus"], "Unknown option '--bogus'"),
     (["stray"], "Unexpected argument 'stray'"),
-    (["--policy"], "Missing value for '--policy <value>'"),
+    (["--policy"], "Missing value for '--policy <file>'"),
     (
       ["--log-level", "loud"],
       "The value 'loud' is invalid for '--log-level': expected trace, debug, "

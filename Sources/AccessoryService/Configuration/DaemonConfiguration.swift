@@ -2,6 +2,7 @@
 
 import AccessoryControl
 import AudioAccessoryKit
+import CommandLineKit
 import FoundationEssentials
 import Logging
 import RoutingCore
@@ -23,6 +24,25 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
   /// The state file in the state directory.
   public var stateFilePath: String { stateDirectory + "/state.json" }
+
+  /// The command line accessoryd takes, split by CommandLineKit.
+  static let signature: [ArgumentDefinition] = [
+    .option("server", abstract: "The sound server."),
+    .option("policy", valueName: "file", abstract: "The routing policy."),
+    .option(
+      "state-dir", valueName: "dir", abstract: "Where state.json is kept."),
+    .option("socket", valueName: "path", abstract: "The control socket."),
+    .option(
+      "host-address", valueName: "address",
+      abstract: "This host's Bluetooth address; repeat for each adapter."),
+    .option(
+      "log-level", valueName: "level",
+      abstract: "The least severe level logged."),
+    .option(
+      "config", valueName: "file",
+      abstract: "A JSON5 file with the same settings."),
+    .flag("version", abstract: "Show the version."),
+  ]
 
   /// The usage line.
   public static let usage =
@@ -115,47 +135,22 @@ public struct DaemonConfiguration: Sendable, Equatable {
   public static func parse(
     _ arguments: [String], environment: [String: String]
   ) throws(UsageError) -> Request {
+    let cursor: ArgumentCursor
+    do {
+      cursor = try ArgumentCursor(arguments, signature: signature)
+    } catch is CleanExit {
+      return .help
+    } catch {
+      throw UsageError(description: argumentErrorMessage(for: error))
+    }
+    if cursor.flag("version") { return .version }
     var flags: [String: String] = [:]
-    var hosts: [String] = []
-    var index = 0
-    func value(for option: String) throws(UsageError) -> String {
-      index += 1
-      guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-        throw UsageError(description: "Missing value for '\(option) <value>'")
-      }
-      return arguments[index]
+    for name in [
+      "server", "policy", "state-dir", "socket", "log-level", "config",
+    ] {
+      if let value = cursor.value(name) { flags["--" + name] = value }
     }
-    while index < arguments.count {
-      var argument = arguments[index]
-      var inline: String?
-      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-        inline = String(argument[argument.index(after: equals)...])
-        argument = String(argument[..<equals])
-      }
-      switch argument {
-      case "-h", "--help": return .help
-      case "--version": return .version
-      case "--server", "--policy", "--state-dir", "--socket", "--log-level",
-        "--config", "--host-address":
-        let given: String
-        if let inline {
-          given = inline
-        } else {
-          given = try value(for: argument)
-        }
-        if argument == "--host-address" {
-          hosts.append(given)
-        } else {
-          flags[argument] = given
-        }
-      default:
-        throw UsageError(
-          description: argument.hasPrefix("-")
-            ? "Unknown option '\(argument)'"
-            : "Unexpected argument '\(argument)'")
-      }
-      index += 1
-    }
+    let hosts = cursor.values("host-address")
 
     let home =
       environment["HOME"]
