@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .library(name: "AudioAccessoryKit", targets: ["AudioAccessoryKit"]),
     .library(name: "AccessorySetupKit", targets: ["AccessorySetupKit"]),
+    .library(name: "AccessoryBackend", targets: ["AccessoryBackend"]),
     .library(name: "CoreBluetooth", targets: ["CoreBluetooth"]),
     .library(name: "Logging", targets: ["Logging"]),
     .library(name: "PulseAudio", targets: ["PulseAudio"]),
@@ -35,6 +36,15 @@ let package = Package(
     .target(
       name: "AudioAccessoryKit",
       dependencies: ["AccessorySetupKit", "Logging", "AccessoryControl"]
+    ),
+
+    // MARK: - Backend: the registry, its state file and the in-process engine
+
+    .target(
+      name: "AccessoryBackend",
+      dependencies: [
+        "AudioAccessoryKit", "AccessorySetupKit", "AccessoryControl", "Logging",
+      ]
     ),
 
     // MARK: - Decision core
@@ -70,7 +80,7 @@ let package = Package(
     .target(
       name: "AccessoryService",
       dependencies: [
-        "AudioAccessoryKit", "PulseAudio", "Logging", "RoutingCore",
+        "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
         "AccessoryControl", "BlueZ", "CommandLineKit",
       ]
     ),
@@ -86,13 +96,13 @@ let package = Package(
     .executableTarget(
       name: "accessoryd",
       dependencies: [
-        "AccessoryService", "AccessoryControl", "AudioAccessoryKit",
+        "AccessoryService", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
         "PulseAudio", "Logging",
       ]
     ),
     .executableTarget(
       name: "AccessoryDemo",
-      dependencies: ["AudioAccessoryKit", "AccessorySetupKit", "Logging"],
+      dependencies: ["AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging"],
       path: "Examples/AccessoryDemo"
     ),
     .executableTarget(
@@ -129,7 +139,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "StateFileWriter",
-      dependencies: ["AudioAccessoryKit", "AccessorySetupKit"],
+      dependencies: ["AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit"],
       path: "Tests/StateFileWriter"
     ),
 
@@ -146,14 +156,14 @@ let package = Package(
     .testTarget(
       name: "AudioAccessoryKitTests",
       dependencies: [
-        "AudioAccessoryKit", "AccessorySetupKit", "Logging", "TestSupport",
+        "AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging", "TestSupport",
         "StateFileWriter",
       ]
     ),
     .testTarget(
       name: "AccessoryServiceTests",
       dependencies: [
-        "AccessoryService", "AudioAccessoryKit", "PulseAudio", "TestSupport",
+        "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
         "Logging",
       ]
     ),
@@ -179,7 +189,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "TestSupport", "AccessoryControl", "AudioAccessoryKit", "PulseAudio",
+        "TestSupport", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
+        "PulseAudio",
       ]
     ),
   ],

@@ -2,6 +2,7 @@
 // accessory, register it, report placements and audio sources, and print
 // the configuration the engine holds after each step, as JSON.
 
+import AccessoryBackend
 import AudioAccessoryKit
 import Foundation
 import Logging

@@ -202,7 +202,7 @@ extension AccessoryControlDevice.Placement: Codable,
 }
 
 /// Returns bytes as colon-separated upper-case hexadecimal pairs.
-func hexBytes(_ data: Data) -> String {
+package func hexBytes(_ data: Data) -> String {
   data.map(hexByte).joined(separator: ":")
 }
 

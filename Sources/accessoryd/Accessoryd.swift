@@ -2,6 +2,7 @@
 // and the state, then runs the control server, the sound-server link and
 // the router until SIGTERM or SIGINT; SIGHUP reloads the policy.
 
+import AccessoryBackend
 import AccessoryControl
 import AccessoryService
 import AudioAccessoryKit

@@ -1,3 +1,4 @@
+import AccessoryBackend
 import AudioAccessoryKit
 import Foundation
 

@@ -1,5 +1,6 @@
 // Every rule of the in-process engine, each with the exact error it throws.
 
+import AccessoryBackend
 import AudioAccessoryKit
 import Foundation
 import Synchronization

@@ -1,6 +1,7 @@
 // Durable state: round trips, unreadable files kept aside, failed writes
 // that change nothing, and a writer killed mid-write again and again.
 
+import AccessoryBackend
 import AudioAccessoryKit
 import Foundation
 import Logging

@@ -1,6 +1,7 @@
 // Concurrent clients end to end: 50 acctl processes update one accessory at
 // once; none fails, none is torn, and everyone agrees on the result.
 
+import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
 import Foundation

@@ -1,6 +1,7 @@
 // Recovery end to end: the sound server crashes and comes back, the daemon
 // is killed and restarted, the policy is reloaded with SIGHUP.
 
+import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
 import Foundation

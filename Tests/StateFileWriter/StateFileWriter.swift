@@ -5,6 +5,7 @@
 // Usage: state-file-writer PATH ITERATIONS
 // Generation g holds (g % 40) + 1 accessories, each named "gen-<g>-<i>".
 
+import AccessoryBackend
 import AudioAccessoryKit
 import Foundation
 

@@ -1,5 +1,6 @@
 // accessoryd's settings: flags over a config file over XDG defaults.
 
+import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit

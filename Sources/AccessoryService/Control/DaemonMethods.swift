@@ -1,5 +1,6 @@
 // The control socket's methods: docs/control-protocol.md describes each.
 
+import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
 import FoundationEssentials

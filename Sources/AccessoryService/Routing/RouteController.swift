@@ -6,6 +6,7 @@
 // reconcile are merged into the next. No polling, and a deadline only
 // while a grace time runs or sent changes wait to show up.
 
+import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
 import FoundationEssentials

@@ -1,6 +1,7 @@
 // Building the decision core's snapshot from the registry, the sound
 // server's state and the router's memory.
 
+import AccessoryBackend
 import AudioAccessoryKit
 import FoundationEssentials
 import PulseAudio

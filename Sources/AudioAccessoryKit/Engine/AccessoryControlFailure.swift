@@ -11,8 +11,8 @@ import Synchronization
 /// and what is expected instead.
 ///
 /// The Linux-only entry points (``AccessoryControlEngine``,
-/// ``InProcessAccessoryEngine``, ``DaemonAccessoryEngine``,
-/// ``AccessoryRegistry``) throw it. ``AccessoryControlDevice``'s own methods
+/// `InProcessAccessoryEngine`, ``DaemonAccessoryEngine``,
+/// `AccessoryRegistry`) throw it. ``AccessoryControlDevice``'s own methods
 /// throw ``code``, Apple's ``AccessoryControlDevice/Error``, and keep the
 /// whole failure for ``AccessoryControlDevice/lastFailure(for:)``.
 public struct AccessoryControlFailure: Error, Sendable, Hashable,

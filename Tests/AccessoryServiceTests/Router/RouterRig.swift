@@ -1,6 +1,7 @@
 // A router over a scripted sound server and a manual clock, with an
 // in-memory registry: triggers and server states in, batches out.
 
+import AccessoryBackend
 import AccessoryControl
 import AccessoryService
 import AudioAccessoryKit

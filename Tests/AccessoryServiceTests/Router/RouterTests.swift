@@ -3,6 +3,7 @@
 // that covers them, a server lost in the middle of a batch, and each
 // routing rule the end-to-end suites cover.
 
+import AccessoryBackend
 import AccessoryControl
 import AccessoryService
 import AudioAccessoryKit

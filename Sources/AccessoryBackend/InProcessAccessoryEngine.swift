@@ -2,6 +2,8 @@
 // Tests and embedders use it directly; the routing service builds on it.
 
 import AccessoryControl
+import AccessorySetupKit
+import AudioAccessoryKit
 import Dispatch
 import FoundationEssentials
 import Logging

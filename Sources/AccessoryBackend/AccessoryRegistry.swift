@@ -2,6 +2,8 @@
 // rules that make a request valid. A value type with no I/O, shared by the
 // in-process engine and the routing service.
 
+import AccessorySetupKit
+import AudioAccessoryKit
 import FoundationEssentials
 
 /// The paired accessories and their audio registrations.

@@ -2,6 +2,8 @@
 // file in the same directory, flushed with fsync and renamed over the old
 // file, so a crash at any instant leaves either the old or the new state.
 
+import AccessorySetupKit
+import AudioAccessoryKit
 import FoundationEssentials
 import Logging
 
