@@ -72,7 +72,7 @@ let package = Package(
     ),
     .target(
       name: "BlueZ",
-      dependencies: ["CDBus", "AccessorySetupKit", "CoreBluetooth"]
+      dependencies: ["CDBus"]
     ),
 
     // MARK: - Service

@@ -1,7 +1,5 @@
 // A Bluetooth adapter of the host, as BlueZ's org.bluez.Adapter1 describes it.
 
-import AccessorySetupKit
-
 /// A Bluetooth adapter of the host, such as `hci0`, as BlueZ reports it.
 ///
 /// BlueZ publishes each adapter as a D-Bus object, such as
@@ -10,8 +8,9 @@ import AccessorySetupKit
 public struct BlueZAdapter: Sendable, Hashable {
   /// The adapter's D-Bus object path, such as `/org/bluez/hci0`.
   public var objectPath: String
-  /// The adapter's own Bluetooth address (`Address`).
-  public var address: BluetoothAddress
+  /// The adapter's own Bluetooth address (`Address`), upper case with
+  /// colons.
+  public var address: String
   /// The host name the adapter was given by the system (`Name`), if any.
   public var name: String?
   /// The name the adapter shows to other devices (`Alias`), if any.
@@ -32,7 +31,7 @@ public struct BlueZAdapter: Sendable, Hashable {
   ///   - isDiscovering: Whether it is searching for devices.
   public init(
     objectPath: String,
-    address: BluetoothAddress,
+    address: String,
     name: String? = nil,
     alias: String? = nil,
     isPowered: Bool = false,

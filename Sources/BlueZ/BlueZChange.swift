@@ -1,7 +1,5 @@
 // What a BlueZ client reports as BlueZ's objects come, change and go.
 
-import AccessorySetupKit
-
 /// A change to BlueZ's adapters or devices, as a ``BlueZClient`` sees it.
 ///
 /// Device records are complete: a ``deviceChanged(_:)`` carries the whole
@@ -14,13 +12,13 @@ public enum BlueZChange: Sendable, Hashable {
   /// An adapter went away; the record is the last one seen.
   case adapterRemoved(BlueZAdapter)
   /// A device appeared, for example because discovery found it.
-  case deviceAdded(DiscoveredDevice)
+  case deviceAdded(BlueZDevice)
   /// A device's properties changed, such as its signal strength or its
   /// advertisement data; the record is the updated one.
-  case deviceChanged(DiscoveredDevice)
-  /// A device went away, by its address.
+  case deviceChanged(BlueZDevice)
+  /// A device went away, by its address (upper case with colons).
   ///
   /// A device seen by two adapters is two objects; each one's removal is
   /// reported.
-  case deviceRemoved(BluetoothAddress)
+  case deviceRemoved(String)
 }

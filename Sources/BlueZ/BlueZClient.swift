@@ -1,8 +1,6 @@
 // A client of BlueZ, the Linux Bluetooth daemon, over D-Bus: its adapters,
 // the devices they see, their changes, and discovery.
 
-import AccessorySetupKit
-
 /// A connection to BlueZ (`org.bluez`) on a D-Bus bus, usually the system
 /// bus.
 ///
@@ -140,9 +138,8 @@ public final class BlueZClient: Sendable {
   /// now.
   ///
   /// Each record maps `org.bluez.Device1`: `Address`, `Name`, `Alias`,
-  /// `UUIDs`, `ManufacturerData`, `ServiceData`, `RSSI`, `Icon` (and the
-  /// form factor it implies), `Paired`, `Connected` and the address of its
-  /// `Adapter`. A device seen by two adapters appears twice.
+  /// `UUIDs`, `ManufacturerData`, `ServiceData`, `RSSI`, `Icon`, `Paired`,
+  /// `Connected` and the address of its `Adapter`. A device seen by two adapters appears twice.
   ///
   /// The corresponding D-Bus method is
   /// `org.freedesktop.DBus.ObjectManager.GetManagedObjects` on `org.bluez`
@@ -152,7 +149,7 @@ public final class BlueZClient: Sendable {
   /// - Throws: ``BlueZError``, for example
   ///   ``BlueZError/Name-swift.struct/serviceUnknown`` if BlueZ is not
   ///   running.
-  public func devices() async throws(BlueZError) -> [DiscoveredDevice] {
+  public func devices() async throws(BlueZError) -> [BlueZDevice] {
     try await refresh(doing: "listing BlueZ devices")
     return tracker.devices()
   }

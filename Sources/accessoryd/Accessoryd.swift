@@ -82,7 +82,8 @@ struct Accessoryd {
       sources: [
         SoundServerDevices(link: link),
         BlueZDevices(scanDemand: discovery.scanDemand) { adapters in
-          await router.useAdapterAddresses(adapters.map(\.address))
+          await router.useAdapterAddresses(
+            adapters.compactMap { BluetoothAddress($0.address) })
         },
       ],
       logger: logger)

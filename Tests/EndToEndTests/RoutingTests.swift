@@ -269,15 +269,13 @@ struct RoutingTests {
   }
 
   @Test(
-    "A stream the person moves stays where they put it, again and again, with both cores busy",
+    "A stream the person moves stays where they put it, again and again",
     arguments: SoundServerKind.allCases)
   func personsMoveStaysUnderLoad(_ kind: SoundServerKind) async throws {
     try await withRig(kind, streams: 1) { rig in
       try await rig.pairAndRegister(budsAddress, placement: "inEar")
       try await rig.eventuallyRouted(to: "buds", streams: 1)
       let changesBefore = try await rig.routeChanges()
-      let load = try BusyLoops.start(2)
-      defer { load.stop() }
       let repeats = kind == .pipeWire ? 20 : 8
       var movesRepeated = 0
       for attempt in 1...repeats {
@@ -294,6 +292,8 @@ struct RoutingTests {
         // PipeWire 0.3.65 now and then drops a move of a stream that has
         // just started, with no daemon of ours running too (measured: 3 of
         // 20 with both cores busy): the person then moves it again.
+        // `.ci/run` runs this again beside two busy loops, one per core
+        // (scripts/test-under-load 2).
         var explained = ""
         for round in 0..<100 {
           if try await rig.observe().streams.first(where: {

@@ -3,6 +3,8 @@
 
 import AccessorySetupKit
 import BlueZ
+import CoreBluetooth
+import FoundationEssentials
 
 /// Discovers the devices BlueZ knows over D-Bus, and reports the host's
 /// adapters.
@@ -54,12 +56,12 @@ public struct BlueZDevices: DeviceDiscoverySource {
     // Subscribe before reading, so that nothing falls between the two.
     let changes = client.changes()
     var adapters: [String: BlueZAdapter] = [:]
-    var devices: [BluetoothAddress: DiscoveredDevice] = [:]
+    var devices: [String: DiscoveredDevice] = [:]
     for adapter in (try? await client.adapters()) ?? [] {
       adapters[adapter.objectPath] = adapter
     }
     for device in (try? await client.devices()) ?? [] {
-      devices[device.address] = device
+      devices[device.address] = DiscoveredDevice(device)
     }
     func sorted() -> [BlueZAdapter] {
       adapters.values.sorted { $0.address < $1.address }
@@ -78,7 +80,7 @@ public struct BlueZDevices: DeviceDiscoverySource {
         await scanner.use(sorted())
         await adaptersChanged(sorted())
       case .deviceAdded(let device), .deviceChanged(let device):
-        devices[device.address] = device
+        devices[device.address] = DiscoveredDevice(device)
         await report(Array(devices.values))
       case .deviceRemoved(let address):
         devices[address] = nil
@@ -129,5 +131,50 @@ private actor Scanner {
     }
     let present = Set(adapters.map(\.objectPath))
     scanning.formIntersection(present)
+  }
+}
+
+extension DiscoveredDevice {
+  /// Creates the discovery record of a device BlueZ reports, or returns nil
+  /// if its address is not a Bluetooth address.
+  init?(_ device: BlueZDevice) {
+    guard let address = BluetoothAddress(device.address) else { return nil }
+    var serviceData: [CBUUID: Data] = [:]
+    for (text, data) in device.serviceData {
+      if let uuid = CBUUID(validating: text) { serviceData[uuid] = data }
+    }
+    self.init(
+      address: address,
+      name: device.name,
+      alias: device.alias,
+      serviceUUIDs: device.uuids.compactMap { CBUUID(validating: $0) },
+      manufacturerData: device.manufacturerData,
+      serviceData: serviceData,
+      rssi: device.rssi,
+      formFactor: device.icon.flatMap(AudioFormFactor.init(bluezIcon:)),
+      icon: device.icon,
+      isPaired: device.isPaired,
+      isConnected: device.isConnected,
+      adapter: device.adapterAddress.flatMap(BluetoothAddress.init),
+      sources: [.bluez])
+  }
+}
+
+extension AudioFormFactor {
+  /// The form factor that a BlueZ icon name stands for, or nil for icons of
+  /// devices that are not audio outputs.
+  ///
+  /// BlueZ derives the icon from the device's class: `audio-headphones` and
+  /// `audio-headset` for worn devices, `audio-card` for the other audio
+  /// classes (loudspeakers, portable, car and hi-fi audio), none of which
+  /// can be worn, so they count as speakers. `audio-speakers` is the
+  /// freedesktop icon name for speakers.
+  init?(bluezIcon icon: String) {
+    switch icon {
+    case "audio-headphones": self = .headphone
+    case "audio-headset": self = .headset
+    case "audio-card", "audio-speakers": self = .speaker
+    default: return nil
+    }
   }
 }

@@ -5,7 +5,6 @@
 // Only the dispatch thread changes the copy, so changes are published in the
 // order BlueZ made them; any thread may read it or subscribe.
 
-import AccessorySetupKit
 import Synchronization
 
 /// BlueZ's objects as last seen, and the streams of their changes.
@@ -19,11 +18,11 @@ final class BlueZObjectTracker: Sendable {
     var owner: String?
 
     /// The adapters' addresses, by object path.
-    var adapterAddresses: [String: BluetoothAddress] {
-      var addresses: [String: BluetoothAddress] = [:]
+    var adapterAddresses: [String: String] {
+      var addresses: [String: String] = [:]
       for (path, properties) in adapters {
         if let text = properties["Address"]?.string,
-          let address = BluetoothAddress(text)
+          let address = BlueZDevice.normalizedAddress(text)
         {
           addresses[path] = address
         }
@@ -60,11 +59,11 @@ final class BlueZObjectTracker: Sendable {
   }
 
   /// The devices, in object path order.
-  func devices() -> [DiscoveredDevice] {
+  func devices() -> [BlueZDevice] {
     state.withLock { state in
       let addresses = state.objects.adapterAddresses
       return state.objects.devices.sorted { $0.key < $1.key }.compactMap {
-        DiscoveredDevice(
+        BlueZDevice(
           bluezProperties: $0.value, adapterAddresses: addresses)
       }
     }
@@ -314,8 +313,8 @@ final class BlueZObjectTracker: Sendable {
   /// adapters added or changed, then devices, then adapters removed.
   private static func differences(
     adapterPaths: [String], devicePaths: [String],
-    before: (objects: Objects, addresses: [String: BluetoothAddress]),
-    after: (objects: Objects, addresses: [String: BluetoothAddress])
+    before: (objects: Objects, addresses: [String: String]),
+    after: (objects: Objects, addresses: [String: String])
   ) -> [BlueZChange] {
     var changes: [BlueZChange] = []
     var removedAdapters: [BlueZChange] = []
@@ -336,11 +335,11 @@ final class BlueZObjectTracker: Sendable {
     }
     for path in devicePaths {
       let old = before.objects.devices[path].flatMap {
-        DiscoveredDevice(
+        BlueZDevice(
           bluezProperties: $0, adapterAddresses: before.addresses)
       }
       let new = after.objects.devices[path].flatMap {
-        DiscoveredDevice(bluezProperties: $0, adapterAddresses: after.addresses)
+        BlueZDevice(bluezProperties: $0, adapterAddresses: after.addresses)
       }
       switch (old, new) {
       case (nil, let new?): changes.append(.deviceAdded(new))

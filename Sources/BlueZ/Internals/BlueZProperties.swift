@@ -1,8 +1,6 @@
 // Turning BlueZ's D-Bus properties (org.bluez.Adapter1, org.bluez.Device1)
 // into the module's records. Pure Swift: the properties are DBusValues.
 
-import AccessorySetupKit
-import CoreBluetooth
 import FoundationEssentials
 
 /// The names BlueZ uses on the bus.
@@ -23,7 +21,7 @@ extension BlueZAdapter {
   /// returns nil if they lack a valid `Address`.
   init?(objectPath: String, properties: PropertyMap) {
     guard let text = properties["Address"]?.string,
-      let address = BluetoothAddress(text)
+      let address = BlueZDevice.normalizedAddress(text)
     else { return nil }
     self.init(
       objectPath: objectPath,
@@ -35,7 +33,7 @@ extension BlueZAdapter {
   }
 }
 
-extension DiscoveredDevice {
+extension BlueZDevice {
   /// Creates a device record from its `org.bluez.Device1` properties, or
   /// returns nil if they lack a valid `Address`.
   ///
@@ -45,28 +43,25 @@ extension DiscoveredDevice {
   ///     to resolve the device's `Adapter` property.
   init?(
     bluezProperties properties: PropertyMap,
-    adapterAddresses: [String: BluetoothAddress]
+    adapterAddresses: [String: String]
   ) {
     guard let text = properties["Address"]?.string,
-      let address = BluetoothAddress(text)
+      let address = Self.normalizedAddress(text)
     else { return nil }
-    let icon = properties["Icon"]?.string.flatMap { $0.isEmpty ? nil : $0 }
     self.init(
       address: address,
       name: properties["Name"]?.string,
       alias: properties["Alias"]?.string,
-      serviceUUIDs: (properties["UUIDs"]?.array ?? []).compactMap {
-        $0.string.flatMap { CBUUID(validating: $0) }
-      },
+      uuids: (properties["UUIDs"]?.array ?? []).compactMap(\.string),
       manufacturerData: Self.manufacturerData(properties["ManufacturerData"]),
       serviceData: Self.serviceData(properties["ServiceData"]),
       rssi: properties["RSSI"]?.integer,
-      formFactor: icon.flatMap(AudioFormFactor.init(bluezIcon:)),
-      icon: icon,
+      icon: properties["Icon"]?.string.flatMap { $0.isEmpty ? nil : $0 },
       isPaired: properties["Paired"]?.bool ?? false,
       isConnected: properties["Connected"]?.bool ?? false,
-      adapter: properties["Adapter"]?.string.flatMap { adapterAddresses[$0] },
-      sources: [.bluez])
+      adapterAddress: properties["Adapter"]?.string.flatMap {
+        adapterAddresses[$0]
+      })
   }
 
   /// Reads `ManufacturerData`, an `a{qv}` whose variants hold `ay`.
@@ -82,33 +77,12 @@ extension DiscoveredDevice {
   }
 
   /// Reads `ServiceData`, an `a{sv}` keyed by UUID whose variants hold `ay`.
-  private static func serviceData(_ value: DBusValue?) -> [CBUUID: Data] {
-    var result: [CBUUID: Data] = [:]
+  private static func serviceData(_ value: DBusValue?) -> [String: Data] {
+    var result: [String: Data] = [:]
     for (key, data) in value?.dictionary ?? [:] {
-      guard let uuid = key.string.flatMap({ CBUUID(validating: $0) }),
-        let bytes = data.byteArray
-      else { continue }
+      guard let uuid = key.string, let bytes = data.byteArray else { continue }
       result[uuid] = Data(bytes)
     }
     return result
-  }
-}
-
-extension AudioFormFactor {
-  /// The form factor that a BlueZ icon name stands for, or nil for icons of
-  /// devices that are not audio outputs.
-  ///
-  /// BlueZ derives the icon from the device's class: `audio-headphones` and
-  /// `audio-headset` for worn devices, `audio-card` for the other audio
-  /// classes (loudspeakers, portable, car and hi-fi audio), none of which
-  /// can be worn, so they count as speakers. `audio-speakers` is the
-  /// freedesktop icon name for speakers.
-  init?(bluezIcon icon: String) {
-    switch icon {
-    case "audio-headphones": self = .headphone
-    case "audio-headset": self = .headset
-    case "audio-card", "audio-speakers": self = .speaker
-    default: return nil
-    }
   }
 }
