@@ -123,7 +123,8 @@ struct Accessoryd {
             logger.notice(
               "Policy reloaded",
               metadata: ["policy.path": configuration.policyPath ?? "built-in"])
-            await router.reconcile(because: "the policy was reloaded")
+            // Not awaited: a stop signal must not wait for the route.
+            Task { await router.reconcile(because: "the policy was reloaded") }
           } catch {
             logger.error(
               "The new policy is refused; the old one stays: \(error)")

@@ -72,6 +72,23 @@ struct RouteTrackingTests {
     #expect(tracking.expectedDefault == nil)
   }
 
+  @Test func aRefusedDefaultIsForgottenAloneNotTheOnesBefore() {
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker, buds],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 10)
+    tracking.expectedDefault = "buds"
+    tracking.expectedDefault = "speaker"
+    tracking.forgetExpectedDefault("speaker")
+    #expect(tracking.expectedDefaults == ["buds"])
+    // The first one, acknowledged earlier, still shows up as this
+    // service's own.
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 11)
+    #expect(tracking.manualChoice == nil)
+  }
+
   @Test func aNewStreamOffTheDefaultStaysWhereItStarted() {
     var tracking = RouteTracking()
     tracking.observe(

@@ -134,7 +134,21 @@ public struct ServiceGroup: Sendable {
         try await self.run(from: index + 1, until: shutdown)
         return .laterServicesStopped
       }
-      let first = try await group.next()!
+      let first: Outcome
+      do {
+        first = try await group.next()!
+      } catch {
+        // A service failed: the others stop within the deadline too.
+        group.cancelAll()
+        let watchdog = watchStop(of: service.name)
+        defer { watchdog.cancel() }
+        while true {
+          do {
+            guard try await group.next() != nil else { break }
+          } catch {}
+        }
+        throw error
+      }
       group.cancelAll()
       // Wait for the other child: the service stops after the later ones,
       // within its deadline.

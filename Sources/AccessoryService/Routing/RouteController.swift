@@ -545,7 +545,8 @@ public actor RouteController: Service {
             && !isPlaying(move.stream, on: move.to)
             && exists(move.stream)
         }
-        if !stayed.isEmpty {
+        // A router that stops sends nothing more.
+        if !stayed.isEmpty, !Task.isCancelled {
           let second = try await link.apply(
             PulseBatch(
               moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
@@ -555,10 +556,8 @@ public actor RouteController: Service {
       }
       // Whatever failed is not expected any more; whatever was sent is
       // checked for once the server has had time to show it.
-      if case .failure = result.defaultSink,
-        tracking.expectedDefault == defaultChange
-      {
-        tracking.expectedDefault = nil
+      if case .failure = result.defaultSink, let defaultChange {
+        tracking.forgetExpectedDefault(defaultChange)
       }
       forgetOwn(
         zip(sentMoves, result.moves).compactMap { move, outcome in
@@ -572,9 +571,7 @@ public actor RouteController: Service {
       }
       pending = false
     } catch {
-      if tracking.expectedDefault == defaultChange {
-        tracking.expectedDefault = nil
-      }
+      if let defaultChange { tracking.forgetExpectedDefault(defaultChange) }
       forgetOwn(moves)
       pending = true
       logger.warning(

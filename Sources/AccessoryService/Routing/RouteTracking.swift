@@ -51,6 +51,14 @@ public struct RouteTracking: Sendable {
   /// Moves this service sent and has not seen happen yet.
   public var expectedMoves: [UInt32: String] = [:]
 
+  /// Forgets one default this service sent, which the server refused:
+  /// the others it sent may still show up.
+  public mutating func forgetExpectedDefault(_ name: String) {
+    if let last = expectedDefaults.lastIndex(of: name) {
+      expectedDefaults.remove(at: last)
+    }
+  }
+
   private var lastDefault: String?
   private var lastSinkNames: Set<String> = []
   private var lastStreamSinks: [UInt32: String] = [:]
