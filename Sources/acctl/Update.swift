@@ -54,10 +54,10 @@ extension Acctl {
       changes = AccessoryConfigurationChanges(
         placement: placement ?? .unchanged,
         primaryAudioSource: primary.map {
-          FieldChange(setting: $0.map { Data($0.bytes) })
+          FieldChange(setting: $0?.data)
         } ?? .unchanged,
         secondaryAudioSource: secondary.map {
-          FieldChange(setting: $0.map { Data($0.bytes) })
+          FieldChange(setting: $0?.data)
         } ?? .unchanged)
       json = arguments.flag("json")
       socket = Acctl.socketPath(arguments)

@@ -145,12 +145,6 @@ public struct DaemonConfiguration: Sendable, Equatable {
       throw UsageError(description: argumentErrorMessage(for: error))
     }
     if cursor.flag("version") { return .version }
-    var flags: [String: String] = [:]
-    for name in [
-      "server", "policy", "state-dir", "socket", "log-level", "config",
-    ] {
-      if let value = cursor.value(name) { flags["--" + name] = value }
-    }
     let hosts = cursor.values("host-address")
 
     let home =
@@ -160,7 +154,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
       environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
       ?? home + "/.config"
     var file = FileSettings()
-    if let path = flags["--config"] {
+    if let path = cursor.value("config") {
       file = try FileSettings.load(path)
     } else {
       let path = configHome + "/accessoryd/accessoryd.json5"
@@ -168,12 +162,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
         file = try FileSettings.load(path)
       }
     }
-    var policy = flags["--policy"] ?? file.policy
+    var policy = cursor.value("policy") ?? file.policy
     if policy == nil {
       let path = configHome + "/accessoryd/policy.json5"
       if FileManager.default.fileExists(atPath: path) { policy = path }
     }
-    let levelText = flags["--log-level"] ?? file.logLevel ?? "notice"
+    let levelText = cursor.value("log-level") ?? file.logLevel ?? "notice"
     guard let level = Logger.Level(rawValue: levelText) else {
       throw UsageError(
         description:
@@ -188,14 +182,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
           + "a Bluetooth address such as 'AA:BB:CC:DD:EE:FF'")
     }
     var socketEnvironment = environment
-    if let socket = flags["--socket"] ?? file.socket {
+    if let socket = cursor.value("socket") ?? file.socket {
       socketEnvironment[ControlSocketPath.environmentVariable] = socket
     }
     return .run(
       DaemonConfiguration(
-        server: flags["--server"] ?? file.server,
+        server: cursor.value("server") ?? file.server,
         policyPath: policy,
-        stateDirectory: flags["--state-dir"] ?? file.stateDirectory
+        stateDirectory: cursor.value("state-dir") ?? file.stateDirectory
           ?? StateFile.defaultURL(environment: environment)
           .deletingLastPathComponent().path,
         socketPath: ControlSocketPath.resolve(environment: socketEnvironment),
