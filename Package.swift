@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "CommandLineKit", dependencies: ["Logging"]),
     .target(name: "CoreBluetooth"),
     .target(name: "Logging"),
-    .target(name: "AccessoryControl"),
+    .target(name: "AccessoryControl", dependencies: ["RoutingCore"]),
     .target(
       name: "AccessorySetupKit",
       dependencies: ["CoreBluetooth", "AccessoryControl"]
@@ -147,7 +147,10 @@ let package = Package(
 
     .testTarget(
       name: "AcctlTests",
-      dependencies: ["CommandLineKit", "AccessoryControl", "TestSupport"]
+      dependencies: [
+        "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+        "TestSupport",
+      ]
     ),
     .testTarget(
       name: "AccessorySetupKitTests",

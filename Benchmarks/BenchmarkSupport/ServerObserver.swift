@@ -207,17 +207,29 @@ public actor ServerObserver {
 
   /// Waits, untimed, until a goal holds, such as the end of a repetition.
   ///
+  /// It does not rely on the server's events alone: after each
+  /// ``relistInterval`` without the goal, it lists the goal's parts again,
+  /// since a busy PipeWire server sometimes sends no event for a change of
+  /// the default to a connection that was open before it.
+  ///
   /// - Throws: ``BenchmarkError`` if it does not within `timeout`.
   public func reach(
     _ goal: Goal, timeout: Duration = .seconds(5)
   ) async throws {
-    if try await begin(goal) { return }
     let deadline = ContinuousClock.now + timeout
-    guard try await wait(until: deadline) != nil else {
-      throw BenchmarkError(
-        "the observer did not see \(goal) within \(timeout); it saw \(state)")
+    while true {
+      if try await begin(goal) { return }
+      let relist = min(deadline, ContinuousClock.now + Self.relistInterval)
+      if try await wait(until: relist) != nil { return }
+      if ContinuousClock.now >= deadline { break }
     }
+    throw BenchmarkError(
+      "the observer did not see \(goal) within \(timeout); it saw \(state)")
   }
+
+  /// How long ``reach(_:timeout:)`` waits for an event before it lists the
+  /// goal's parts again.
+  public static let relistInterval = Duration.seconds(1)
 
   /// Lists the goal's parts and, unless it holds already, arms it.
   ///

@@ -36,6 +36,9 @@ struct SetDefaultRoundTrips {
         observed.append(seen - start)
       } else {
         observed.timeouts += 1
+        // The server lost the change; ask again so the next repetition
+        // starts from the state it expects.
+        try await session.connection.setDefaultSink(target)
       }
       try await session.observer.reach(
         session.streamsGoal(on: target, default: target))

@@ -22,6 +22,9 @@ public enum ControlClientError: Error, Sendable, Hashable,
   case connectionLost(String)
   /// No answer came in time.
   case timedOut(seconds: Double)
+  /// The answer is not the message the method answers with, as from a
+  /// daemon of another version.
+  case unexpectedAnswer(method: String, reason: String)
 
   /// A message a person can act on.
   public var description: String {
@@ -37,6 +40,9 @@ public enum ControlClientError: Error, Sendable, Hashable,
       "the connection to accessoryd broke: \(detail)"
     case .timedOut(let seconds):
       "accessoryd did not answer within \(seconds) s"
+    case .unexpectedAnswer(let method, let reason):
+      "accessoryd's answer to \(method) is not what this version expects: "
+        + reason
     }
   }
 }
@@ -174,6 +180,34 @@ public final class ControlClient: Sendable {
           return message.result ?? .null
         }
       }
+    }
+  }
+
+  /// Calls a method and decodes its result as the message it answers
+  /// with, such as ``RouteReport`` for `route.get`.
+  ///
+  /// - Throws: ``ControlClientError/unexpectedAnswer(method:reason:)`` if
+  ///   the result is not that message, or any error of
+  ///   ``call(_:params:)``.
+  public func call<Result: Decodable>(
+    _ method: String, params: JSONValue? = nil, as type: Result.Type
+  ) throws(ControlClientError) -> Result {
+    try ControlClient.decode(call(method, params: params), as: type, of: method)
+  }
+
+  /// Decodes the result of a method as the message it answers with.
+  ///
+  /// - Throws: ``ControlClientError/unexpectedAnswer(method:reason:)``,
+  ///   naming the member that does not fit.
+  public static func decode<Result: Decodable>(
+    _ result: JSONValue, as type: Result.Type, of method: String
+  ) throws(ControlClientError) -> Result {
+    do {
+      return try result.decode(as: type)
+    } catch let error as DecodingError {
+      throw .unexpectedAnswer(method: method, reason: error.explained)
+    } catch {
+      throw .unexpectedAnswer(method: method, reason: "\(error)")
     }
   }
 

@@ -87,14 +87,12 @@ struct Accessoryd {
         },
       ],
       logger: logger)
-    let status: @Sendable () -> JSONValue = {
-      .object([
-        "version": .string(version),
-        "policyPath": configuration.policyPath.map(JSONValue.string)
-          ?? .string("built-in default"),
-        "statePath": .string(configuration.stateFilePath),
-        "socketPath": .string(configuration.socketPath),
-      ])
+    let status: @Sendable () -> DaemonStatus = {
+      DaemonStatus(
+        version: version, soundServer: .init(state: .disconnected),
+        policyPath: configuration.policyPath ?? "built-in default",
+        statePath: configuration.stateFilePath,
+        socketPath: configuration.socketPath, hostAddresses: [])
     }
     let control = ControlServer(
       path: configuration.socketPath,

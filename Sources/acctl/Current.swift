@@ -37,7 +37,8 @@ extension Acctl {
       let result = try Daemon(path: socket).call(
         "accessory.current",
         .object(["accessory": .string(Acctl.selector(accessory))]))
-      Output.print(json ? Rendering.json(result) : Rendering.accessory(result))
+      try Daemon.show(
+        result, of: "accessory.current", json: json, Rendering.accessory)
     }
   }
 }

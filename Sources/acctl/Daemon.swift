@@ -35,6 +35,35 @@ final class Daemon {
     }
   }
 
+  /// Reads a method's result as the message it answers with.
+  ///
+  /// - Throws: ``ExitCode`` after printing what does not fit.
+  static func decode<Message: Decodable>(
+    _ result: JSONValue, as type: Message.Type, of method: String
+  ) throws -> Message {
+    do {
+      return try ControlClient.decode(result, as: type, of: method)
+    } catch {
+      Output.error("Error: \(error.description)")
+      throw exitCode(for: error, answered: true)
+    }
+  }
+
+  /// Prints a method's result: as JSON with `json`, otherwise as the text
+  /// `render` makes of the message it is.
+  ///
+  /// - Throws: ``ExitCode`` if the result is not that message.
+  static func show<Message: Decodable>(
+    _ result: JSONValue, of method: String, json: Bool,
+    _ render: (Message) -> String
+  ) throws {
+    if json {
+      Output.print(Rendering.json(result))
+    } else {
+      Output.print(render(try decode(result, as: Message.self, of: method)))
+    }
+  }
+
   /// Waits for the next notification, such as an event.
   ///
   /// - Throws: ``ExitCode`` after printing the error.
@@ -70,6 +99,7 @@ final class Daemon {
   ) -> ExitCode {
     switch error {
     case .unreachable, .timedOut: return .unavailable
+    case .unexpectedAnswer: return .failure
     case .connectionLost: return answered ? .failure : .unavailable
     case .permissionDenied: return .permissionDenied
     case .remote(let error): return exitCode(forCode: error.code)

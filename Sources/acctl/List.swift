@@ -1,6 +1,7 @@
 // acctl list: shows every paired accessory, sorted by address.
 
 import AccessoryControl
+import AudioAccessoryKit
 import CommandLineKit
 
 extension Acctl {
@@ -26,15 +27,9 @@ extension Acctl {
 
     func run() async throws {
       let result = try Daemon(path: socket).call("accessory.list")
-      if json {
-        Output.print(Rendering.json(result))
-      } else {
-        guard case .array(let accessories) = result["accessories"] ?? .null
-        else {
-          Output.error("Error: accessoryd answered without 'accessories'")
-          throw ExitCode.failure
-        }
-        Output.print(Rendering.accessoryList(accessories))
+      try Daemon.show(result, of: "accessory.list", json: json) {
+        (list: DaemonAccessoryList) in
+        Rendering.accessoryList(list.accessories)
       }
     }
   }

@@ -112,7 +112,11 @@ extension Acctl {
           Output.print(Rendering.json(result))
           return
         }
-        guard case .array(let migrated)? = result["migrated"] else { return }
+        let migrated = try Daemon.decode(
+          result,
+          as: MigrationResult<AccessoryControlDevice.Configuration>.self,
+          of: "accessory.migrate"
+        ).migrated
         for accessory in migrated {
           Output.print("Migrated: " + Rendering.accessory(accessory))
         }
@@ -137,7 +141,8 @@ extension Acctl {
           request: request, socket: socket, presetName: name
         ).run()
       }
-      Output.print(json ? Rendering.json(result) : Rendering.accessory(result))
+      try Daemon.show(
+        result, of: "accessory.pair", json: json, Rendering.accessory)
     }
   }
 }

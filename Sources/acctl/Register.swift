@@ -66,7 +66,8 @@ extension Acctl {
         "configuration": try JSONValue(encoding: configuration),
       ])
       let result = try Daemon(path: socket).call("accessory.register", params)
-      Output.print(json ? Rendering.json(result) : Rendering.accessory(result))
+      try Daemon.show(
+        result, of: "accessory.register", json: json, Rendering.accessory)
     }
   }
 }

@@ -44,7 +44,8 @@ extension Acctl {
           "accessory": .string(Acctl.selector(accessory)),
           "name": .string(name),
         ]))
-      Output.print(json ? Rendering.json(result) : Rendering.accessory(result))
+      try Daemon.show(
+        result, of: "accessory.rename", json: json, Rendering.accessory)
     }
   }
 }

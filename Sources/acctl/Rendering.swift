@@ -118,60 +118,62 @@ enum Rendering {
   // MARK: - Text
 
   /// Returns an accessory as a block of labelled lines.
-  static func accessory(_ accessory: JSONValue) -> String {
-    let name = text(accessory["displayName"]) ?? "unnamed"
-    let address = text(accessory["address"]).map(canonicalAddress) ?? "?"
-    var lines = ["\(name) (\(address))"]
+  static func accessory(_ accessory: DaemonAccessory) -> String {
+    var lines = [
+      "\(accessory.displayName) (\(canonicalAddress(accessory.address)))"
+    ]
     func add(_ label: String, _ value: String) {
       lines.append(labelled(label, value, width: 19))
     }
-    add("form factor", text(accessory["formFactor"]) ?? "unknown")
-    add("state", text(accessory["state"]) ?? "unknown")
-    add("output", text(accessory["output"]) ?? "none")
-    if let registration = accessory["registration"], registration != .null {
-      let invalidated = bool(registration["invalidated"]) ?? false
-      add("registration", invalidated ? "invalidated" : "registered")
-      let configuration = registration["configuration"] ?? .null
-      add("capabilities", capabilities(configuration) ?? "none")
-      add("placement", text(configuration["devicePlacement"]) ?? "none")
+    add("form factor", accessory.formFactor ?? "unknown")
+    add("state", accessory.state.rawValue)
+    add("output", accessory.output ?? "none")
+    if let registration = accessory.registration {
+      add(
+        "registration",
+        registration.invalidated ? "invalidated" : "registered")
+      let configuration = registration.configuration
+      add("capabilities", configuration.deviceCapabilities.description)
+      add(
+        "placement",
+        configuration.devicePlacement.map(\.rawValue) ?? "none")
       add(
         "primary source",
-        text(configuration["primaryAudioSourceDeviceIdentifier"])
-          .map(canonicalAddress) ?? "none")
+        configuration.primaryAudioSourceDeviceIdentifier.map(hexBytes)
+          ?? "none")
       add(
         "secondary source",
-        text(configuration["secondaryAudioSourceDeviceIdentifier"])
-          .map(canonicalAddress) ?? "none")
+        configuration.secondaryAudioSourceDeviceIdentifier.map(hexBytes)
+          ?? "none")
     } else {
       add("registration", "none")
     }
-    if bool(accessory["routePending"]) == true {
+    if accessory.routePending == true {
       add("route", "pending until the sound server is back")
     }
     return lines.joined(separator: "\n")
   }
 
   /// Returns accessories as a table, one row each.
-  static func accessoryList(_ accessories: [JSONValue]) -> String {
+  static func accessoryList(_ accessories: [DaemonAccessory]) -> String {
     guard !accessories.isEmpty else { return "No accessories are paired." }
     var rows = [["ADDRESS", "NAME", "CAPABILITIES", "PLACEMENT", "OUTPUT"]]
     for accessory in accessories {
-      let registration = accessory["registration"] ?? .null
-      let configuration = registration["configuration"] ?? .null
-      let capabilitiesCell: String
-      if registration == .null {
-        capabilitiesCell = "-"
-      } else if bool(registration["invalidated"]) == true {
-        capabilitiesCell = "invalidated"
-      } else {
-        capabilitiesCell = capabilities(configuration) ?? "none"
-      }
+      let registration = accessory.registration
+      let capabilitiesCell =
+        if let registration {
+          registration.invalidated
+            ? "invalidated"
+            : registration.configuration.deviceCapabilities.description
+        } else {
+          "-"
+        }
       rows.append([
-        text(accessory["address"]).map(canonicalAddress) ?? "?",
-        text(accessory["displayName"]) ?? "-",
+        canonicalAddress(accessory.address),
+        accessory.displayName,
         capabilitiesCell,
-        text(configuration["devicePlacement"]) ?? "-",
-        text(accessory["output"]) ?? "-",
+        registration?.configuration.devicePlacement?.rawValue ?? "-",
+        accessory.output ?? "-",
       ])
     }
     return table(rows)
@@ -179,37 +181,33 @@ enum Rendering {
 
   /// Returns the route: the output, whether it waits for the sound server,
   /// and with `explain` the daemon's explanation.
-  static func route(_ route: JSONValue, explain: Bool) -> String {
-    var output = text(route["output"]) ?? "none"
-    if let description = text(route["description"]), !description.isEmpty {
+  static func route(_ route: RouteReport, explain: Bool) -> String {
+    var output = route.output ?? "none"
+    if let description = route.description, !description.isEmpty {
       output += " (\(description))"
     }
-    let pending = bool(route["pending"]) ?? false
     var lines = [
       labelled("output", output, width: 14, indent: 0),
       labelled(
         "pending",
-        pending ? "yes, until the sound server is back" : "no",
+        route.pending ? "yes, until the sound server is back" : "no",
         width: 14, indent: 0),
       labelled(
-        "sound server", text(route["soundServer"]) ?? "unknown", width: 14,
-        indent: 0),
+        "sound server", route.soundServer.rawValue, width: 14, indent: 0),
     ]
-    if let decidedAt = number(route["decidedAt"]),
-      let trigger = text(route["trigger"])
-    {
+    if let decidedAt = route.decidedAt, let trigger = route.trigger {
       lines.append(
         labelled(
           "decided", "\(ago(decidedAt)), because \(trigger)", width: 14,
           indent: 0))
     }
     // The explanation begins with the summary: print it once.
-    if !explain, let summary = text(route["summary"]), !summary.isEmpty {
-      lines.append(labelled("summary", summary, width: 14, indent: 0))
+    if !explain, !route.summary.isEmpty {
+      lines.append(labelled("summary", route.summary, width: 14, indent: 0))
     }
     var result = lines.joined(separator: "\n")
     if explain {
-      let explanation = trimmingTrailingNewlines(text(route["text"]) ?? "")
+      let explanation = trimmingTrailingNewlines(route.text ?? "")
       result += "\n\n" + (explanation.isEmpty ? "No explanation." : explanation)
     }
     return result
@@ -217,29 +215,28 @@ enum Rendering {
 
   /// Returns the decisions that changed the route, newest first: when, the
   /// output, what triggered it and why, one block each.
-  static func routeHistory(_ history: JSONValue) -> String {
-    guard case .array(let decisions)? = history["decisions"],
-      !decisions.isEmpty
-    else { return "No decision has changed the route yet." }
-    return decisions.map { decision in
-      let when = number(decision["decidedAt"]).map(ago) ?? "at an unknown time"
-      let output = text(decision["output"]) ?? "none"
+  static func routeHistory(_ history: RouteHistory) -> String {
+    guard !history.decisions.isEmpty else {
+      return "No decision has changed the route yet."
+    }
+    return history.decisions.map { decision in
       var changed: [String] = []
-      if bool(decision["defaultChanged"]) == true { changed.append("default") }
-      let moves = Int(number(decision["moves"]) ?? 0)
+      if decision.defaultChanged { changed.append("default") }
+      let moves = decision.moves
       if moves > 0 { changed.append("\(moves) stream\(moves == 1 ? "" : "s")") }
       return [
-        "\(when): \(output) (\(changed.joined(separator: ", ")))",
-        labelled("trigger", text(decision["trigger"]) ?? "", width: 10),
-        labelled("why", text(decision["summary"]) ?? "", width: 10),
+        "\(ago(decision.decidedAt)): \(decision.output ?? "none") "
+          + "(\(changed.joined(separator: ", ")))",
+        labelled("trigger", decision.trigger, width: 10),
+        labelled("why", decision.summary, width: 10),
       ].joined(separator: "\n")
     }.joined(separator: "\n\n")
   }
 
-  /// How long ago an instant (seconds since 1970) was: "4 s ago",
-  /// "2 min ago", "3 h ago", "just now".
-  static func ago(_ instant: Double) -> String {
-    let seconds = Int((Date().timeIntervalSince1970 - instant).rounded())
+  /// How long ago an instant was: "4 s ago", "2 min ago", "3 h ago",
+  /// "just now".
+  static func ago(_ instant: Date) -> String {
+    let seconds = Int(Date().timeIntervalSince(instant).rounded())
     switch seconds {
     case ..<1: return "just now"
     case ..<120: return "\(seconds) s ago"
@@ -299,98 +296,80 @@ enum Rendering {
     ]
   }
 
-  /// Returns one event as one line.
-  static func event(_ event: JSONValue) -> String {
-    switch text(event["kind"]) {
-    case "accessory":
-      let accessory = event["accessory"] ?? .null
-      let name = text(accessory["displayName"]) ?? "unnamed"
-      let address = text(accessory["address"]).map(canonicalAddress) ?? "?"
-      let change = text(event["change"]) ?? "changed"
-      let line = "accessory \(change): \(name) (\(address))"
-      guard let eventType = text(event["eventType"]) else { return line }
+  /// Returns one event as one line; one this version does not know, as
+  /// its JSON.
+  static func event(_ json: JSONValue) -> String {
+    guard let event = try? json.decode(as: DaemonEvent.self) else {
+      return compactJSON(json)
+    }
+    switch event {
+    case .accessory(let event):
+      let accessory = event.accessory
+      let line =
+        "accessory \(event.change.rawValue): \(accessory.displayName) "
+        + "(\(canonicalAddress(accessory.address)))"
+      guard let eventType = event.change.eventType else { return line }
       return "\(eventType): " + line
-    case "route":
-      var line = "route \(text(event["output"]) ?? "none")"
-      if let summary = text(event["summary"]), !summary.isEmpty {
-        line += ": " + summary
-      }
+    case .route(let event):
+      var line = "route \(event.output ?? "none")"
+      if !event.summary.isEmpty { line += ": " + event.summary }
       var notes: [String] = []
-      if let moves = number(event["moves"]), moves > 0 {
-        let count = Int(moves)
-        notes.append("\(count) stream\(count == 1 ? "" : "s") moved")
+      if event.moves > 0 {
+        notes.append(
+          "\(event.moves) stream\(event.moves == 1 ? "" : "s") moved")
       }
-      if bool(event["defaultChanged"]) == true {
-        notes.append("default changed")
-      }
-      if bool(event["pending"]) == true { notes.append("pending") }
-      if text(event["chosenBy"]) == "person" { notes.append("your choice") }
+      if event.defaultChanged { notes.append("default changed") }
+      if event.pending { notes.append("pending") }
+      if event.chosenBy == .person { notes.append("your choice") }
       if !notes.isEmpty { line += " [" + notes.joined(separator: ", ") + "]" }
       return line
-    case "soundServer":
-      return "sound server \(text(event["state"]) ?? "unknown")"
-    case "session":
-      var line = text(event["eventType"]) ?? "session event"
+    case .soundServer(let event):
+      return "sound server \(event.state.rawValue)"
+    case .session(let event):
+      var line = event.eventType
       var details: [String] = []
-      if let picker = text(event["pickerID"]) {
-        details.append("picker \(picker)")
-      }
-      if let count = number(event["count"]).map(Int.init) {
+      if let picker = event.pickerID { details.append("picker \(picker)") }
+      if let count = event.count {
         details.append("\(count) accessor\(count == 1 ? "y" : "ies")")
       }
-      if let session = text(event["session"]) {
-        details.append("session \(session)")
-      }
+      if let session = event.session { details.append("session \(session)") }
       if !details.isEmpty {
         line += " (" + details.joined(separator: ", ") + ")"
       }
-      if let error = text(event["error"]) { line += ": " + error }
+      if let error = event.error { line += ": " + error }
       return line
-    case "discovery":
-      let device = event["device"] ?? .null
-      let address = text(device["address"]).map(canonicalAddress) ?? "?"
-      let change = text(event["change"]) ?? "changed"
-      guard let name = text(device["displayName"]) else {
-        return "device \(change): \(address)"
+    case .discovery(let event):
+      let address = text(event.device["address"]).map(canonicalAddress) ?? "?"
+      guard let name = text(event.device["displayName"]) else {
+        return "device \(event.change.rawValue): \(address)"
       }
-      return "device \(change): \(name) (\(address))"
-    default:
-      return compactJSON(event)
+      return "device \(event.change.rawValue): \(name) (\(address))"
+    case .other(let value):
+      return compactJSON(value)
     }
   }
 
   /// Returns the daemon's status: its version, the sound server, its
-  /// paths and the host's addresses, each line only when the daemon gives
-  /// it.
-  static func status(_ status: JSONValue) -> String {
-    var lines = ["accessoryd \(text(status["version"]) ?? "unknown")"]
-    func add(_ label: String, _ value: String?) {
-      if let value { lines.append(labelled(label, value, width: 16)) }
+  /// paths and the host's addresses.
+  static func status(_ status: DaemonStatus) -> String {
+    var lines = ["accessoryd \(status.version)"]
+    func add(_ label: String, _ value: String) {
+      lines.append(labelled(label, value, width: 16))
     }
-    switch status["soundServer"] {
-    case .object(let server)?:
-      var state = text(server["state"]) ?? "unknown"
-      let product = [text(server["name"]), text(server["version"])]
-        .compactMap { $0 }.filter { !$0.isEmpty }
-      if !product.isEmpty {
-        state += " (" + product.joined(separator: " ") + ")"
-      }
-      add("sound server", state)
-    case .string(let state)?:
-      add("sound server", state)
-    default:
-      break
+    var server = status.soundServer.state.rawValue
+    let product = [status.soundServer.name, status.soundServer.version]
+      .compactMap { $0 }.filter { !$0.isEmpty }
+    if !product.isEmpty {
+      server += " (" + product.joined(separator: " ") + ")"
     }
-    add("policy", text(status["policyPath"]))
-    add("state", text(status["statePath"]))
-    add("socket", text(status["socketPath"]))
-    if case .array(let addresses)? = status["hostAddresses"],
-      !addresses.isEmpty
-    {
+    add("sound server", server)
+    add("policy", status.policyPath)
+    add("state", status.statePath)
+    add("socket", status.socketPath)
+    if !status.hostAddresses.isEmpty {
       add(
         "host addresses",
-        addresses.compactMap(\.stringValue).map(canonicalAddress)
-          .joined(separator: ", "))
+        status.hostAddresses.map(canonicalAddress).joined(separator: ", "))
     }
     return lines.joined(separator: "\n")
   }
@@ -420,14 +399,6 @@ enum Rendering {
           : cell + String(repeating: " ", count: widths[column] - cell.count)
       }.joined(separator: "  ")
     }.joined(separator: "\n")
-  }
-
-  /// Returns the capability names of a configuration, joined by commas.
-  static func capabilities(_ configuration: JSONValue) -> String? {
-    guard case .array(let names) = configuration["deviceCapabilities"] ?? .null
-    else { return nil }
-    let list = names.compactMap(\.stringValue)
-    return list.isEmpty ? "none" : list.joined(separator: ",")
   }
 
   /// Returns an address in canonical form, or the text as it is.

@@ -66,16 +66,16 @@ extension Acctl {
       if history {
         let result = try daemon.call(
           "route.history", .object(["limit": .number(Double(count))]))
-        Output.print(
-          json ? Rendering.json(result) : Rendering.routeHistory(result))
+        try Daemon.show(
+          result, of: "route.history", json: json, Rendering.routeHistory)
         return
       }
       let result = try daemon.call(
         "route.get", .object(["explain": .bool(explain)]))
-      Output.print(
-        json
-          ? Rendering.json(result)
-          : Rendering.route(result, explain: explain))
+      try Daemon.show(result, of: "route.get", json: json) {
+        (route: RouteReport) in
+        Rendering.route(route, explain: explain)
+      }
     }
   }
 }

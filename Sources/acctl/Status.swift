@@ -27,7 +27,8 @@ extension Acctl {
 
     func run() async throws {
       let result = try Daemon(path: socket).call("daemon.status")
-      Output.print(json ? Rendering.json(result) : Rendering.status(result))
+      try Daemon.show(
+        result, of: "daemon.status", json: json, Rendering.status)
     }
   }
 }

@@ -77,7 +77,8 @@ extension Acctl {
         "changes": changes.json,
       ])
       let result = try Daemon(path: socket).call("accessory.update", params)
-      Output.print(json ? Rendering.json(result) : Rendering.accessory(result))
+      try Daemon.show(
+        result, of: "accessory.update", json: json, Rendering.accessory)
     }
   }
 }

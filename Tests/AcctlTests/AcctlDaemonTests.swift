@@ -3,36 +3,46 @@
 // JSON-RPC error.
 
 import AccessoryControl
+import AudioAccessoryKit
 import Foundation
+import RoutingCore
 import Testing
 
 // MARK: - Canned answers
 
+// The answers are the daemon's own messages, encoded by the codec the
+// daemon uses, so that they cannot drift from what it sends.
+
 /// An accessory as the daemon describes it, with a lower-case address that
 /// acctl must print in canonical form.
-private let studioBuds = """
-  {"address":"aa:bb:cc:dd:ee:01","displayName":"Studio Buds",\
-  "formFactor":"headphone","state":"authorized","registration":\
-  {"configuration":{"deviceCapabilities":["audioSwitching","placement"],\
-  "devicePlacement":"inEar","primaryAudioSourceDeviceIdentifier":\
-  "12:34:56:78:9a:bc","secondaryAudioSourceDeviceIdentifier":null},\
-  "invalidated":false},"output":"bluez_output.AA_BB_CC_DD_EE_01.1"}
-  """
+private let studioBudsRecord = DaemonAccessory(
+  address: "aa:bb:cc:dd:ee:01", displayName: "Studio Buds",
+  formFactor: "headphone",
+  registration: .init(
+    configuration: .init(
+      devicePlacement: .inEar,
+      deviceCapabilities: [.audioSwitching, .placement],
+      primaryAudioSourceDeviceIdentifier: Data([
+        0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC,
+      ])),
+    invalidated: false),
+  output: "bluez_output.AA_BB_CC_DD_EE_01.1")
+private let studioBuds = FakeDaemon.text(studioBudsRecord)
 
 /// A paired accessory without a registration or an output.
-private let deskSpeaker = """
-  {"address":"AA:BB:CC:DD:EE:02","displayName":"Desk Speaker",\
-  "formFactor":"speaker","state":"authorized","registration":null,\
-  "output":null}
-  """
+private let deskSpeaker = FakeDaemon.text(
+  DaemonAccessory(
+    address: "AA:BB:CC:DD:EE:02", displayName: "Desk Speaker",
+    formFactor: "speaker"))
 
 /// A registered accessory whose registration was invalidated.
-private let oldBuds = """
-  {"address":"AA:BB:CC:DD:EE:03","displayName":"Old Buds",\
-  "formFactor":"headset","state":"authorized","registration":\
-  {"configuration":{"deviceCapabilities":["audioSwitching"]},\
-  "invalidated":true},"output":null}
-  """
+private let oldBuds = FakeDaemon.text(
+  DaemonAccessory(
+    address: "AA:BB:CC:DD:EE:03", displayName: "Old Buds",
+    formFactor: "headset",
+    registration: .init(
+      configuration: .init(deviceCapabilities: [.audioSwitching]),
+      invalidated: true)))
 
 private let studioBudsText = """
   Studio Buds (AA:BB:CC:DD:EE:01)
@@ -60,8 +70,7 @@ private let studioBudsJSON = """
           "placement"
         ],
         "devicePlacement": "inEar",
-        "primaryAudioSourceDeviceIdentifier": "12:34:56:78:9A:BC",
-        "secondaryAudioSourceDeviceIdentifier": null
+        "primaryAudioSourceDeviceIdentifier": "12:34:56:78:9A:BC"
       },
       "invalidated": false
     },
@@ -70,16 +79,22 @@ private let studioBudsJSON = """
 
   """
 
-private let route = """
-  {"output":"bluez_output.AA_BB_CC_DD_EE_01.1","description":"Studio Buds",\
-  "pending":false,"soundServer":"connected",\
-  "summary":"Studio Buds is worn, so it plays",\
-  "explanation":{"summary":"Studio Buds is worn, so it plays","steps":[\
-  {"rule":"placement","conclusion":"worn accessories first","candidates":[\
-  {"subject":"Studio Buds","verdict":"kept","reason":"inEar"}]}]},\
-  "text":"Studio Buds is worn, so it plays.\\n1. placement: worn \
-  accessories first\\n   Studio Buds: kept (inEar)\\n"}
-  """
+private let route = FakeDaemon.text(
+  RouteReport(
+    output: "bluez_output.AA_BB_CC_DD_EE_01.1", description: "Studio Buds",
+    pending: false, soundServer: .connected,
+    summary: "Studio Buds is worn, so it plays",
+    explanation: Explanation(
+      summary: "Studio Buds is worn, so it plays",
+      steps: [
+        .init(
+          rule: "placement", conclusion: "worn accessories first",
+          candidates: [
+            .init(subject: "Studio Buds", verdict: .chosen, reason: "inEar")
+          ])
+      ]),
+    text: "Studio Buds is worn, so it plays.\n1. placement: worn "
+      + "accessories first\n   Studio Buds: chosen (inEar)\n"))
 
 /// Runs acctl against a fake daemon that answers each method with a
 /// canned result, and returns the transcript and the requests.
@@ -290,7 +305,9 @@ private func run(
   }
 
   @Test func updateWhileTheSoundServerIsAway() async throws {
-    let pending = String(studioBuds.dropLast()) + #","routePending":true}"#
+    var record = studioBudsRecord
+    record.routePending = true
+    let pending = FakeDaemon.text(record)
     let (transcript, _) = try await run(
       ["update", "Studio Buds", "--placement", "inEar"],
       results: ["accessory.update": pending])
@@ -338,11 +355,11 @@ private func run(
     let (transcript, _) = try await run(
       ["status"],
       results: [
-        "daemon.status": """
-        {"version":"0.1.0","soundServer":"disconnected",\
-        "policyPath":"built-in default","statePath":"/s.json",\
-        "socketPath":"/c.sock","hostAddresses":[]}
-        """
+        "daemon.status": FakeDaemon.text(
+          DaemonStatus(
+            version: "0.1.0", soundServer: .init(state: .disconnected),
+            policyPath: "built-in default", statePath: "/s.json",
+            socketPath: "/c.sock", hostAddresses: []))
       ])
     let expected = """
       accessoryd 0.1.0
@@ -411,7 +428,7 @@ private func run(
 
       Studio Buds is worn, so it plays.
       1. placement: worn accessories first
-         Studio Buds: kept (inEar)
+         Studio Buds: chosen (inEar)
 
       """
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
@@ -423,10 +440,10 @@ private func run(
     let (transcript, requests) = try await run(
       ["route"],
       results: [
-        "route.get": """
-        {"output":null,"description":null,"pending":true,\
-        "soundServer":"disconnected","summary":"No output yet"}
-        """
+        "route.get": FakeDaemon.text(
+          RouteReport(
+            output: nil, description: nil, pending: true,
+            soundServer: .disconnected, summary: "No output yet"))
       ])
     let expected = """
       output:       none
@@ -452,7 +469,7 @@ private func run(
                 {
                   "reason": "inEar",
                   "subject": "Studio Buds",
-                  "verdict": "kept"
+                  "verdict": "chosen"
                 }
               ],
               "conclusion": "worn accessories first",
@@ -465,7 +482,7 @@ private func run(
         "pending": false,
         "soundServer": "connected",
         "summary": "Studio Buds is worn, so it plays",
-        "text": "Studio Buds is worn, so it plays.\\n1. placement: worn accessories first\\n   Studio Buds: kept (inEar)\\n"
+        "text": "Studio Buds is worn, so it plays.\\n1. placement: worn accessories first\\n   Studio Buds: chosen (inEar)\\n"
       }
 
       """
@@ -476,14 +493,16 @@ private func run(
     let (transcript, _) = try await run(
       ["status"],
       results: [
-        "daemon.status": """
-        {"version":"0.1.0","soundServer":{"state":"connected",\
-        "name":"PulseAudio (on PipeWire 1.2.7)","version":"15.0.0"},\
-        "policyPath":"/home/u/.config/accessoryd/policy.json5",\
-        "statePath":"/home/u/.local/state/accessoryd/state.json",\
-        "socketPath":"/run/user/1000/accessoryd/control.sock",\
-        "hostAddresses":["12:34:56:78:9a:bc","12:34:56:78:9A:BD"]}
-        """
+        "daemon.status": FakeDaemon.text(
+          DaemonStatus(
+            version: "0.1.0",
+            soundServer: .init(
+              state: .connected, name: "PulseAudio (on PipeWire 1.2.7)",
+              version: "15.0.0"),
+            policyPath: "/home/u/.config/accessoryd/policy.json5",
+            statePath: "/home/u/.local/state/accessoryd/state.json",
+            socketPath: "/run/user/1000/accessoryd/control.sock",
+            hostAddresses: ["12:34:56:78:9a:bc", "12:34:56:78:9A:BD"]))
       ])
     let expected = """
       accessoryd 0.1.0
@@ -513,21 +532,29 @@ private func run(
 // MARK: - Events
 
 @Suite struct AcctlEventTests {
-  static let events = [
-    #"{"kind":"soundServer","state":"connected"}"#,
-    #"{"kind":"accessory","change":"updated","accessory":\#(studioBuds)}"#,
-    #"{"kind":"route","output":"bluez_output.AA_BB_CC_DD_EE_01.1","#
-      + #""summary":"Studio Buds is worn, so it plays","moves":2,"#
-      + #""defaultChanged":true,"pending":false}"#,
-    #"{"kind":"accessory","change":"paired","eventType":"accessoryAdded","#
-      + #""accessory":\#(studioBuds)}"#,
-    #"{"kind":"accessory","change":"renamed","#
-      + #""eventType":"accessoryChanged","accessory":\#(studioBuds)}"#,
-    #"{"kind":"accessory","change":"unpaired","#
-      + #""eventType":"accessoryRemoved","accessory":\#(studioBuds)}"#,
-    #"{"kind":"session","eventType":"migrationComplete","count":1}"#,
-    #"{"kind":"session","eventType":"pickerDidDismiss","pickerID":"1"}"#,
-  ]
+  static let budsInEvents = AccessoryEvent<
+    AccessoryControlDevice.Configuration
+  >.Accessory(
+    address: "aa:bb:cc:dd:ee:01", displayName: "Studio Buds",
+    formFactor: "headphone",
+    configuration: studioBudsRecord.registration?.configuration,
+    invalidated: false)
+
+  static let events: [String] = [
+    DaemonEvent.soundServer(.init(state: .connected)),
+    .accessory(.init(change: .updated, accessory: budsInEvents)),
+    .route(
+      RouteEvent(
+        output: "bluez_output.AA_BB_CC_DD_EE_01.1",
+        summary: "Studio Buds is worn, so it plays", moves: 2,
+        defaultChanged: true, pending: false, chosenBy: .accessoryd)),
+    .accessory(.init(change: .paired, accessory: budsInEvents)),
+    .accessory(.init(change: .renamed, accessory: budsInEvents)),
+    .accessory(.init(change: .unpaired, accessory: budsInEvents)),
+    .session(SessionEvent(migrated: 1)),
+    .session(
+      SessionEvent(picker: "pickerDidDismiss", pickerID: "1", session: nil)),
+  ].map(FakeDaemon.text)
 
   /// A daemon that sends the events after the subscription, then closes
   /// the connection.
@@ -575,9 +602,9 @@ private func run(
     #expect(lines.first == #"{"kind":"soundServer","state":"connected"}"#)
     #expect(
       lines[2]
-        == #"{"defaultChanged":true,"kind":"route","moves":2,"#
-        + #""output":"bluez_output.AA_BB_CC_DD_EE_01.1","pending":false,"#
-        + #""summary":"Studio Buds is worn, so it plays"}"#)
+        == #"{"chosenBy":"accessoryd","defaultChanged":true,"kind":"route","#
+        + #""moves":2,"output":"bluez_output.AA_BB_CC_DD_EE_01.1","#
+        + #""pending":false,"summary":"Studio Buds is worn, so it plays"}"#)
     #expect(lines[1].contains(#""address":"AA:BB:CC:DD:EE:01""#))
     #expect(transcript.status == 1)
   }

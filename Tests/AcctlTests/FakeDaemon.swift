@@ -103,6 +103,12 @@ final class FakeDaemon: Sendable {
       + #""message":"\#(message)"}}"#
   }
 
+  /// Returns a message as the daemon sends it, on one line.
+  static func text(_ message: some Encodable) -> String {
+    let json = (try? JSONValue(encoding: message)) ?? .null
+    return String(decoding: json.serialized(), as: UTF8.self)
+  }
+
   /// Returns a notification line for an event.
   static func event(_ json: String) -> String {
     #"{"jsonrpc":"2.0","method":"event","params":\#(json)}"#

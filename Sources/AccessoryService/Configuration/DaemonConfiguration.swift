@@ -245,11 +245,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
         return try decoder.decode(FileSettings.self, from: data)
       } catch let error as UsageError {
         throw error
-      } catch let DecodingError.typeMismatch(_, context) {
-        let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+      } catch let error as DecodingError {
+        guard case .typeMismatch = error else {
+          throw UsageError(
+            description: "\(path): is not valid JSON5: \(error)",
+            source: .configFile)
+        }
         throw UsageError(
-          description: "\(path): \(key): \(context.debugDescription)",
-          source: .configFile)
+          description: "\(path): \(error.explained)", source: .configFile)
       } catch {
         throw UsageError(
           description: "\(path): is not valid JSON5: \(error)",

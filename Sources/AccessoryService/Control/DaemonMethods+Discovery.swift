@@ -58,12 +58,12 @@ extension DaemonMethods {
           if matches {
             let isNew = shown.insert(device.address).inserted
             event = Self.discoveryEvent(
-              isNew ? "added" : "changed",
+              isNew ? .added : .changed,
               Self.deviceJSON(
                 device, matching: filter, authorized: authorized))
           } else if shown.remove(device.address) != nil {
             event = Self.discoveryEvent(
-              "removed", .object(["address": .string("\(device.address)")]))
+              .removed, .object(["address": .string("\(device.address)")]))
           } else {
             event = nil
           }
@@ -72,7 +72,7 @@ extension DaemonMethods {
             shown.remove(address) == nil
             ? nil
             : Self.discoveryEvent(
-              "removed", .object(["address": .string("\(address)")]))
+              .removed, .object(["address": .string("\(address)")]))
         }
         if let event { continuation.yield(event) }
       }
@@ -84,7 +84,7 @@ extension DaemonMethods {
 
   /// `accessory.rename`: gives a paired accessory a new display name
   /// (`accessoryChanged`).
-  func rename(_ params: Parameters) async throws -> JSONValue {
+  func rename(_ params: Parameters) async throws -> DaemonAccessory {
     try params.allow(["accessory", "name"])
     let address = try resolve(params)
     let name = try params.string("name", required: true)!
@@ -95,21 +95,23 @@ extension DaemonMethods {
     try await engine.pair(
       address, displayName: name, formFactor: paired.formFactor,
       descriptor: paired.accessory.descriptor)
-    publishAccessory("renamed", address)
-    return await accessoryJSON(address)
+    publishAccessory(.renamed, address)
+    return await accessoryRecord(address)
   }
 
   /// `accessory.migrate`: authorizes every Bluetooth audio device the host
   /// paired before accessoryd (BlueZ says paired, or the sound server has
   /// an output for it) that is not authorized yet and matches the
   /// descriptor if one is given; then `migrationComplete`.
-  func migrate(_ params: Parameters) async throws -> JSONValue {
+  func migrate(
+    _ params: Parameters
+  ) async throws -> MigrationResult<AccessoryControlDevice.Configuration> {
     try params.allow(["descriptor"])
     let filter = try params.descriptor("descriptor").map {
       DeviceFilter(descriptors: [$0])
     }
     let migrated = try await migrateDevices(matching: filter)
-    return .object(["migrated": .array(migrated)])
+    return MigrationResult(migrated: migrated)
   }
 
   /// Authorizes the devices paired with the host before accessoryd, that
@@ -120,8 +122,8 @@ extension DaemonMethods {
   @discardableResult
   func migrateDevices(
     matching filter: DeviceFilter?
-  ) async throws -> [JSONValue] {
-    var migrated: [JSONValue] = []
+  ) async throws -> [DaemonAccessory] {
+    var migrated: [DaemonAccessory] = []
     for device in await discovery.devices
     where device.isPaired && device.isAudio
       && engine.registry.accessories[device.address] == nil
@@ -130,13 +132,9 @@ extension DaemonMethods {
       try await authorize(
         device, name: device.displayName,
         descriptor: filter?.descriptors.first { $0.matches(device) })
-      migrated.append(await accessoryJSON(device.address))
+      migrated.append(await accessoryRecord(device.address))
     }
-    events.publish(
-      .object([
-        "kind": "session", "eventType": "migrationComplete",
-        "count": .number(Double(migrated.count)),
-      ]))
+    events.publish(.session(SessionEvent(migrated: migrated.count)))
     if !migrated.isEmpty {
       await router.reconcile(because: "accessories were migrated")
     }
@@ -144,9 +142,10 @@ extension DaemonMethods {
   }
 
   /// A `discovery` event.
-  static func discoveryEvent(_ change: String, _ device: JSONValue) -> JSONValue
-  {
-    .object(["kind": "discovery", "change": .string(change), "device": device])
+  static func discoveryEvent(
+    _ change: DiscoveryEvent.Change, _ device: JSONValue
+  ) -> JSONValue {
+    DaemonEvent.discovery(DiscoveryEvent(change: change, device: device)).json
   }
 
   /// A device as the control socket shows it.

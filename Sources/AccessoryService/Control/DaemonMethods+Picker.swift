@@ -89,7 +89,7 @@ extension DaemonMethods {
       }
     }
     await router.reconcile(because: "an accessory was paired")
-    return await accessoryJSON(address)
+    return try await reply(accessoryRecord(address))
   }
 
   /// The device an answer chose, the item it matches and the name the
@@ -256,13 +256,11 @@ extension DaemonMethods {
     _ eventType: String, _ request: PickerRequests.Request,
     error: String? = nil
   ) {
-    var event: [String: JSONValue] = [
-      "kind": "session", "eventType": .string(eventType),
-      "pickerID": .string(request.id),
-      "session": request.session.map(JSONValue.string) ?? .null,
-    ]
-    if let error { event["error"] = .string(error) }
-    events.publish(.object(event))
+    events.publish(
+      .session(
+        SessionEvent(
+          picker: eventType, pickerID: request.id, session: request.session,
+          error: error)))
   }
 }
 

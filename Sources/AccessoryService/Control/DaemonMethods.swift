@@ -15,7 +15,7 @@ public struct DaemonMethods: ControlHandler {
   let pickers: PickerRequests
   let policies: PolicyStore
   let events: EventHub
-  let status: @Sendable () -> JSONValue
+  let status: @Sendable () -> DaemonStatus
   let logger: Logger
 
   /// Creates the handler.
@@ -23,7 +23,7 @@ public struct DaemonMethods: ControlHandler {
     engine: InProcessAccessoryEngine, router: RouteController,
     discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
     policies: PolicyStore, events: EventHub,
-    status: @escaping @Sendable () -> JSONValue, logger: Logger
+    status: @escaping @Sendable () -> DaemonStatus, logger: Logger
   ) {
     self.engine = engine
     self.router = router
@@ -42,14 +42,14 @@ public struct DaemonMethods: ControlHandler {
     let params = Parameters(params)
     do {
       switch method {
-      case "accessory.pair": return try await pair(params)
+      case "accessory.pair": return try reply(await pair(params))
       case "accessory.unpair": return try await unpair(params)
-      case "accessory.list": return try await list(params)
-      case "accessory.register": return try await register(params)
-      case "accessory.update": return try await update(params)
-      case "accessory.current": return try await current(params)
-      case "accessory.rename": return try await rename(params)
-      case "accessory.migrate": return try await migrate(params)
+      case "accessory.list": return try reply(await list(params))
+      case "accessory.register": return try reply(await register(params))
+      case "accessory.update": return try reply(await update(params))
+      case "accessory.current": return try reply(await current(params))
+      case "accessory.rename": return try reply(await rename(params))
+      case "accessory.migrate": return try reply(await migrate(params))
       case "discovery.list": return try await discoveryList(params)
       case "picker.show": return try await showPicker(params, connection)
       case "picker.pending":
@@ -64,8 +64,9 @@ public struct DaemonMethods: ControlHandler {
         return try await discoverySubscribe(params, connection)
       case "route.get":
         try params.allow(["explain"])
-        return await route(explain: try params.bool("explain") ?? false)
-      case "route.history": return try await routeHistory(params)
+        return try reply(
+          await router.report(explaining: try params.bool("explain") ?? false))
+      case "route.history": return try reply(await routeHistory(params))
       case "events.subscribe":
         try params.allow([])
         _ = connection.subscribeToEvents()
@@ -81,16 +82,13 @@ public struct DaemonMethods: ControlHandler {
         ])
       case "daemon.status":
         try params.allow([])
-        guard case .object(var fields) = status() else { return status() }
-        fields["hostAddresses"] = .array(
-          await router.currentHostAddresses.map(JSONValue.string))
+        var status = status()
+        status.hostAddresses = await router.currentHostAddresses
         let server = await router.serverInfo
-        fields["soundServer"] = .object([
-          "state": server == nil ? "disconnected" : "connected",
-          "name": server.map { .string($0.serverName) } ?? .null,
-          "version": server.map { .string($0.serverVersion) } ?? .null,
-        ])
-        return .object(fields)
+        status.soundServer = DaemonStatus.SoundServer(
+          state: server == nil ? .disconnected : .connected,
+          name: server?.serverName, version: server?.serverVersion)
+        return try reply(status)
       default:
         throw ControlError.methodNotFound(method)
       }
@@ -103,11 +101,16 @@ public struct DaemonMethods: ControlHandler {
     }
   }
 
+  /// A typed answer as the JSON the socket sends.
+  func reply(_ value: some Encodable) throws -> JSONValue {
+    try JSONValue(encoding: value)
+  }
+
   // MARK: - Accessories
 
   /// Authorizes a discovered device: one BlueZ or the sound server sees,
   /// matching the descriptor if one is given.
-  private func pair(_ params: Parameters) async throws -> JSONValue {
+  private func pair(_ params: Parameters) async throws -> DaemonAccessory {
     try params.allow(["address", "name", "descriptor"])
     let address = try params.address("address")
     let descriptor = try params.descriptor("descriptor")
@@ -122,7 +125,7 @@ public struct DaemonMethods: ControlHandler {
     let name = try params.string("name") ?? device.displayName
     try await authorize(device, name: name, descriptor: descriptor)
     await router.reconcile(because: "an accessory was paired")
-    return await accessoryJSON(address)
+    return await accessoryRecord(address)
   }
 
   /// The error for a device no discovery source sees.
@@ -148,7 +151,7 @@ public struct DaemonMethods: ControlHandler {
       descriptor: descriptor ?? before?.accessory.descriptor
         ?? ASDiscoveryDescriptor())
     guard let before else {
-      publishAccessory("paired", device.address)
+      publishAccessory(.paired, device.address)
       logger.notice(
         "Paired",
         metadata: [
@@ -157,7 +160,7 @@ public struct DaemonMethods: ControlHandler {
       return
     }
     if before.displayName != name {
-      publishAccessory("renamed", device.address)
+      publishAccessory(.renamed, device.address)
     }
   }
 
@@ -167,34 +170,36 @@ public struct DaemonMethods: ControlHandler {
     let wasRegistered = engine.registry.registrations[address] != nil
     let name = engine.registry.accessory(at: address).displayName
     try await engine.unpair(address)
-    publishAccessory("unpaired", address, displayName: name)
-    if wasRegistered { publishAccessory("invalidated", address) }
+    publishAccessory(.unpaired, address, displayName: name)
+    if wasRegistered { publishAccessory(.invalidated, address) }
     await router.reconcile(because: "an accessory was unpaired")
     return .object([:])
   }
 
-  private func list(_ params: Parameters) async throws -> JSONValue {
+  private func list(_ params: Parameters) async throws -> DaemonAccessoryList {
     try params.allow([])
     let registry = engine.registry
     let addresses = Set(registry.accessories.keys).union(
       registry.registrations.keys
     ).sorted()
-    var items: [JSONValue] = []
-    for address in addresses { items.append(await accessoryJSON(address)) }
-    return .object(["accessories": .array(items)])
+    var items: [DaemonAccessory] = []
+    for address in addresses { items.append(await accessoryRecord(address)) }
+    return DaemonAccessoryList(accessories: items)
   }
 
-  private func register(_ params: Parameters) async throws -> JSONValue {
+  private func register(
+    _ params: Parameters
+  ) async throws -> DaemonAccessory {
     try params.allow(["accessory", "configuration"])
     let address = try resolve(params)
     let configuration = try params.configuration("configuration")
     try await engine.register(
       engine.registry.accessory(at: address), configuration)
-    publishAccessory("registered", address)
+    publishAccessory(.registered, address)
     let pending = await router.reconcile(
       because: "an accessory was registered", leavingFollowersToTheDefault: true
     )
-    return await accessoryJSON(address, routePending: pending)
+    return await accessoryRecord(address, routePending: pending)
   }
 
   /// Updates an accessory: the route is applied first, then the state file
@@ -205,7 +210,7 @@ public struct DaemonMethods: ControlHandler {
   /// encoding and `fsync`s neither delay the switch nor compete with the
   /// sound server while it moves the streams. A save that fails undoes the
   /// change, and the route follows the undone registry.
-  private func update(_ params: Parameters) async throws -> JSONValue {
+  private func update(_ params: Parameters) async throws -> DaemonAccessory {
     try params.allow(["accessory", "configuration", "changes"])
     let address = try resolve(params)
     let edit: @Sendable (inout AccessoryControlDevice.Configuration) -> Void
@@ -229,15 +234,15 @@ public struct DaemonMethods: ControlHandler {
       await router.reconcile(because: "an update could not be saved")
       throw error
     }
-    publishAccessory("updated", address)
-    return await accessoryJSON(address, routePending: pending)
+    publishAccessory(.updated, address)
+    return await accessoryRecord(address, routePending: pending)
   }
 
-  private func current(_ params: Parameters) async throws -> JSONValue {
+  private func current(_ params: Parameters) async throws -> DaemonAccessory {
     try params.allow(["accessory"])
     let address = try resolve(params)
     _ = try engine.configuration(for: engine.registry.accessory(at: address))
-    return await accessoryJSON(address)
+    return await accessoryRecord(address)
   }
 
   func resolve(_ params: Parameters) throws -> BluetoothAddress {
@@ -246,28 +251,7 @@ public struct DaemonMethods: ControlHandler {
 
   // MARK: - Route and policy
 
-  private func route(explain: Bool) async -> JSONValue {
-    let report = await router.report(explaining: explain)
-    var fields: [String: JSONValue] = [
-      "output": report.output.map(JSONValue.string) ?? .null,
-      "description": report.description.map(JSONValue.string) ?? .null,
-      "pending": .bool(report.pending),
-      "soundServer": .string(
-        report.soundServerConnected ? "connected" : "disconnected"),
-      "summary": .string(report.summary),
-    ]
-    if let explanation = report.explanation {
-      fields["explanation"] = (try? JSONValue(encoding: explanation)) ?? .null
-      fields["text"] = .string(explanation.text)
-    }
-    if let decidedAt = report.decidedAt, let trigger = report.trigger {
-      fields["decidedAt"] = .number(decidedAt.timeIntervalSince1970)
-      fields["trigger"] = .string(trigger)
-    }
-    return .object(fields)
-  }
-
-  private func routeHistory(_ params: Parameters) async throws -> JSONValue {
+  private func routeHistory(_ params: Parameters) async throws -> RouteHistory {
     try params.allow(["limit"])
     let limit = try params.number("limit") ?? 10
     guard limit >= 1, limit <= Double(RouteController.historyLimit),
@@ -277,20 +261,7 @@ public struct DaemonMethods: ControlHandler {
         "'limit' is \(limit); expected a whole number from 1 to "
           + "\(RouteController.historyLimit)")
     }
-    let changes = await router.history(limit: Int(limit))
-    return .object([
-      "decisions": .array(
-        changes.map { change in
-          .object([
-            "decidedAt": .number(change.decidedAt.timeIntervalSince1970),
-            "trigger": .string(change.trigger),
-            "output": change.output.map(JSONValue.string) ?? .null,
-            "summary": .string(change.summary),
-            "defaultChanged": .bool(change.defaultChanged),
-            "moves": .number(Double(change.moves)),
-          ])
-        })
-    ])
+    return RouteHistory(decisions: await router.history(limit: Int(limit)))
   }
 
   private func checkPolicy(_ params: Parameters) throws -> JSONValue {
@@ -307,66 +278,41 @@ public struct DaemonMethods: ControlHandler {
     }
   }
 
-  // MARK: - JSON
+  // MARK: - Messages
 
-  func accessoryJSON(
+  /// The Accessory value for an address.
+  func accessoryRecord(
     _ address: BluetoothAddress, routePending: Bool? = nil
-  ) async -> JSONValue {
+  ) async -> DaemonAccessory {
     let registry = engine.registry
     let paired = registry.accessories[address]
-    var fields: [String: JSONValue] = [
-      "address": .string(address.description),
-      "displayName": .string(
-        paired?.displayName ?? registry.registrations[address]?.displayName
-          ?? address.description),
-      "formFactor": paired?.formFactor.map { .string($0.rawValue) } ?? .null,
-      "state": .string(paired == nil ? "unauthorized" : "authorized"),
-      "output": await router.outputName(for: address).map(JSONValue.string)
-        ?? .null,
-    ]
-    if let registration = registry.registrations[address] {
-      fields["registration"] = .object([
-        "configuration": (try? JSONValue(encoding: registration.configuration))
-          ?? .null,
-        "invalidated": .bool(registration.isInvalidated),
-      ])
-    } else {
-      fields["registration"] = .null
-    }
-    if let routePending { fields["routePending"] = .bool(routePending) }
-    return .object(fields)
+    return DaemonAccessory(
+      address: address.description,
+      displayName: paired?.displayName
+        ?? registry.registrations[address]?.displayName ?? address.description,
+      formFactor: paired?.formFactor?.rawValue,
+      state: paired == nil ? .unauthorized : .authorized,
+      registration: registry.registrations[address].map {
+        .init(configuration: $0.configuration, invalidated: $0.isInvalidated)
+      },
+      output: await router.outputName(for: address),
+      routePending: routePending)
   }
 
   func publishAccessory(
-    _ change: String, _ address: BluetoothAddress, displayName: String? = nil
+    _ change: AccessoryEvent<AccessoryControlDevice.Configuration>.Change,
+    _ address: BluetoothAddress, displayName: String? = nil
   ) {
     let registry = engine.registry
-    var accessory: [String: JSONValue] = [
-      "address": .string(address.description),
-      "displayName": .string(
-        displayName ?? registry.accessory(at: address).displayName),
-      "formFactor": registry.accessories[address]?.formFactor.map {
-        .string($0.rawValue)
-      } ?? .null,
-    ]
-    if let registration = registry.registrations[address] {
-      accessory["configuration"] =
-        (try? JSONValue(encoding: registration.configuration)) ?? .null
-      accessory["invalidated"] = .bool(registration.isInvalidated)
-    }
-    var event: [String: JSONValue] = [
-      "kind": "accessory", "change": .string(change),
-      "accessory": .object(accessory),
-    ]
-    // AccessorySetupKit's name for the change, where it has one.
-    let eventTypes = [
-      "paired": "accessoryAdded", "unpaired": "accessoryRemoved",
-      "renamed": "accessoryChanged",
-    ]
-    if let eventType = eventTypes[change] {
-      event["eventType"] = .string(eventType)
-    }
-    events.publish(.object(event))
+    let registration = registry.registrations[address]
+    let accessory = AccessoryEvent<AccessoryControlDevice.Configuration>
+      .Accessory(
+        address: address.description,
+        displayName: displayName ?? registry.accessory(at: address).displayName,
+        formFactor: registry.accessories[address]?.formFactor?.rawValue,
+        configuration: registration?.configuration,
+        invalidated: registration?.isInvalidated)
+    events.publish(.accessory(.init(change: change, accessory: accessory)))
   }
 }
 
@@ -453,7 +399,7 @@ struct Parameters {
       return try AccessoryControlDevice.Configuration(json: value)
     } catch {
       throw .invalidParams(
-        "'\(key)' is not a configuration: \(Self.describe(error))")
+        "'\(key)' is not a configuration: \(error.explained)")
     }
   }
 
@@ -497,7 +443,7 @@ struct Parameters {
       descriptor = try value.decode(as: ASDiscoveryDescriptor.self)
     } catch let error as DecodingError {
       throw .invalidParams(
-        "\(key) is not a discovery descriptor: \(Self.describe(error))")
+        "\(key) is not a discovery descriptor: \(error.explained)")
     } catch {
       throw .invalidParams("\(key) is not a discovery descriptor")
     }
@@ -520,19 +466,6 @@ struct Parameters {
       return try AccessoryConfigurationChanges(json: changes)
     } catch {
       throw .invalidParams(error.description)
-    }
-  }
-
-  private static func describe(_ error: DecodingError) -> String {
-    switch error {
-    case .dataCorrupted(let context), .typeMismatch(_, let context),
-      .valueNotFound(_, let context), .keyNotFound(_, let context):
-      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-      return path.isEmpty
-        ? context.debugDescription
-        : "\(path): \(context.debugDescription)"
-    @unknown default:
-      return "\(error)"
     }
   }
 }

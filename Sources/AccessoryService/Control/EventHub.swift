@@ -2,6 +2,7 @@
 // of `events.subscribe`.
 
 import AccessoryControl
+import AudioAccessoryKit
 import FoundationEssentials
 import Synchronization
 
@@ -28,10 +29,12 @@ public final class EventHub: Sendable {
     return stream
   }
 
-  /// Sends an event to every subscriber.
-  public func publish(_ event: JSONValue) {
+  /// Sends an event to every subscriber, encoded once for all of them.
+  public func publish(_ event: DaemonEvent) {
     let targets = subscribers.withLock { Array($0.values) }
-    for target in targets { target.yield(event) }
+    guard !targets.isEmpty else { return }
+    let json = event.json
+    for target in targets { target.yield(json) }
   }
 
   /// The number of current subscribers.

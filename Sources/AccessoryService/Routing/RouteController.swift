@@ -14,42 +14,6 @@ import Logging
 import PulseAudio
 import RoutingCore
 
-/// What the router last decided, for `route.get`.
-public struct RouteReport: Sendable {
-  /// The output that should be the default, if any.
-  public var output: String?
-  /// The output's description.
-  public var description: String?
-  /// Whether the decision is waiting for the sound server.
-  public var pending: Bool
-  /// Whether the sound server is connected.
-  public var soundServerConnected: Bool
-  /// The one-line summary.
-  public var summary: String
-  /// The full explanation, when asked for.
-  public var explanation: Explanation?
-  /// When the explained decision was made, if there is one.
-  public var decidedAt: Date?
-  /// What made the router decide then, such as `an accessory was updated`.
-  public var trigger: String?
-}
-
-/// A decision that changed the route, as `route.history` lists it.
-public struct RouteChange: Sendable {
-  /// When it was made.
-  public var decidedAt: Date
-  /// What made the router decide, such as `a grace time ended`.
-  public var trigger: String
-  /// The output it chose, if any.
-  public var output: String?
-  /// The one-line summary of why.
-  public var summary: String
-  /// Whether it changed the default output.
-  public var defaultChanged: Bool
-  /// How many streams it moved.
-  public var moves: Int
-}
-
 /// Applies routing decisions to the sound server.
 ///
 /// The router runs one reconcile at a time, in ``run()``'s loop. Callers
@@ -330,7 +294,7 @@ public actor RouteController: Service {
       logger.notice(
         "Sound server connected",
         metadata: ["pulse.server": mirror.serverInfo.serverName])
-      events.publish(.object(["kind": "soundServer", "state": "connected"]))
+      events.publish(.soundServer(.init(state: .connected)))
       recognizeSentDefault(in: mirror)
       // The fresh mirror answers the question either way.
       defaultAwaitingFreshMirror = nil
@@ -345,8 +309,7 @@ public actor RouteController: Service {
         logger.warning(
           "Sound server disconnected",
           metadata: ["pulse.error": error.description])
-        events.publish(
-          .object(["kind": "soundServer", "state": "disconnected"]))
+        events.publish(.soundServer(.init(state: .disconnected)))
       }
       mirror = nil
       tracking.forgetConnection()
@@ -426,16 +389,12 @@ public actor RouteController: Service {
       metadata: ["route.output": choice.output])
     guard events.subscriberCount > 0 else { return }
     events.publish(
-      .object([
-        "kind": "route",
-        "output": .string(choice.output),
-        "summary": .string(
-          "You chose \(description ?? choice.output) as the default output"),
-        "moves": .number(0),
-        "defaultChanged": .bool(true),
-        "pending": .bool(false),
-        "chosenBy": .string("person"),
-      ]))
+      .route(
+        RouteEvent(
+          output: choice.output,
+          summary:
+            "You chose \(description ?? choice.output) as the default output",
+          moves: 0, defaultChanged: true, pending: false, chosenBy: .person)))
   }
 
   // MARK: - One reconcile
@@ -601,16 +560,13 @@ public actor RouteController: Service {
     // someone who listens.
     if events.subscriberCount > 0 {
       events.publish(
-        .object([
-          "kind": "route",
-          "output": decision.target.map(JSONValue.string) ?? .null,
-          "summary": .string(
-            decide(snapshot, policy).explanation.summary),
-          "moves": .number(Double(decision.moves.count)),
-          "defaultChanged": .bool(decision.defaultChange != nil),
-          "pending": .bool(pending),
-          "chosenBy": .string("accessoryd"),
-        ]))
+        .route(
+          RouteEvent(
+            output: decision.target,
+            summary: decide(snapshot, policy).explanation.summary,
+            moves: decision.moves.count,
+            defaultChanged: decision.defaultChange != nil, pending: pending,
+            chosenBy: .accessoryd)))
     }
     return pending
   }
@@ -662,9 +618,9 @@ public actor RouteController: Service {
   /// Returns the last decisions that changed the route, newest first.
   ///
   /// - Parameter limit: How many at most.
-  public func history(limit: Int) -> [RouteChange] {
+  public func history(limit: Int) -> [RouteHistory.Change] {
     changes.suffix(max(0, limit)).reversed().map { record in
-      RouteChange(
+      RouteHistory.Change(
         decidedAt: record.decidedAt, trigger: record.trigger,
         output: record.decision.target,
         summary: decide(record.snapshot, record.policy).explanation.summary,
@@ -681,10 +637,9 @@ public actor RouteController: Service {
     guard let latest = lastSnapshot, lastPolicy != nil else {
       return RouteReport(
         output: mirror?.defaultSinkName, description: nil, pending: pending,
-        soundServerConnected: connected,
+        soundServer: connected ? .connected : .disconnected,
         summary: connected
-          ? "No decision yet" : "No decision yet: the sound server is away",
-        explanation: nil)
+          ? "No decision yet" : "No decision yet: the sound server is away")
     }
     let output = lastDecision?.target ?? latest.defaultOutput
     let record = explainedDecision
@@ -696,9 +651,10 @@ public actor RouteController: Service {
       description: output.flatMap { name in
         latest.outputs.first { $0.name == name }?.description
       },
-      pending: pending, soundServerConnected: connected,
+      pending: pending, soundServer: connected ? .connected : .disconnected,
       summary: explained?.explanation.summary ?? "No decision yet",
       explanation: explaining ? explained?.explanation : nil,
+      text: explaining ? explained?.explanation.text : nil,
       decidedAt: record?.decidedAt, trigger: record?.trigger)
   }
 

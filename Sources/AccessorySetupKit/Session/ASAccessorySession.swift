@@ -416,7 +416,10 @@ public final class ASAccessorySession: Sendable {
       events = try ControlClient(path: socketPath)
       _ = try events.call("events.subscribe")
       calls = try ControlClient(path: socketPath)
-      accessories = Self.accessories(in: try calls.call("accessory.list"))
+      accessories = try calls.call(
+        "accessory.list", as: AccessoryList<JSONValue>.self
+      ).accessories.compactMap(ASAccessory.init(record:))
+        .sorted { $0.displayName < $1.displayName }
     } catch {
       // Unless invalidate() came first and said so already.
       let deliver = state.withLock { state in
@@ -473,17 +476,17 @@ public final class ASAccessorySession: Sendable {
 
   /// Turns one daemon event into the session's events.
   private func handle(
-    _ event: JSONValue,
+    _ json: JSONValue,
     _ deliver: @escaping @Sendable (ASAccessoryEvent) -> Void
   ) {
-    guard case .string(let name)? = event["eventType"],
-      let eventType = ASAccessoryEventType(name: name)
+    guard let event = try? json.decode(as: ControlEvent<JSONValue>.self)
     else { return }
-    switch eventType {
-    case .accessoryAdded, .accessoryChanged, .accessoryRemoved:
-      guard let accessory = Self.accessory(from: event["accessory"]) else {
-        return
-      }
+    switch event {
+    case .accessory(let event):
+      guard let name = event.change.eventType,
+        let eventType = ASAccessoryEventType(name: name),
+        let accessory = ASAccessory(event: event.accessory)
+      else { return }
       state.withLock { state in
         state.accessories.removeAll {
           $0.bluetoothAddress == accessory.bluetoothAddress
@@ -494,22 +497,38 @@ public final class ASAccessorySession: Sendable {
         }
       }
       deliver(ASAccessoryEvent(eventType: eventType, accessory: accessory))
+    case .session(let event):
+      guard let eventType = ASAccessoryEventType(name: event.eventType) else {
+        return
+      }
+      handle(event, as: eventType, deliver)
+    case .route, .soundServer, .discovery, .other:
+      return
+    }
+  }
+
+  /// Turns one session event of the daemon into the session's event.
+  private func handle(
+    _ event: SessionEvent, as eventType: ASAccessoryEventType,
+    _ deliver: @escaping @Sendable (ASAccessoryEvent) -> Void
+  ) {
+    switch eventType {
     case .migrationComplete:
       deliver(ASAccessoryEvent(eventType: .migrationComplete))
     case .pickerDidPresent, .pickerSetupPairing, .pickerSetupRename,
       .pickerSetupBridging, .pickerSetupFailed, .pickerDidDismiss:
-      guard event["session"] == .string(token) else { return }
+      guard event.session == token else { return }
       let error: ASError? =
-        switch event["error"] {
-        case .string("userCancelled")?:
+        switch event.error {
+        case "userCancelled"?:
           ASError(.userCancelled, "the person cancelled the picker")
-        case .string("invalidated")?:
+        case "invalidated"?:
           ASError(.invalidated, "the session was invalidated")
-        case .string("discoveryTimeout")?:
+        case "discoveryTimeout"?:
           ASError(
             .discoveryTimeout, "discovery ended and the app offered nothing")
-        case .string(let reason)?: ASError(.unknown, reason)
-        default: nil
+        case let reason?: ASError(.unknown, reason)
+        case nil: nil
         }
       deliver(ASAccessoryEvent(eventType: eventType, error: error))
       if eventType == .pickerDidPresent { followDiscovery(deliver) }
@@ -525,7 +544,8 @@ public final class ASAccessorySession: Sendable {
         }
         completion?(error)
       }
-    case .unknown, .activated, .invalidated, .accessoryDiscovered:
+    case .unknown, .activated, .invalidated, .accessoryDiscovered,
+      .accessoryAdded, .accessoryChanged, .accessoryRemoved:
       return
     }
   }
@@ -577,8 +597,11 @@ public final class ASAccessorySession: Sendable {
         devices.forEach(discovered)
       }
       while let notification = try? client.nextNotification() {
-        if case .string("added")? = notification.params?["change"] {
-          discovered(notification.params?["device"])
+        if case .discovery(let event)? = try? notification.params?.decode(
+          as: ControlEvent<JSONValue>.self),
+          event.change == .added
+        {
+          discovered(event.device)
         }
       }
     }
@@ -657,28 +680,30 @@ public final class ASAccessorySession: Sendable {
       return ASError(.invalidRequest, remote.message)
     case .unreachable, .connectionLost, .permissionDenied, .timedOut:
       return ASError(.connectionFailed, error.description)
+    case .unexpectedAnswer:
+      return ASError(.unknown, error.description)
     }
   }
 
-  /// The accessories of an `accessory.list` answer.
-  private static func accessories(in list: JSONValue) -> [ASAccessory] {
-    guard case .array(let items)? = list["accessories"] else { return [] }
-    return items.compactMap(accessory(from:))
-      .sorted { $0.displayName < $1.displayName }
+}
+
+extension ASAccessory {
+  /// An accessory as accessoryd's answers describe it.
+  fileprivate convenience init?(record: AccessoryRecord<JSONValue>) {
+    guard let address = BluetoothAddress(record.address) else { return nil }
+    self.init(
+      displayName: record.displayName, bluetoothAddress: address,
+      formFactor: record.formFactor.flatMap(AudioFormFactor.init(rawValue:)))
   }
 
-  /// An accessory from the daemon's JSON.
-  private static func accessory(from value: JSONValue?) -> ASAccessory? {
-    guard case .string(let text)? = value?["address"],
-      let address = BluetoothAddress(text),
-      case .string(let name)? = value?["displayName"]
-    else { return nil }
-    var formFactor: AudioFormFactor?
-    if case .string(let raw)? = value?["formFactor"] {
-      formFactor = AudioFormFactor(rawValue: raw)
-    }
-    return ASAccessory(
-      displayName: name, bluetoothAddress: address, formFactor: formFactor)
+  /// An accessory as accessoryd's accessory events describe it.
+  fileprivate convenience init?(
+    event accessory: AccessoryEvent<JSONValue>.Accessory
+  ) {
+    guard let address = BluetoothAddress(accessory.address) else { return nil }
+    self.init(
+      displayName: accessory.displayName, bluetoothAddress: address,
+      formFactor: accessory.formFactor.flatMap(AudioFormFactor.init(rawValue:)))
   }
 }
 

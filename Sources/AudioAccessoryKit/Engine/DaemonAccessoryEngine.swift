@@ -32,7 +32,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
     _ configuration: AccessoryControlDevice.Configuration
   ) async throws(AccessoryControlFailure) {
     let address = try Self.address(of: accessory, doing: "registering")
-    _ = try await callInBackground(
+    try await callInBackground(
       "accessory.register",
       [
         "accessory": .string(address),
@@ -45,9 +45,9 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
     for accessory: ASAccessory
   ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
     let address = try Self.address(of: accessory, doing: "reading")
-    let result = try call(
+    let reply = try call(
       "accessory.current", ["accessory": .string(address)])
-    return try Self.configuration(in: result)
+    return try Self.configuration(in: reply)
   }
 
   /// Sends a new configuration to the service.
@@ -58,29 +58,32 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
     -> AccessoryControlDevice.Configuration
   {
     let address = try Self.address(of: accessory, doing: "updating")
-    let result = try await callInBackground(
+    let reply = try await callInBackground(
       "accessory.update",
       [
         "accessory": .string(address),
         "configuration": configuration.json,
       ])
-    return try Self.configuration(in: result)
+    return try Self.configuration(in: reply)
   }
 
   // MARK: - Calls
 
+  /// Calls an `accessory.*` method on a thread of its own.
+  @discardableResult
   private func callInBackground(
     _ method: String, _ params: [String: JSONValue]
-  ) async throws(AccessoryControlFailure) -> JSONValue {
+  ) async throws(AccessoryControlFailure) -> DaemonAccessory {
     try await onOwnThread(named: "accessory.call") {
       () throws(AccessoryControlFailure) in
       try self.call(method, params)
     }
   }
 
+  /// Calls an `accessory.*` method, which answers with an Accessory.
   private func call(
     _ method: String, _ params: [String: JSONValue]
-  ) throws(AccessoryControlFailure) -> JSONValue {
+  ) throws(AccessoryControlFailure) -> DaemonAccessory {
     do {
       return try connection.withLock { connection throws(ControlClientError) in
         for attempt in 0..<2 {
@@ -88,7 +91,8 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
             connection = try ControlClient(path: socketPath)
           }
           do throws(ControlClientError) {
-            return try connection!.call(method, params: .object(params))
+            return try connection!.call(
+              method, params: .object(params), as: DaemonAccessory.self)
           } catch {
             guard case .connectionLost = error, attempt == 0 else {
               throw error
@@ -136,15 +140,11 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
   }
 
   private static func configuration(
-    in result: JSONValue
+    in reply: DaemonAccessory
   ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
-    guard let value = result["registration"]?["configuration"] else {
+    guard let registration = reply.registration else {
       throw .unknown(reason: "accessoryd answered without a configuration")
     }
-    do {
-      return try AccessoryControlDevice.Configuration(json: value)
-    } catch {
-      throw .unknown(reason: "accessoryd answered with a bad configuration")
-    }
+    return registration.configuration
   }
 }

@@ -1,0 +1,62 @@
+// The answer to `daemon.status`.
+
+/// The daemon's version, its sound server, the files it uses and the
+/// host's Bluetooth addresses.
+public struct DaemonStatus: Sendable, Hashable, Codable {
+  /// The sound server accessoryd talks to.
+  public struct SoundServer: Sendable, Hashable, Codable {
+    /// Whether it is connected.
+    public var state: SoundServerState
+    /// Its name, such as `PulseAudio (on PipeWire 1.2.7)`, while
+    /// connected.
+    public var name: String?
+    /// Its version, while connected.
+    public var version: String?
+
+    /// Creates a description of the sound server.
+    public init(
+      state: SoundServerState, name: String? = nil, version: String? = nil
+    ) {
+      self.state = state
+      self.name = name
+      self.version = version
+    }
+
+    private enum CodingKeys: String, CodingKey { case state, name, version }
+
+    /// Writes the server, with `null` for what is not known.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(state, forKey: .state)
+      try container.encode(name, forKey: .name)
+      try container.encode(version, forKey: .version)
+    }
+  }
+
+  /// accessoryd's version.
+  public var version: String
+  /// The sound server.
+  public var soundServer: SoundServer
+  /// The policy file, or `built-in default`.
+  public var policyPath: String
+  /// The state file.
+  public var statePath: String
+  /// The control socket.
+  public var socketPath: String
+  /// The Bluetooth addresses of the host's adapters, the audio sources
+  /// that name this host.
+  public var hostAddresses: [String]
+
+  /// Creates a status.
+  public init(
+    version: String, soundServer: SoundServer, policyPath: String,
+    statePath: String, socketPath: String, hostAddresses: [String]
+  ) {
+    self.version = version
+    self.soundServer = soundServer
+    self.policyPath = policyPath
+    self.statePath = statePath
+    self.socketPath = socketPath
+    self.hostAddresses = hostAddresses
+  }
+}

@@ -1,0 +1,165 @@
+// The Route value of the control protocol (`route.get`) and the decisions
+// of `route.history`.
+
+import FoundationEssentials
+import RoutingCore
+
+/// Whether accessoryd is connected to the sound server.
+public enum SoundServerState: String, Sendable, Hashable, Codable {
+  /// Connected: decisions are applied at once.
+  case connected
+  /// Away: decisions wait until it is back.
+  case disconnected
+}
+
+/// The output accessoryd chose, and why (`route.get`).
+///
+/// ``output`` is the current decision's. ``summary``, ``explanation`` and
+/// ``text`` explain the decision that last moved the output, chose another
+/// one, or was made on a request, a timer or a policy reload;
+/// ``decidedAt`` and ``trigger`` say when and why it was made.
+public struct RouteReport: Sendable, Hashable, Codable {
+  /// The sink the decision chose, if any.
+  public var output: String?
+  /// The sink's description, if any.
+  public var description: String?
+  /// Whether the decision waits for the sound server.
+  public var pending: Bool
+  /// The connection to the sound server.
+  public var soundServer: SoundServerState
+  /// The explained decision in one line.
+  public var summary: String
+  /// The rule-by-rule account, when `explain` was asked for.
+  public var explanation: Explanation?
+  /// The account as text, when `explain` was asked for.
+  public var text: String?
+  /// When the explained decision was made.
+  public var decidedAt: Date?
+  /// What made the router decide, such as `an accessory was updated`.
+  public var trigger: String?
+
+  /// Creates a report.
+  public init(
+    output: String?, description: String?, pending: Bool,
+    soundServer: SoundServerState, summary: String,
+    explanation: Explanation? = nil, text: String? = nil,
+    decidedAt: Date? = nil, trigger: String? = nil
+  ) {
+    self.output = output
+    self.description = description
+    self.pending = pending
+    self.soundServer = soundServer
+    self.summary = summary
+    self.explanation = explanation
+    self.text = text
+    self.decidedAt = decidedAt
+    self.trigger = trigger
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case output, description, pending, soundServer, summary, explanation
+    case text, decidedAt, trigger
+  }
+
+  /// Reads a report; `decidedAt` is in seconds since 1970.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    output = try container.decodeIfPresent(String.self, forKey: .output)
+    description = try container.decodeIfPresent(
+      String.self, forKey: .description)
+    pending = try container.decode(Bool.self, forKey: .pending)
+    soundServer = try container.decode(
+      SoundServerState.self, forKey: .soundServer)
+    summary = try container.decode(String.self, forKey: .summary)
+    explanation = try container.decodeIfPresent(
+      Explanation.self, forKey: .explanation)
+    text = try container.decodeIfPresent(String.self, forKey: .text)
+    decidedAt = try container.decodeIfPresent(Double.self, forKey: .decidedAt)
+      .map(Date.init(timeIntervalSince1970:))
+    trigger = try container.decodeIfPresent(String.self, forKey: .trigger)
+  }
+
+  /// Writes the report: `output` and `description` always, `null` when
+  /// there is none; the explanation, `decidedAt` and `trigger` when known.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(output, forKey: .output)
+    try container.encode(description, forKey: .description)
+    try container.encode(pending, forKey: .pending)
+    try container.encode(soundServer, forKey: .soundServer)
+    try container.encode(summary, forKey: .summary)
+    try container.encodeIfPresent(explanation, forKey: .explanation)
+    try container.encodeIfPresent(text, forKey: .text)
+    try container.encodeIfPresent(
+      decidedAt?.timeIntervalSince1970, forKey: .decidedAt)
+    try container.encodeIfPresent(trigger, forKey: .trigger)
+  }
+}
+
+/// The decisions that changed the route, newest first (`route.history`).
+public struct RouteHistory: Sendable, Hashable, Codable {
+  /// One decision that changed the default or moved streams.
+  public struct Change: Sendable, Hashable, Codable {
+    /// When it was made.
+    public var decidedAt: Date
+    /// What made the router decide.
+    public var trigger: String
+    /// The output it chose, if any.
+    public var output: String?
+    /// Why, in one line.
+    public var summary: String
+    /// Whether it changed the default output.
+    public var defaultChanged: Bool
+    /// How many streams it moved.
+    public var moves: Int
+
+    /// Creates a change.
+    public init(
+      decidedAt: Date, trigger: String, output: String?, summary: String,
+      defaultChanged: Bool, moves: Int
+    ) {
+      self.decidedAt = decidedAt
+      self.trigger = trigger
+      self.output = output
+      self.summary = summary
+      self.defaultChanged = defaultChanged
+      self.moves = moves
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case decidedAt, trigger, output, summary, defaultChanged, moves
+    }
+
+    /// Reads a change; `decidedAt` is in seconds since 1970.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      decidedAt = Date(
+        timeIntervalSince1970: try container.decode(
+          Double.self, forKey: .decidedAt))
+      trigger = try container.decode(String.self, forKey: .trigger)
+      output = try container.decodeIfPresent(String.self, forKey: .output)
+      summary = try container.decode(String.self, forKey: .summary)
+      defaultChanged = try container.decode(Bool.self, forKey: .defaultChanged)
+      moves = try container.decode(Int.self, forKey: .moves)
+    }
+
+    /// Writes a change, with `null` for no output.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(decidedAt.timeIntervalSince1970, forKey: .decidedAt)
+      try container.encode(trigger, forKey: .trigger)
+      try container.encode(output, forKey: .output)
+      try container.encode(summary, forKey: .summary)
+      try container.encode(defaultChanged, forKey: .defaultChanged)
+      try container.encode(moves, forKey: .moves)
+    }
+  }
+
+  /// The decisions, newest first.
+  public var decisions: [Change]
+
+  /// Creates a history.
+  public init(decisions: [Change]) {
+    self.decisions = decisions
+  }
+}

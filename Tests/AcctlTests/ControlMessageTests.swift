@@ -1,0 +1,185 @@
+// The control protocol's messages: each has one codec, used by the daemon
+// and its clients; these tests pin the wire shape docs/control-protocol.md
+// describes, and what a client does with what it does not know.
+
+import AccessoryControl
+import AudioAccessoryKit
+import Foundation
+import RoutingCore
+import Testing
+
+/// The message as one line of JSON with sorted keys.
+private func wire(_ message: some Encodable) throws -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return String(decoding: try encoder.encode(message), as: UTF8.self)
+}
+
+/// A message read back from its wire text.
+private func read<Message: Decodable>(
+  _ text: String, as type: Message.Type
+) throws -> Message {
+  try JSONDecoder().decode(type, from: Data(text.utf8))
+}
+
+@Suite struct ControlMessageTests {
+  @Test func accessoryWritesEveryMemberWithNullForNone() throws {
+    let record = DaemonAccessory(
+      address: "AA:BB:CC:DD:EE:02", displayName: "Desk Speaker")
+    #expect(
+      try wire(record)
+        == #"{"address":"AA:BB:CC:DD:EE:02","displayName":"Desk Speaker","#
+        + #""formFactor":null,"output":null,"registration":null,"#
+        + #""state":"authorized"}"#)
+  }
+
+  @Test func accessoryRoundTripsWithItsConfiguration() throws {
+    let record = DaemonAccessory(
+      address: "AA:BB:CC:DD:EE:01", displayName: "Studio Buds",
+      formFactor: "headphone", state: .unauthorized,
+      registration: .init(
+        configuration: .init(
+          devicePlacement: .offHead, deviceCapabilities: [.placement],
+          secondaryAudioSourceDeviceIdentifier: Data([1, 2, 3, 4, 5, 6])),
+        invalidated: true),
+      output: "bluez_output.AA_BB_CC_DD_EE_01.1", routePending: true)
+    let text = try wire(record)
+    #expect(text.contains(#""routePending":true"#))
+    #expect(try read(text, as: DaemonAccessory.self) == record)
+  }
+
+  @Test func routeReportKeepsItsTimesInSecondsSince1970() throws {
+    let report = RouteReport(
+      output: nil, description: nil, pending: true, soundServer: .disconnected,
+      summary: "No decision yet",
+      decidedAt: Date(timeIntervalSince1970: 1_796_000_000.25),
+      trigger: "an accessory was updated")
+    let text = try wire(report)
+    #expect(
+      text
+        == #"{"decidedAt":1796000000.25,"description":null,"output":null,"#
+        + #""pending":true,"soundServer":"disconnected","#
+        + #""summary":"No decision yet","trigger":"an accessory was updated"}"#
+    )
+    #expect(try read(text, as: RouteReport.self) == report)
+  }
+
+  @Test func statusWritesTheServerWithNullsWhileAway() throws {
+    let status = DaemonStatus(
+      version: "1.0", soundServer: .init(state: .disconnected),
+      policyPath: "built-in default", statePath: "/s", socketPath: "/c",
+      hostAddresses: [])
+    #expect(
+      try wire(status)
+        == #"{"hostAddresses":[],"policyPath":"built-in default","#
+        + #""socketPath":"/c","soundServer":{"name":null,"state":"#
+        + #""disconnected","version":null},"statePath":"/s","version":"1.0"}"#)
+    #expect(try read(wire(status), as: DaemonStatus.self) == status)
+  }
+
+  @Test(arguments: AccessoryEvent<JSONValue>.Change.allCases)
+  func accessoryEventsCarryAccessorySetupKitsNames(
+    change: AccessoryEvent<JSONValue>.Change
+  ) throws {
+    let event = ControlEvent<JSONValue>.accessory(
+      .init(
+        change: change,
+        accessory: .init(address: "AA:BB:CC:DD:EE:01", displayName: "Buds")))
+    let text = try wire(event)
+    #expect(text.hasPrefix(#"{"accessory":{"address":"AA:BB:CC:DD:EE:01""#))
+    #expect(text.contains(#""kind":"accessory""#))
+    let names = [
+      "paired": "accessoryAdded", "unpaired": "accessoryRemoved",
+      "renamed": "accessoryChanged",
+    ]
+    #expect(
+      text.contains(#""eventType""#) == (names[change.rawValue] != nil))
+    if let name = names[change.rawValue] {
+      #expect(text.contains(#""eventType":"\#(name)""#))
+    }
+    #expect(try read(text, as: ControlEvent<JSONValue>.self) == event)
+  }
+
+  @Test func everyKindOfEventRoundTrips() throws {
+    let events: [DaemonEvent] = [
+      .route(
+        RouteEvent(
+          output: nil, summary: "Nothing to play on", moves: 0,
+          defaultChanged: false, pending: true, chosenBy: .accessoryd)),
+      .route(
+        RouteEvent(
+          output: "speaker", summary: "You chose Speaker", moves: 0,
+          defaultChanged: true, pending: false, chosenBy: .person)),
+      .soundServer(.init(state: .disconnected)),
+      .session(SessionEvent(migrated: 3)),
+      .session(
+        SessionEvent(
+          picker: "pickerDidDismiss", pickerID: "7", session: "s1",
+          error: "userCancelled")),
+      .discovery(
+        DiscoveryEvent(
+          change: .removed, device: ["address": "AA:BB:CC:DD:EE:09"])
+      ),
+    ]
+    for event in events {
+      #expect(try read(wire(event), as: DaemonEvent.self) == event)
+    }
+  }
+
+  @Test func aPickerEventWithoutASessionSaysNull() throws {
+    let event = DaemonEvent.session(
+      SessionEvent(picker: "pickerDidPresent", pickerID: "1", session: nil))
+    #expect(
+      try wire(event)
+        == #"{"eventType":"pickerDidPresent","kind":"session","#
+        + #""pickerID":"1","session":null}"#)
+  }
+
+  @Test func aRouteEventFromAnOlderDaemonIsAccessorydsChoice() throws {
+    let event = try read(
+      #"{"kind":"route","output":"a","summary":"s","moves":1,"#
+        + #""defaultChanged":true,"pending":false}"#,
+      as: DaemonEvent.self)
+    guard case .route(let route) = event else {
+      Issue.record("not a route event: \(event)")
+      return
+    }
+    #expect(route.chosenBy == .accessoryd)
+  }
+
+  @Test func anEventOfAnUnknownKindIsKeptAsItCame() throws {
+    let text = #"{"kind":"media","paused":["mpv"]}"#
+    let event = try read(text, as: DaemonEvent.self)
+    #expect(event == .other(["kind": "media", "paused": ["mpv"]]))
+    #expect(try wire(event) == text)
+  }
+
+  @Test func anAnswerThatIsNotTheMessageNamesTheMember() throws {
+    #expect(
+      throws: ControlClientError.unexpectedAnswer(
+        method: "route.get",
+        reason: "pending: Expected to decode Bool but found a string instead.")
+    ) {
+      try ControlClient.decode(
+        [
+          "output": nil, "description": nil, "pending": "no",
+          "soundServer": "connected", "summary": "",
+        ], as: RouteReport.self, of: "route.get")
+    }
+  }
+}
+
+@Suite struct AcctlUnexpectedAnswerTests {
+  @Test func acctlSaysWhatDoesNotFitAndFails() async throws {
+    let daemon = try FakeDaemon(results: ["route.get": #"{"output":3}"#])
+    defer { daemon.stop() }
+    let transcript = try await acctl("route", "--socket", daemon.path)
+    #expect(transcript.status == 1)
+    #expect(transcript.output.isEmpty)
+    #expect(
+      transcript.error.hasPrefix(
+        "Error: accessoryd's answer to route.get is not what this version "
+          + "expects: "))
+    #expect(transcript.error.contains("output"))
+  }
+}
