@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "Logging", targets: ["Logging"]),
     .library(name: "PulseAudio", targets: ["PulseAudio"]),
     .library(name: "BlueZ", targets: ["BlueZ"]),
+    .library(name: "MPRIS", targets: ["MPRIS"]),
     .library(name: "RoutingCore", targets: ["RoutingCore"]),
     .executable(name: "routing-benchmark", targets: ["RoutingBenchmark"]),
     .executable(name: "accessory-demo", targets: ["AccessoryDemo"]),
@@ -71,8 +72,16 @@ let package = Package(
       providers: [.apt(["libdbus-1-dev"])]
     ),
     .target(
-      name: "BlueZ",
+      name: "DBus",
       dependencies: ["CDBus"]
+    ),
+    .target(
+      name: "BlueZ",
+      dependencies: ["DBus"]
+    ),
+    .target(
+      name: "MPRIS",
+      dependencies: ["DBus"]
     ),
 
     // MARK: - Service
@@ -81,7 +90,7 @@ let package = Package(
       name: "AccessoryService",
       dependencies: [
         "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
-        "AccessoryControl", "BlueZ", "CommandLineKit",
+        "AccessoryControl", "BlueZ", "MPRIS", "CommandLineKit",
       ]
     ),
 
@@ -167,7 +176,7 @@ let package = Package(
       name: "AccessoryServiceTests",
       dependencies: [
         "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
-        "Logging",
+        "Logging", "MPRIS",
       ]
     ),
     .testTarget(
@@ -184,6 +193,10 @@ let package = Package(
       dependencies: [
         "BlueZ", "AccessorySetupKit", "CoreBluetooth", "TestSupport",
       ]
+    ),
+    .testTarget(
+      name: "MPRISTests",
+      dependencies: ["MPRIS", "TestSupport"]
     ),
     .testTarget(
       name: "SoundServerTests",

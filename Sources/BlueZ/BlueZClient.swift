@@ -1,6 +1,8 @@
 // A client of BlueZ, the Linux Bluetooth daemon, over D-Bus: its adapters,
 // the devices they see, their changes, and discovery.
 
+import DBus
+
 /// A connection to BlueZ (`org.bluez`) on a D-Bus bus, usually the system
 /// bus.
 ///

@@ -2,6 +2,7 @@
 // module's own record, in BlueZ's terms. The service turns it into the
 // discovery record that AccessorySetupKit's descriptors match.
 
+import DBus
 import FoundationEssentials
 
 /// A device BlueZ knows of, such as a pair of headphones, as BlueZ reports

@@ -1,6 +1,8 @@
 // The error of every BlueZ client operation: the D-Bus error, and what was
 // being attempted when it came.
 
+import DBus
+
 /// An error from talking to BlueZ over D-Bus.
 ///
 /// It carries the D-Bus error name and message, from BlueZ, from the bus or

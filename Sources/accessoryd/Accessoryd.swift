@@ -87,6 +87,7 @@ struct Accessoryd {
         },
       ],
       logger: logger)
+    let media = MediaPlayers(logger: logger)
     let status: @Sendable () -> DaemonStatus = {
       DaemonStatus(
         version: version, soundServer: .init(state: .disconnected),
@@ -98,7 +99,7 @@ struct Accessoryd {
       path: configuration.socketPath,
       handler: DaemonMethods(
         engine: engine, router: router, discovery: discovery,
-        policies: policies, events: events,
+        policies: policies, events: events, media: media,
         status: status, logger: logger),
       events: events, logger: logger)
     logger.notice(
@@ -136,7 +137,8 @@ struct Accessoryd {
         })
     }
     let group = ServiceGroup(
-      services: [control, link, discoveryService, router], logger: logger,
+      services: [control, link, discoveryService, media, router],
+      logger: logger,
       stopDeadline: Self.stopDeadline,
       onStopDeadline: { name in
         exit.exit(

@@ -16,7 +16,8 @@ struct Acctl: Command {
     subcommands: [
       Discover.self, Pair.self, Unpair.self, Rename.self, Register.self,
       Update.self, Current.self,
-      List.self, Route.self, Events.self, Policy.self, Status.self,
+      List.self, Route.self, Players.self, Events.self, Policy.self,
+      Status.self,
     ])
 
   init(arguments: inout ArgumentCursor) throws {}

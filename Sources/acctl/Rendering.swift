@@ -349,6 +349,35 @@ enum Rendering {
     }
   }
 
+  /// Returns the media players as a table: name, status, process, streams
+  /// and the outputs they play on; or why there are none.
+  static func players(_ list: MediaPlayerList) -> String {
+    guard list.media.following else {
+      return "Media players are not followed: "
+        + (list.media.reason ?? "no reason given")
+        + ". Pausing when the headphones come off is off."
+    }
+    guard !list.players.isEmpty else {
+      return "No media player is on the session bus."
+    }
+    var rows = [["NAME", "STATUS", "PROCESS", "STREAMS", "OUTPUT"]]
+    for player in list.players {
+      let process = [
+        player.processName, player.processID.map { "\($0)" },
+      ].compactMap { $0 }.joined(separator: " ")
+      let outputs = Set(player.streams.compactMap(\.output)).sorted()
+      rows.append([
+        player.name,
+        player.playbackStatus + (player.canPause ? "" : " (cannot pause)"),
+        process.isEmpty ? "-" : process,
+        player.streams.isEmpty
+          ? "-" : player.streams.map { "#\($0.index)" }.joined(separator: ","),
+        outputs.isEmpty ? "-" : outputs.joined(separator: ","),
+      ])
+    }
+    return table(rows)
+  }
+
   /// Returns the daemon's status: its version, the sound server, its
   /// paths and the host's addresses.
   static func status(_ status: DaemonStatus) -> String {
@@ -366,6 +395,14 @@ enum Rendering {
     add("policy", status.policyPath)
     add("state", status.statePath)
     add("socket", status.socketPath)
+    if let media = status.media {
+      add(
+        "media players",
+        media.following
+          ? "followed on the session bus"
+          : "not followed (\(media.reason ?? "no reason given")); pausing is off"
+      )
+    }
     if !status.hostAddresses.isEmpty {
       add(
         "host addresses",

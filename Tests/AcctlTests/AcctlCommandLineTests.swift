@@ -32,6 +32,8 @@ private let updateUsage = """
       current                 Show an accessory's registration and configuration.
       list                    List the paired accessories.
       route                   Show the output accessoryd chose and why.
+      players                 List the media players of the session and what they
+                              play.
       events                  Print events as they happen, until interrupted.
       policy                  Check a policy file or show the policy in use.
       status                  Show the daemon, its sound server and its files.

@@ -61,6 +61,10 @@ public final class DaemonFixture: Sendable {
   /// BlueZ: a test's ``BlueZMock``, or a path where no bus listens, so that
   /// the machine's own BlueZ is never seen.
   public let systemBusAddress: String
+
+  /// The session bus of the media players, a ``PrivateBus``; nil for none,
+  /// as on a machine without a session.
+  public let sessionBusAddress: String?
   private let accessorydPath: String
   private let acctlPath: String
   private let state: Mutex<State>
@@ -75,7 +79,8 @@ public final class DaemonFixture: Sendable {
 
   private init(
     directory: String, soundServerAddress: String, hostAddresses: [String],
-    systemBusAddress: String?, accessorydPath: String, acctlPath: String,
+    systemBusAddress: String?, sessionBusAddress: String?,
+    accessorydPath: String, acctlPath: String,
     watchdog: ProcessGroupWatchdog
   ) {
     self.directory = directory
@@ -87,6 +92,7 @@ public final class DaemonFixture: Sendable {
     self.hostAddresses = hostAddresses
     self.systemBusAddress =
       systemBusAddress ?? "unix:path=\(directory)/no-system-bus"
+    self.sessionBusAddress = sessionBusAddress
     self.accessorydPath = accessorydPath
     self.acctlPath = acctlPath
     self.state = Mutex(State(watchdog: watchdog))
@@ -108,6 +114,8 @@ public final class DaemonFixture: Sendable {
   ///   - hostAddresses: This host's Bluetooth addresses; empty to let the
   ///     daemon take its adapters' addresses.
   ///   - systemBusAddress: The bus of a ``BlueZMock``; nil for none.
+  ///   - sessionBusAddress: The session bus of the media players; nil for
+  ///     none.
   /// - Returns: The running daemon.
   /// - Throws: ``DaemonFixtureError`` with the end of the log if the
   ///   products are missing or the daemon does not come up; nothing is left
@@ -115,7 +123,7 @@ public final class DaemonFixture: Sendable {
   public static func start(
     on server: SoundServer, policy: String? = nil,
     hostAddresses: [String] = [defaultHostAddress],
-    systemBusAddress: String? = nil
+    systemBusAddress: String? = nil, sessionBusAddress: String? = nil
   ) async throws -> DaemonFixture {
     SharedThreadWatchdog.start()
     let accessoryd = try builtProduct("accessoryd").path
@@ -143,6 +151,7 @@ public final class DaemonFixture: Sendable {
     let fixture = DaemonFixture(
       directory: directory, soundServerAddress: server.serverAddress,
       hostAddresses: hostAddresses, systemBusAddress: systemBusAddress,
+      sessionBusAddress: sessionBusAddress,
       accessorydPath: accessoryd,
       acctlPath: acctl, watchdog: watchdog)
     do {
@@ -293,6 +302,7 @@ public final class DaemonFixture: Sendable {
     var environment = baseEnvironment
     environment["PULSE_SERVER"] = soundServerAddress
     environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBusAddress
+    environment["DBUS_SESSION_BUS_ADDRESS"] = sessionBusAddress
     let start = state.withLock { state in
       state.starts += 1
       return state.starts

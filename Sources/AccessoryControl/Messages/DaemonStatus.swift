@@ -46,11 +46,15 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
   /// The Bluetooth addresses of the host's adapters, the audio sources
   /// that name this host.
   public var hostAddresses: [String]
+  /// Whether the session's media players are followed; nil from a daemon
+  /// that does not say.
+  public var media: MediaStatus?
 
   /// Creates a status.
   public init(
     version: String, soundServer: SoundServer, policyPath: String,
-    statePath: String, socketPath: String, hostAddresses: [String]
+    statePath: String, socketPath: String, hostAddresses: [String],
+    media: MediaStatus? = nil
   ) {
     self.version = version
     self.soundServer = soundServer
@@ -58,5 +62,6 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
     self.statePath = statePath
     self.socketPath = socketPath
     self.hostAddresses = hostAddresses
+    self.media = media
   }
 }

@@ -5,6 +5,7 @@ import AccessoryControl
 import AudioAccessoryKit
 import FoundationEssentials
 import Logging
+import MPRIS
 import RoutingCore
 
 /// Answers control requests with the registry, the router and the policy.
@@ -15,6 +16,7 @@ public struct DaemonMethods: ControlHandler {
   let pickers: PickerRequests
   let policies: PolicyStore
   let events: EventHub
+  let media: MediaPlayers?
   let status: @Sendable () -> DaemonStatus
   let logger: Logger
 
@@ -22,7 +24,7 @@ public struct DaemonMethods: ControlHandler {
   public init(
     engine: InProcessAccessoryEngine, router: RouteController,
     discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
-    policies: PolicyStore, events: EventHub,
+    policies: PolicyStore, events: EventHub, media: MediaPlayers? = nil,
     status: @escaping @Sendable () -> DaemonStatus, logger: Logger
   ) {
     self.engine = engine
@@ -31,6 +33,7 @@ public struct DaemonMethods: ControlHandler {
     self.pickers = pickers
     self.policies = policies
     self.events = events
+    self.media = media
     self.status = status
     self.logger = logger
   }
@@ -88,7 +91,11 @@ public struct DaemonMethods: ControlHandler {
         status.soundServer = DaemonStatus.SoundServer(
           state: server == nil ? .disconnected : .connected,
           name: server?.serverName, version: server?.serverVersion)
+        status.media = mediaStatus
         return try reply(status)
+      case "media.players":
+        try params.allow([])
+        return try reply(await mediaPlayers())
       default:
         throw ControlError.methodNotFound(method)
       }
@@ -247,6 +254,42 @@ public struct DaemonMethods: ControlHandler {
 
   func resolve(_ params: Parameters) throws -> BluetoothAddress {
     try engine.registry.resolve(try params.string("accessory", required: true)!)
+  }
+
+  // MARK: - Media
+
+  /// Whether the session's players are followed, and if not, why.
+  var mediaStatus: MediaStatus {
+    switch media?.availability {
+    case .following?: MediaStatus(following: true)
+    case .off(let reason)?: MediaStatus(following: false, reason: reason)
+    case nil: MediaStatus(following: false, reason: "not started")
+    }
+  }
+
+  /// The players with their streams, found by process off the shared
+  /// threads (it reads `/proc`).
+  private func mediaPlayers() async -> MediaPlayerList {
+    let players = media?.players ?? []
+    let mirror = await router.currentMirror
+    let inputs = mirror?.sinkInputs ?? []
+    let listed = await onOwnThread(named: "media.players") {
+      players.map { player in
+        MediaPlayerList.Player(
+          busName: player.busName, name: player.displayName,
+          playbackStatus: player.playbackStatus.rawValue,
+          canPause: player.canPause, canPlay: player.canPlay,
+          processID: player.processID, processName: player.processName,
+          streams: PlayerStreams.system.streams(of: player, among: inputs).map {
+            input in
+            MediaPlayerList.Stream(
+              index: input.index,
+              output: mirror?.sink(index: input.sinkIndex)?.name,
+              muted: input.isMuted)
+          })
+      }
+    }
+    return MediaPlayerList(media: mediaStatus, players: listed)
   }
 
   // MARK: - Route and policy

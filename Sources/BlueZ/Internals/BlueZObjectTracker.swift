@@ -5,6 +5,7 @@
 // Only the dispatch thread changes the copy, so changes are published in the
 // order BlueZ made them; any thread may read it or subscribe.
 
+import DBus
 import Synchronization
 
 /// BlueZ's objects as last seen, and the streams of their changes.

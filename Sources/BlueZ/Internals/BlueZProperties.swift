@@ -1,6 +1,7 @@
 // Turning BlueZ's D-Bus properties (org.bluez.Adapter1, org.bluez.Device1)
 // into the module's records. Pure Swift: the properties are DBusValues.
 
+import DBus
 import FoundationEssentials
 
 /// The names BlueZ uses on the bus.

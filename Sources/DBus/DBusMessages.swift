@@ -2,52 +2,88 @@
 // replies, signals and failures. Nothing here touches C.
 
 /// A D-Bus error: its name and its human-readable message.
-struct DBusFailure: Error, Hashable, Sendable {
+package struct DBusFailure: Error, Hashable, Sendable {
   /// The error name, such as `org.freedesktop.DBus.Error.ServiceUnknown`.
-  var name: String
+  package var name: String
   /// The message that came with it.
-  var message: String
+  package var message: String
+
+  /// Creates a failure.
+  package init(name: String, message: String) {
+    self.name = name
+    self.message = message
+  }
 }
 
 /// One method call to send.
-struct DBusMethodCall: Sendable {
+package struct DBusMethodCall: Sendable {
   /// The bus name of the peer, such as `org.bluez`.
-  var destination: String
+  package var destination: String
   /// The object to call.
-  var path: String
+  package var path: String
   /// The interface of the method.
-  var interface: String
+  package var interface: String
   /// The method's name.
-  var member: String
+  package var member: String
   /// The arguments, of basic types only.
-  var arguments: [DBusValue] = []
+  package var arguments: [DBusValue] = []
+
+  /// Creates a call.
+  package init(
+    destination: String, path: String, interface: String, member: String,
+    arguments: [DBusValue] = []
+  ) {
+    self.destination = destination
+    self.path = path
+    self.interface = interface
+    self.member = member
+    self.arguments = arguments
+  }
 
   /// The call in the form `interface.member on destination at path`.
-  var summary: String {
+  package var summary: String {
     "\(interface).\(member) on \(destination) at \(path)"
   }
 }
 
 /// The arguments of a method's reply and the unique name that sent it.
-struct DBusReply: Sendable {
+package struct DBusReply: Sendable {
   /// The sender of the reply.
-  var sender: String
+  package var sender: String
   /// The reply's arguments.
-  var arguments: [DBusValue]
+  package var arguments: [DBusValue]
+
+  /// Creates a reply.
+  package init(sender: String, arguments: [DBusValue]) {
+    self.sender = sender
+    self.arguments = arguments
+  }
 }
 
 /// One signal received.
-struct DBusSignal: Sendable {
+package struct DBusSignal: Sendable {
   /// The unique bus name of the connection that sent it.
-  var sender: String
+  package var sender: String
   /// The object it was emitted from.
-  var path: String
+  package var path: String
   /// Its interface.
-  var interface: String
+  package var interface: String
   /// Its name.
-  var member: String
+  package var member: String
   /// Its arguments.
-  var arguments: [DBusValue]
+  package var arguments: [DBusValue]
+
+  /// Creates a signal.
+  package init(
+    sender: String, path: String, interface: String, member: String,
+    arguments: [DBusValue]
+  ) {
+    self.sender = sender
+    self.path = path
+    self.interface = interface
+    self.member = member
+    self.arguments = arguments
+  }
 }
 
 /// Returns whether text is a valid D-Bus object path: `/`, or `/`-separated
@@ -55,7 +91,7 @@ struct DBusSignal: Sendable {
 ///
 /// libdbus treats an invalid path as a programming error and may abort, so
 /// paths are checked before they reach it.
-func isValidObjectPath(_ path: String) -> Bool {
+package func isValidObjectPath(_ path: String) -> Bool {
   let bytes = Array(path.utf8)
   guard bytes.first == UInt8(ascii: "/") else { return false }
   if bytes.count == 1 { return true }

@@ -6,7 +6,7 @@
 ///
 /// Containers hold decoded values: an `ay` becomes ``bytes(_:)``, an
 /// `a{..}` a ``dictionary(_:)``, a `v` a ``variant(_:)`` around its content.
-indirect enum DBusValue: Hashable, Sendable {
+package indirect enum DBusValue: Hashable, Sendable {
   case byte(UInt8)
   case boolean(Bool)
   case int16(Int16)
@@ -36,13 +36,13 @@ indirect enum DBusValue: Hashable, Sendable {
   case unsupported(Int32)
 
   /// The value inside any number of variants.
-  var unwrapped: DBusValue {
+  package var unwrapped: DBusValue {
     if case .variant(let inner) = self { return inner.unwrapped }
     return self
   }
 
   /// The text of a string, object path or signature.
-  var string: String? {
+  package var string: String? {
     switch unwrapped {
     case .string(let text), .objectPath(let text), .signature(let text):
       text
@@ -51,13 +51,13 @@ indirect enum DBusValue: Hashable, Sendable {
   }
 
   /// The value of a boolean.
-  var bool: Bool? {
+  package var bool: Bool? {
     if case .boolean(let value) = unwrapped { return value }
     return nil
   }
 
   /// The value of any integer type that fits an `Int`.
-  var integer: Int? {
+  package var integer: Int? {
     switch unwrapped {
     case .byte(let value): Int(value)
     case .int16(let value): Int(value)
@@ -71,7 +71,7 @@ indirect enum DBusValue: Hashable, Sendable {
   }
 
   /// The bytes of an `ay` (or of an array that happens to hold bytes).
-  var byteArray: [UInt8]? {
+  package var byteArray: [UInt8]? {
     switch unwrapped {
     case .bytes(let bytes): return bytes
     case .array(let elements):
@@ -86,7 +86,7 @@ indirect enum DBusValue: Hashable, Sendable {
   }
 
   /// The elements of an array.
-  var array: [DBusValue]? {
+  package var array: [DBusValue]? {
     switch unwrapped {
     case .array(let elements): elements
     case .bytes(let bytes): bytes.map { .byte($0) }
@@ -98,7 +98,7 @@ indirect enum DBusValue: Hashable, Sendable {
   ///
   /// An empty array of any type counts as an empty dictionary, since an
   /// empty container says nothing through its contents.
-  var dictionary: [DBusValue: DBusValue]? {
+  package var dictionary: [DBusValue: DBusValue]? {
     switch unwrapped {
     case .dictionary(let entries): entries
     case .array(let elements) where elements.isEmpty: [:]
@@ -107,7 +107,7 @@ indirect enum DBusValue: Hashable, Sendable {
   }
 
   /// The entries of a dictionary whose keys are strings, such as `a{sv}`.
-  var stringKeyedDictionary: [String: DBusValue]? {
+  package var stringKeyedDictionary: [String: DBusValue]? {
     guard let entries = dictionary else { return nil }
     var result: [String: DBusValue] = [:]
     for (key, value) in entries {

@@ -3,6 +3,6 @@
 import Glibc
 
 /// Returns the value of an environment variable, or nil if it is unset.
-func environmentVariable(_ name: String) -> String? {
+package func environmentVariable(_ name: String) -> String? {
   getenv(name).map { String(cString: $0) }
 }

@@ -17,14 +17,14 @@ import Synchronization
 /// The driver's `calls` table keeps it alive until it finishes; it is only
 /// touched on the dispatch thread.
 private final class PendingCall {
-  let id: Int
+  package let id: Int
   unowned let driver: DBusConnectionDriver
-  let deadline: ContinuousClock.Instant
-  let timeout: Duration
-  var pending: OpaquePointer?
-  var completion: ((Result<DBusReply, DBusFailure>) -> Void)?
+  package let deadline: ContinuousClock.Instant
+  package let timeout: Duration
+  package var pending: OpaquePointer?
+  package var completion: ((Result<DBusReply, DBusFailure>) -> Void)?
 
-  init(
+  package init(
     id: Int, driver: DBusConnectionDriver, timeout: Duration,
     completion: @escaping (Result<DBusReply, DBusFailure>) -> Void
   ) {
@@ -37,10 +37,11 @@ private final class PendingCall {
 }
 
 /// A private connection to a message bus and the thread that drives it.
-final class DBusConnectionDriver: @unchecked Sendable {
+package final class DBusConnectionDriver: @unchecked Sendable {
   /// Runs on the dispatch thread for each signal received, with the driver
   /// to start follow-up calls on.
-  typealias SignalHandler = @Sendable (DBusSignal, DBusConnectionDriver) -> ()
+  package typealias SignalHandler =
+    @Sendable (DBusSignal, DBusConnectionDriver) -> ()
 
   /// What other threads share with the dispatch thread.
   private struct Shared {
@@ -96,7 +97,7 @@ final class DBusConnectionDriver: @unchecked Sendable {
   ///   - signalHandler: Called on the dispatch thread for each signal.
   ///   - onEnd: Called on the dispatch thread once the connection has ended,
   ///     whether closed or lost.
-  static func open(
+  package static func open(
     address: String, matchRules: [String],
     signalHandler: @escaping SignalHandler,
     onEnd: @escaping @Sendable () -> Void
@@ -299,7 +300,7 @@ final class DBusConnectionDriver: @unchecked Sendable {
   ///   - timeout: How long to wait for the reply.
   ///   - onReply: Runs on the dispatch thread with the result before it is
   ///     returned, so it sees the reply in order with the signals.
-  func call(
+  package func call(
     _ call: DBusMethodCall, timeout: Duration,
     onReply: (@Sendable (Result<DBusReply, DBusFailure>) -> Void)? = nil
   ) async -> Result<DBusReply, DBusFailure> {
@@ -318,7 +319,7 @@ final class DBusConnectionDriver: @unchecked Sendable {
 
   /// Dispatch thread: calls a method; `completion` runs on the dispatch
   /// thread.
-  func start(
+  package func start(
     _ call: DBusMethodCall, timeout: Duration,
     completion: @escaping (Result<DBusReply, DBusFailure>) -> Void
   ) {
@@ -448,7 +449,7 @@ final class DBusConnectionDriver: @unchecked Sendable {
   /// this is the dispatch thread itself, is waited for.
   ///
   /// Safe to call more than once and from any thread.
-  func close() {
+  package func close() {
     let shouldJoin = shared.withLock { shared in
       shared.isClosing = true
       guard !shared.isJoined else { return false }
