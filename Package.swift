@@ -206,7 +206,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "TestSupport", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
-        "PulseAudio",
+        "PulseAudio", "MPRIS",
       ]
     ),
   ],

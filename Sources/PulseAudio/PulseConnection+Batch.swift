@@ -1,5 +1,5 @@
 // One routing decision as one pipelined round of commands: card profiles,
-// then the default sink, then stream moves.
+// then the default sink, then stream moves, then stream mutes.
 
 /// Commands for the sound server that are sent together, pipelined on one
 /// connection: card-profile changes, then a default sink, then stream moves.
@@ -46,12 +46,28 @@ public struct PulseBatch: Sendable, Hashable {
     }
   }
 
+  /// A change of one playback stream's mute.
+  public struct StreamMute: Sendable, Hashable {
+    /// The server's index of the stream.
+    public var sinkInput: UInt32
+    /// Whether to mute it (or unmute it).
+    public var muted: Bool
+
+    /// Creates a mute change.
+    public init(sinkInput: UInt32, muted: Bool) {
+      self.sinkInput = sinkInput
+      self.muted = muted
+    }
+  }
+
   /// The card-profile changes, sent first, in order.
   public var cardProfiles: [CardProfileChange]
   /// The sink to make the default, sent after the profile changes.
   public var defaultSink: String?
-  /// The stream moves, sent last, in order.
+  /// The stream moves, sent after the default, in order.
   public var moves: [StreamMove]
+  /// The stream mutes, sent last, in order.
+  public var mutes: [StreamMute]
 
   /// Creates a batch.
   ///
@@ -60,19 +76,23 @@ public struct PulseBatch: Sendable, Hashable {
   ///   - defaultSink: The name of the sink to make the default, if any.
   ///   - moves: Streams, by index, and the names of the sinks to move them
   ///     to.
+  ///   - mutes: Streams, by index, to mute or unmute.
   public init(
     cardProfiles: [CardProfileChange] = [],
     defaultSink: String? = nil,
-    moves: [StreamMove] = []
+    moves: [StreamMove] = [],
+    mutes: [StreamMute] = []
   ) {
     self.cardProfiles = cardProfiles
     self.defaultSink = defaultSink
     self.moves = moves
+    self.mutes = mutes
   }
 
   /// How many operations the batch sends.
   public var operationCount: Int {
     cardProfiles.count + (defaultSink == nil ? 0 : 1) + moves.count
+      + mutes.count
   }
 
   /// Whether the batch sends nothing.
@@ -92,21 +112,25 @@ public struct PulseBatchResult: Sendable {
   public var defaultSink: Result<Void, PulseError>?
   /// One result per stream move, in the batch's order.
   public var moves: [Result<Void, PulseError>]
+  /// One result per stream mute, in the batch's order.
+  public var mutes: [Result<Void, PulseError>]
 
   /// Creates a result.
   public init(
     cardProfiles: [Result<Void, PulseError>] = [],
     defaultSink: Result<Void, PulseError>? = nil,
-    moves: [Result<Void, PulseError>] = []
+    moves: [Result<Void, PulseError>] = [],
+    mutes: [Result<Void, PulseError>] = []
   ) {
     self.cardProfiles = cardProfiles
     self.defaultSink = defaultSink
     self.moves = moves
+    self.mutes = mutes
   }
 
   /// Every result in the order the operations were sent.
   public var all: [Result<Void, PulseError>] {
-    cardProfiles + (defaultSink.map { [$0] } ?? []) + moves
+    cardProfiles + (defaultSink.map { [$0] } ?? []) + moves + mutes
   }
 
   /// The errors of the operations that failed, in the order sent.
@@ -128,8 +152,8 @@ public struct PulseBatchResult: Sendable {
 }
 
 extension PulseConnection {
-  /// Sends card-profile changes, a default sink and stream moves as one
-  /// pipelined round and returns each one's result.
+  /// Sends card-profile changes, a default sink, stream moves and stream
+  /// mutes as one pipelined round and returns each one's result.
   ///
   /// Every operation is issued under one lock, in the batch's order, before
   /// any reply is awaited, so the batch costs about one round trip. The
@@ -148,7 +172,8 @@ extension PulseConnection {
   ///   and listings, ideally from another connection.
   ///
   /// The corresponding C functions are `pa_context_set_card_profile_by_name`,
-  /// `pa_context_set_default_sink` and `pa_context_move_sink_input_by_name`.
+  /// `pa_context_set_default_sink`, `pa_context_move_sink_input_by_name`
+  /// and `pa_context_set_sink_input_mute`.
   ///
   /// - Parameter batch: The operations to send; an empty batch sends
   ///   nothing.

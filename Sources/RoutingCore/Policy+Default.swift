@@ -77,6 +77,14 @@ extension Policy {
         ],
       },
 
+      media: {
+        // Taking off the headphones that play pauses what plays on them at once,
+        // before the output changes; putting them back on within this time
+        // resumes exactly what was paused (0: never).
+        pauseWhenTakenOff: true,
+        resumeWhenPutBackWithinSeconds: 60,
+      },
+
       profiles: {
         activateOutputProfile: true,
       },

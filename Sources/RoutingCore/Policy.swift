@@ -121,6 +121,12 @@ public struct Policy: Sendable, Hashable {
   /// Whether to switch an accessory's card to an output profile when the
   /// accessory should play but its card has no output.
   public var activateOutputProfile = true
+  /// Whether taking off the accessory that has the output pauses the media
+  /// players that play on it, at once, before the route changes.
+  public var pauseWhenTakenOff = true
+  /// How long after such a pause putting the accessory back on resumes the
+  /// players accessoryd paused; 0 never resumes.
+  public var resumeWhenPutBackWithinSeconds: Double = 60
 
   /// Creates a policy with every setting at its default.
   public init() {}

@@ -83,6 +83,7 @@ public enum PolicyLoader {
       keys: [
         "version", "description", "placement", "connection", "multipoint",
         "manualChoice", "accessories", "streams", "outputs", "profiles",
+        "media",
       ])
     policy.version = try top.integer("version", in: 1...1, required: true)!
     policy.description = try top.string("description") ?? ""
@@ -173,6 +174,15 @@ public enum PolicyLoader {
       policy.activateOutputProfile =
         try profiles.bool("activateOutputProfile")
         ?? policy.activateOutputProfile
+    }
+    if let media = try top.object(
+      "media", keys: ["pauseWhenTakenOff", "resumeWhenPutBackWithinSeconds"])
+    {
+      policy.pauseWhenTakenOff =
+        try media.bool("pauseWhenTakenOff") ?? policy.pauseWhenTakenOff
+      policy.resumeWhenPutBackWithinSeconds =
+        try media.seconds("resumeWhenPutBackWithinSeconds", upTo: 86_400)
+        ?? policy.resumeWhenPutBackWithinSeconds
     }
     return policy
   }

@@ -209,6 +209,23 @@ enum Rendering {
     if explain {
       let explanation = trimmingTrailingNewlines(route.text ?? "")
       result += "\n\n" + (explanation.isEmpty ? "No explanation." : explanation)
+      for pause in route.paused ?? [] {
+        let names = pause.players.map(\.name).joined(separator: ", ")
+        var line =
+          "\nPaused \(names), \(ago(Date(timeIntervalSince1970: pause.pausedAt)))"
+          + ", when \(canonicalAddress(pause.accessory)) was taken off"
+        if let until = pause.resumeUntil {
+          let left = Int((until - Date().timeIntervalSince1970).rounded())
+          line +=
+            left > 0
+            ? "; put back on within \(left) s, they resume"
+            : "; too long ago to resume"
+        } else {
+          line +=
+            "; they are not resumed (media.resumeWhenPutBackWithinSeconds is 0)"
+        }
+        result += "\n" + line
+      }
     }
     return result
   }
@@ -344,6 +361,9 @@ enum Rendering {
         return "device \(event.change.rawValue): \(address)"
       }
       return "device \(event.change.rawValue): \(name) (\(address))"
+    case .media(let event):
+      let names = event.players.map(\.name).joined(separator: ", ")
+      return "\(event.eventType.rawValue): \(names): \(event.reason)"
     case .other(let value):
       return compactJSON(value)
     }

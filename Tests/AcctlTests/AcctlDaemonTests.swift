@@ -554,6 +554,15 @@ private func run(
     .session(SessionEvent(migrated: 1)),
     .session(
       SessionEvent(picker: "pickerDidDismiss", pickerID: "1", session: nil)),
+    .media(
+      MediaEvent(
+        eventType: .mediaPaused, accessory: "AA:BB:CC:DD:EE:01",
+        players: [
+          .init(
+            busName: "org.mpris.MediaPlayer2.mpv", name: "mpv Media Player"),
+          .init(busName: "org.mpris.MediaPlayer2.spotify", name: "Spotify"),
+        ],
+        reason: "the accessory that had the output was taken off")),
   ].map(FakeDaemon.text)
 
   /// A daemon that sends the events after the subscription, then closes
@@ -584,6 +593,8 @@ private func run(
             accessoryRemoved: accessory unpaired: Studio Buds (AA:BB:CC:DD:EE:01)
             migrationComplete (1 accessory)
             pickerDidDismiss (picker 1)
+            mediaPaused: mpv Media Player, Spotify: the accessory that had the \
+            output was taken off
 
             """,
           error: "Error: accessoryd ended the event stream: it stopped, or "
@@ -598,7 +609,7 @@ private func run(
     let transcript = try await acctl(
       "events", "--json", "--socket", daemon.path)
     let lines = transcript.output.split(separator: "\n").map(String.init)
-    #expect(lines.count == 8)
+    #expect(lines.count == 9)
     #expect(lines.first == #"{"kind":"soundServer","state":"connected"}"#)
     #expect(
       lines[2]

@@ -120,6 +120,11 @@ private func read<Message: Decodable>(
         DiscoveryEvent(
           change: .removed, device: ["address": "AA:BB:CC:DD:EE:09"])
       ),
+      .media(
+        MediaEvent(
+          eventType: .mediaPaused, accessory: "AA:BB:CC:DD:EE:01",
+          players: [.init(busName: "org.mpris.MediaPlayer2.mpv", name: "mpv")],
+          reason: "the accessory that had the output was taken off")),
     ]
     for event in events {
       #expect(try read(wire(event), as: DaemonEvent.self) == event)
@@ -148,9 +153,9 @@ private func read<Message: Decodable>(
   }
 
   @Test func anEventOfAnUnknownKindIsKeptAsItCame() throws {
-    let text = #"{"kind":"media","paused":["mpv"]}"#
+    let text = #"{"kind":"calls","started":["phone"]}"#
     let event = try read(text, as: DaemonEvent.self)
-    #expect(event == .other(["kind": "media", "paused": ["mpv"]]))
+    #expect(event == .other(["kind": "calls", "started": ["phone"]]))
     #expect(try wire(event) == text)
   }
 

@@ -13,14 +13,14 @@ struct MediaTests {
     "acctl players lists each player, its process, its streams and output",
     arguments: SoundServerKind.allCases)
   func playersAreListedWithTheirStreams(_ kind: SoundServerKind) async throws {
-    let bus = try await PrivateBus.start()
-    defer { bus.stop() }
-    let server = try await SoundServer.start(
-      kind, sinks: sinks(kind, phones: false))
-    defer { server.stop() }
-    let daemon = try await DaemonFixture.start(
-      on: server, sessionBusAddress: bus.address)
-    defer { daemon.shutDown() }
+    try await withSessionBus(kind) { bus, server, daemon in
+      try await listsPlayers(bus, server, daemon)
+    }
+  }
+
+  private func listsPlayers(
+    _ bus: PrivateBus, _ server: SoundServer, _ daemon: DaemonFixture
+  ) async throws {
     let playing = try await MediaPlayerProcess.start(
       on: bus, server: server, clientName: "playing")
     let paused = try await MediaPlayerProcess.start(

@@ -116,6 +116,41 @@ struct PulseConnectionBatchTests {
   }
 
   @Test(arguments: SoundServerKind.allCases)
+  func mutesGoOutAfterTheMoves(_ kind: SoundServerKind) async throws {
+    let (server, commander, observer) = try await Self.start(kind)
+    defer { server.stop() }
+    let streams = try await server.startStreams(2, on: "speaker")
+    defer { streams.forEach { $0.stop() } }
+    let inputs = try await observer.sinkInputs()
+    #expect(inputs.count == 2)
+    let muted = try #require(inputs.first)
+
+    let result = await commander.apply(
+      PulseBatch(
+        moves: inputs.map { .init(sinkInput: $0.index, sink: "buds") },
+        mutes: [
+          .init(sinkInput: muted.index, muted: true),
+          .init(sinkInput: 999_999, muted: true),
+        ]))
+    #expect(result.moves.count == 2)
+    #expect(result.mutes.count == 2)
+    #expect(throws: Never.self) { try result.mutes[0].get() }
+    #expect(throws: PulseError.self) { try result.mutes[1].get() }
+    #expect(result.all.count == 4)
+    let buds = try await observer.sink(named: "buds")
+    try await Self.waitUntil("one stream muted, both on buds", on: observer) {
+      let now = try await observer.sinkInputs()
+      return now.allSatisfy { $0.sinkIndex == buds.index }
+        && now.filter(\.isMuted).map(\.index) == [muted.index]
+    }
+    _ = await commander.apply(
+      PulseBatch(mutes: [.init(sinkInput: muted.index, muted: false)]))
+    try await Self.waitUntil("no stream muted", on: observer) {
+      try await observer.sinkInputs().allSatisfy { !$0.isMuted }
+    }
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
   func eachOperationSucceedsOrFailsAlone(
     _ kind: SoundServerKind
   ) async throws {

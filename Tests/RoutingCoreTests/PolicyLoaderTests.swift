@@ -85,7 +85,8 @@ struct PolicyLoaderTests {
       message:
         "colour: is not a known setting; expected one of 'version', "
         + "'description', 'placement', 'connection', 'multipoint', "
-        + "'manualChoice', 'accessories', 'streams', 'outputs', 'profiles'"),
+        + "'manualChoice', 'accessories', 'streams', 'outputs', 'profiles', "
+        + "'media'"),
     BadPolicy(
       kind: "unknown nested key",
       text: "{ version: 1, placement: { offHeadGrace: 3 } }",
@@ -104,6 +105,23 @@ struct PolicyLoaderTests {
       message:
         "placement.offHeadGraceSeconds: is the number -1; expected a number "
         + "of seconds from 0 to 600"),
+    BadPolicy(
+      kind: "media: a pause that is not a boolean",
+      text: "{ version: 1, media: { pauseWhenTakenOff: 'yes' } }",
+      message:
+        "media.pauseWhenTakenOff: is the text 'yes'; expected true or false"),
+    BadPolicy(
+      kind: "media: a resume window out of range",
+      text: "{ version: 1, media: { resumeWhenPutBackWithinSeconds: -5 } }",
+      message:
+        "media.resumeWhenPutBackWithinSeconds: is the number -5; expected a "
+        + "number of seconds from 0 to 86400"),
+    BadPolicy(
+      kind: "media: an unknown key",
+      text: "{ version: 1, media: { pauseWhenDisconnected: true } }",
+      message:
+        "media.pauseWhenDisconnected: is not a known setting; expected one of "
+        + "'pauseWhenTakenOff', 'resumeWhenPutBackWithinSeconds'"),
     BadPolicy(
       kind: "out of range, long hold",
       text: "{ version: 1, manualChoice: { holdSeconds: 100000 } }",

@@ -20,6 +20,8 @@ public enum ControlEvent<Configuration: WireConfiguration>: Sendable,
   case soundServer(SoundServerEvent)
   /// A device that matches a discovery subscription came, changed or went.
   case discovery(DiscoveryEvent)
+  /// accessoryd paused or resumed media players.
+  case media(MediaEvent)
   /// An event of a kind this version does not know, as it came.
   case other(JSONValue)
 
@@ -35,6 +37,7 @@ public enum ControlEvent<Configuration: WireConfiguration>: Sendable,
     case "soundServer":
       self = .soundServer(try SoundServerEvent(from: decoder))
     case "discovery": self = .discovery(try DiscoveryEvent(from: decoder))
+    case "media": self = .media(try MediaEvent(from: decoder))
     default: self = .other(try JSONValue(from: decoder))
     }
   }
@@ -47,6 +50,7 @@ public enum ControlEvent<Configuration: WireConfiguration>: Sendable,
     case .route(let event): try event.encode(to: encoder)
     case .soundServer(let event): try event.encode(to: encoder)
     case .discovery(let event): try event.encode(to: encoder)
+    case .media(let event): try event.encode(to: encoder)
     case .other(let value): try value.encode(to: encoder)
     }
   }
@@ -347,5 +351,65 @@ public struct DiscoveryEvent: Sendable, Hashable, Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(change, forKey: .change)
     try container.encode(device, forKey: .device)
+  }
+}
+
+/// `kind: "media"`: accessoryd paused media players because the accessory
+/// they played on was taken off, or resumed them when it was put back on.
+public struct MediaEvent: Sendable, Hashable, Codable {
+  /// What accessoryd did.
+  public enum EventType: String, Sendable, Hashable, Codable {
+    /// It paused players.
+    case mediaPaused
+    /// It resumed the players it had paused.
+    case mediaResumed
+  }
+
+  /// One player it paused or resumed.
+  public struct Player: Sendable, Hashable, Codable {
+    /// The player's bus name.
+    public var busName: String
+    /// Its name for people.
+    public var name: String
+
+    /// Creates a player.
+    public init(busName: String, name: String) {
+      self.busName = busName
+      self.name = name
+    }
+  }
+
+  /// What accessoryd did.
+  public var eventType: EventType
+  /// The accessory's Bluetooth address.
+  public var accessory: String
+  /// The players, by bus name.
+  public var players: [Player]
+  /// Why, in one line.
+  public var reason: String
+
+  /// Creates an event.
+  public init(
+    eventType: EventType, accessory: String, players: [Player],
+    reason: String
+  ) {
+    self.eventType = eventType
+    self.accessory = accessory
+    self.players = players
+    self.reason = reason
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case eventType, accessory, players, reason
+  }
+
+  /// Writes the event.
+  public func encode(to encoder: any Encoder) throws {
+    try encoder.writeKind("media")
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(eventType, forKey: .eventType)
+    try container.encode(accessory, forKey: .accessory)
+    try container.encode(players, forKey: .players)
+    try container.encode(reason, forKey: .reason)
   }
 }

@@ -37,6 +37,9 @@ public struct RouteReport: Sendable, Hashable, Codable {
   public var decidedAt: Date?
   /// What made the router decide, such as `an accessory was updated`.
   public var trigger: String?
+  /// The media players accessoryd paused and will resume, when `explain`
+  /// was asked for.
+  public var paused: [PausedMedia]?
 
   /// Creates a report.
   public init(
@@ -58,7 +61,7 @@ public struct RouteReport: Sendable, Hashable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case output, description, pending, soundServer, summary, explanation
-    case text, decidedAt, trigger
+    case text, decidedAt, trigger, paused
   }
 
   /// Reads a report; `decidedAt` is in seconds since 1970.
@@ -77,6 +80,8 @@ public struct RouteReport: Sendable, Hashable, Codable {
     decidedAt = try container.decodeIfPresent(Double.self, forKey: .decidedAt)
       .map(Date.init(timeIntervalSince1970:))
     trigger = try container.decodeIfPresent(String.self, forKey: .trigger)
+    paused = try container.decodeIfPresent(
+      [PausedMedia].self, forKey: .paused)
   }
 
   /// Writes the report: `output` and `description` always, `null` when
@@ -93,6 +98,31 @@ public struct RouteReport: Sendable, Hashable, Codable {
     try container.encodeIfPresent(
       decidedAt?.timeIntervalSince1970, forKey: .decidedAt)
     try container.encodeIfPresent(trigger, forKey: .trigger)
+    try container.encodeIfPresent(paused, forKey: .paused)
+  }
+}
+
+/// Media players accessoryd paused because an accessory was taken off.
+public struct PausedMedia: Sendable, Hashable, Codable {
+  /// The accessory's Bluetooth address.
+  public var accessory: String
+  /// The players, by bus name.
+  public var players: [MediaEvent.Player]
+  /// When they were paused, in seconds since 1970.
+  public var pausedAt: Double
+  /// Until when putting the accessory back on resumes them, in seconds
+  /// since 1970; nil when it never does.
+  public var resumeUntil: Double?
+
+  /// Creates a record.
+  public init(
+    accessory: String, players: [MediaEvent.Player], pausedAt: Double,
+    resumeUntil: Double?
+  ) {
+    self.accessory = accessory
+    self.players = players
+    self.pausedAt = pausedAt
+    self.resumeUntil = resumeUntil
   }
 }
 

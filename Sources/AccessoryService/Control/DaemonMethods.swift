@@ -17,6 +17,7 @@ public struct DaemonMethods: ControlHandler {
   let policies: PolicyStore
   let events: EventHub
   let media: MediaPlayers?
+  let mediaController: MediaController?
   let status: @Sendable () -> DaemonStatus
   let logger: Logger
 
@@ -34,6 +35,9 @@ public struct DaemonMethods: ControlHandler {
     self.policies = policies
     self.events = events
     self.media = media
+    self.mediaController = media.map {
+      MediaController(players: $0, events: events, logger: logger)
+    }
     self.status = status
     self.logger = logger
   }
@@ -67,8 +71,14 @@ public struct DaemonMethods: ControlHandler {
         return try await discoverySubscribe(params, connection)
       case "route.get":
         try params.allow(["explain"])
-        return try reply(
-          await router.report(explaining: try params.bool("explain") ?? false))
+        let explain = try params.bool("explain") ?? false
+        var report = await router.report(explaining: explain)
+        if explain, let mediaController {
+          report.paused = await mediaController.report(
+            resumingWithin: policies.loaded.policy
+              .resumeWhenPutBackWithinSeconds)
+        }
+        return try reply(report)
       case "route.history": return try reply(await routeHistory(params))
       case "events.subscribe":
         try params.allow([])
@@ -232,17 +242,64 @@ public struct DaemonMethods: ControlHandler {
       let changes = try params.changes("changes")
       edit = { changes.apply(to: &$0) }
     }
-    let generation = try engine.stageUpdate(address, changing: edit)
+    let before = engine.registry.registrations[address]
+    var after = before?.configuration
+    if after != nil { edit(&after!) }
+    let pausedFirst = await pauseIfTakenOff(address, before, after)
+    let generation: UInt64
+    do {
+      generation = try engine.stageUpdate(address, changing: edit)
+    } catch {
+      // Refused: the accessory is as it was, and so is its media.
+      if pausedFirst {
+        await mediaController?.putBack(address, within: .seconds(86_400))
+      }
+      throw error
+    }
     let pending = await router.reconcile(
       because: "an accessory was updated", leavingFollowersToTheDefault: true)
     do {
       try await engine.saved(through: generation)
     } catch {
       await router.reconcile(because: "an update could not be saved")
+      if pausedFirst {
+        await mediaController?.putBack(address, within: .seconds(86_400))
+      }
       throw error
     }
     publishAccessory(.updated, address)
+    if before?.configuration.devicePlacement?.isWorn == false,
+      after?.devicePlacement?.isWorn == true
+    {
+      // Back on, and the route back on it: resume what was paused.
+      let policy = policies.loaded.policy
+      await mediaController?.putBack(
+        address, within: .seconds(policy.resumeWhenPutBackWithinSeconds))
+    }
     return await accessoryRecord(address, routePending: pending)
+  }
+
+  /// Before the route may change: pauses what plays on an accessory that
+  /// was worn, has the output and is now reported off.
+  ///
+  /// - Returns: Whether it paused anything.
+  private func pauseIfTakenOff(
+    _ address: BluetoothAddress,
+    _ before: AccessoryRegistry.Registration?,
+    _ after: AccessoryControlDevice.Configuration?
+  ) async -> Bool {
+    guard let mediaController, let before, !before.isInvalidated,
+      before.configuration.deviceCapabilities.contains(.placement),
+      before.configuration.devicePlacement?.isWorn == true,
+      after?.devicePlacement == .offHead,
+      policies.loaded.policy.pauseWhenTakenOff,
+      let mirror = await router.currentMirror,
+      let output = await router.outputName(for: address),
+      mirror.defaultSinkName == output
+    else { return false }
+    return await !mediaController.takenOff(
+      address, output: output, on: mirror
+    ).isEmpty
   }
 
   private func current(_ params: Parameters) async throws -> DaemonAccessory {

@@ -24,6 +24,16 @@ public final class MediaPlayers: Service {
     var availability: Availability = .off(reason: "not connected yet")
     var client: MPRISClient?
     var players: [String: MediaPlayer] = [:]
+    var subscribers: [Int: AsyncStream<MediaPlayerChange>.Continuation] = [:]
+    var nextSubscriber = 0
+    var waiters: [Int: Waiter] = [:]
+    var nextWaiter = 0
+  }
+
+  /// A task waiting until the players meet a condition.
+  private struct Waiter {
+    var condition: @Sendable ([String: MediaPlayer]) -> Bool
+    var continuation: CheckedContinuation<Bool, Never>
   }
 
   /// The service's name in the log.
@@ -55,6 +65,106 @@ public final class MediaPlayers: Service {
       state.players.values.filter { !$0.isBluetoothProxy }
         .sorted { $0.busName < $1.busName }
     }
+  }
+
+  /// Returns the changes to the players from now on.
+  public func changes() -> AsyncStream<MediaPlayerChange> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: MediaPlayerChange.self, bufferingPolicy: .unbounded)
+    let id = state.withLock { state in
+      defer { state.nextSubscriber += 1 }
+      state.subscribers[state.nextSubscriber] = continuation
+      return state.nextSubscriber
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  /// Asks a player to pause.
+  ///
+  /// - Throws: ``MPRISError`` if players are not followed, or the player
+  ///   refuses or is gone.
+  public func pause(_ busName: String) async throws(MPRISError) {
+    try await connectedClient(doing: "pausing \(busName)").pause(busName)
+  }
+
+  /// Asks a player to play.
+  ///
+  /// - Throws: ``MPRISError`` if players are not followed, or the player
+  ///   refuses or is gone.
+  public func play(_ busName: String) async throws(MPRISError) {
+    try await connectedClient(doing: "resuming \(busName)").play(busName)
+  }
+
+  /// Waits until the players, by bus name, meet a condition, or until a
+  /// deadline of the continuous clock.
+  ///
+  /// - Returns: Whether the condition held.
+  public func waitUntil(
+    _ deadline: ContinuousClock.Instant,
+    _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
+  ) async -> Bool {
+    let id = state.withLock { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    let timeout = Task {
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      self.endWaiter(id, met: false)
+    }
+    defer { timeout.cancel() }
+    return await withCheckedContinuation { continuation in
+      let met = state.withLock { state -> Bool? in
+        if condition(state.players) { return true }
+        // The timeout may have fired already: it found no waiter then.
+        if ContinuousClock.now >= deadline { return false }
+        state.waiters[id] = Waiter(
+          condition: condition, continuation: continuation)
+        return nil
+      }
+      if let met { continuation.resume(returning: met) }
+    }
+  }
+
+  private func endWaiter(_ id: Int, met: Bool) {
+    let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+    waiter?.continuation.resume(returning: met)
+  }
+
+  private func connectedClient(
+    doing operation: String
+  ) throws(MPRISError) -> MPRISClient {
+    let client = state.withLock { $0.client }
+    guard let client else {
+      throw MPRISError(
+        name: "org.freedesktop.DBus.Error.Disconnected",
+        message: "media players are not followed", operation: operation)
+    }
+    return client
+  }
+
+  /// Applies a change, tells the subscribers and wakes the waiters whose
+  /// condition now holds.
+  private func apply(_ change: MediaPlayerChange) {
+    let (subscribers, woken) = state.withLock {
+      state -> ([AsyncStream<MediaPlayerChange>.Continuation], [Waiter]) in
+      switch change {
+      case .appeared(let player), .changed(let player):
+        state.players[player.busName] = player
+      case .vanished(let busName):
+        state.players[busName] = nil
+      }
+      var woken: [Waiter] = []
+      for (id, waiter) in state.waiters where waiter.condition(state.players) {
+        woken.append(waiter)
+        state.waiters[id] = nil
+      }
+      return (Array(state.subscribers.values), woken)
+    }
+    subscribers.forEach { $0.yield(change) }
+    woken.forEach { $0.continuation.resume(returning: true) }
   }
 
   /// Follows the players until cancelled.
@@ -106,16 +216,7 @@ public final class MediaPlayers: Service {
       client.close()
     }
     await withTaskCancellationHandler {
-      for await change in changes {
-        state.withLock { state in
-          switch change {
-          case .appeared(let player), .changed(let player):
-            state.players[player.busName] = player
-          case .vanished(let busName):
-            state.players[busName] = nil
-          }
-        }
-      }
+      for await change in changes { apply(change) }
     } onCancel: {
       client.close()
     }

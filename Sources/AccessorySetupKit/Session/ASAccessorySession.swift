@@ -502,7 +502,7 @@ public final class ASAccessorySession: Sendable {
         return
       }
       handle(event, as: eventType, deliver)
-    case .route, .soundServer, .discovery, .other:
+    case .route, .soundServer, .discovery, .media, .other:
       return
     }
   }

@@ -1,5 +1,6 @@
 // The batch of commands that one routing decision becomes: card profiles,
-// the default sink and stream moves, all started under one lock.
+// the default sink, stream moves and stream mutes, all started under one
+// lock.
 
 internal import CPulse
 
@@ -29,13 +30,22 @@ extension ContextDriver {
           context, move.sinkInput, move.sink, successCallback, userdata)
       }
     }
+    for mute in batch.mutes {
+      starts.append { context, userdata in
+        pa_context_set_sink_input_mute(
+          context, mute.sinkInput, mute.muted ? 1 : 0, successCallback,
+          userdata)
+      }
+    }
     let results = await performMany(timeout: timeout, starts).map { result in
       result.map { _ in () }
     }
-    let movesStart = starts.count - batch.moves.count
+    let mutesStart = starts.count - batch.mutes.count
+    let movesStart = mutesStart - batch.moves.count
     return PulseBatchResult(
       cardProfiles: Array(results[..<batch.cardProfiles.count]),
       defaultSink: batch.defaultSink == nil ? nil : results[movesStart - 1],
-      moves: Array(results[movesStart...]))
+      moves: Array(results[movesStart..<mutesStart]),
+      mutes: Array(results[mutesStart...]))
   }
 }

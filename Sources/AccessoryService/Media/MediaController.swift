@@ -1,0 +1,256 @@
+// Media follows the wearer: the players that play on the accessory that
+// has the output are paused when it is taken off, before the route
+// changes, and exactly those are resumed when it is put back on, once the
+// route is back.
+
+import AccessoryControl
+import AccessorySetupKit
+import FoundationEssentials
+import Logging
+import MPRIS
+import RoutingCore
+
+/// Pauses and resumes media players as accessories are taken off and put
+/// back on.
+///
+/// It remembers what it paused, per accessory, as KDE Connect does: a
+/// player the person plays, stops or closes meanwhile is forgotten, and a
+/// player that was paused already (by the headphones' own pause button,
+/// say) is never recorded, so resuming touches only what accessoryd
+/// paused.
+public actor MediaController {
+  /// What was paused for one accessory.
+  struct Pause {
+    /// The players, by bus name, with their names.
+    var players: [String: String]
+    /// Those of them seen Paused since: only a later change to another
+    /// status is the person's.
+    var seenPaused: Set<String> = []
+    /// When they were paused.
+    var at: ContinuousClock.Instant
+    /// When they were paused, by the wall clock, for people.
+    var date = Date()
+  }
+
+  private let players: MediaPlayers
+  private let events: EventHub
+  private let logger: Logger
+  private var pauses: [BluetoothAddress: Pause] = [:]
+  private var following: Task<Void, Never>?
+
+  /// How long it waits for the players to report Paused before the route
+  /// may change, as Android and WirePlumber wait.
+  public static let pauseWait = Duration.seconds(1)
+
+  /// Creates a controller over the session's players.
+  public init(players: MediaPlayers, events: EventHub, logger: Logger) {
+    self.players = players
+    self.events = events
+    self.logger = logger
+  }
+
+  /// Starts following the players' changes, to forget those the person
+  /// plays, stops or closes; the first pause starts it.
+  public func start() {
+    guard following == nil else { return }
+    let changes = players.changes()
+    following = Task { [weak self] in
+      for await change in changes {
+        await self?.note(change)
+      }
+    }
+  }
+
+  /// The players paused for an accessory now, by bus name.
+  public func paused(for address: BluetoothAddress) -> [String: String] {
+    pauses[address]?.players ?? [:]
+  }
+
+  // MARK: - Taken off
+
+  /// Pauses every player that plays on the accessory's output, and waits
+  /// (at most ``pauseWait``) until each reports Paused.
+  ///
+  /// - Parameters:
+  ///   - address: The accessory taken off.
+  ///   - output: Its sink, the output it has.
+  ///   - mirror: The sound server's state now, with its streams.
+  /// - Returns: The players paused, by bus name.
+  @discardableResult
+  public func takenOff(
+    _ address: BluetoothAddress, output: String, on mirror: ServerMirror
+  ) async -> [String: String] {
+    start()
+    let candidates = players.players.filter {
+      $0.playbackStatus == .playing && $0.canPause
+    }
+    guard !candidates.isEmpty, let sink = mirror.sink(named: output) else {
+      return [:]
+    }
+    let inputs = mirror.sinkInputs.filter { $0.sinkIndex == sink.index }
+    // Which stream is whose reads /proc: off the shared threads.
+    let targets = await onOwnThread(named: "media.streams") {
+      candidates.filter {
+        !PlayerStreams.system.streams(of: $0, among: inputs).isEmpty
+      }
+    }
+    guard !targets.isEmpty else { return [:] }
+    var paused: [String: String] = [:]
+    await withTaskGroup(of: (String, String, MPRISError?).self) { group in
+      for player in targets {
+        group.addTask { [players] in
+          do throws(MPRISError) {
+            try await players.pause(player.busName)
+            return (player.busName, player.displayName, nil)
+          } catch {
+            return (player.busName, player.displayName, error)
+          }
+        }
+      }
+      for await (busName, name, error) in group {
+        if let error {
+          logger.warning(
+            "A player did not pause: \(error)",
+            metadata: ["media.player": busName])
+        } else {
+          paused[busName] = name
+        }
+      }
+    }
+    let names = Set(paused.keys)
+    let allPaused = await players.waitUntil(.now + Self.pauseWait) { players in
+      names.allSatisfy { players[$0]?.playbackStatus != .playing }
+    }
+    if !allPaused {
+      logger.warning(
+        "Not every paused player reported Paused within \(Self.pauseWait)",
+        metadata: ["accessory.address": "\(address)"])
+    }
+    var pause = pauses[address] ?? Pause(players: [:], at: .now)
+    pause.players.merge(paused) { $1 }
+    pause.at = .now
+    pause.date = Date()
+    // Those that reported Paused while this waited: a later change to
+    // another status is the person's.
+    for player in players.players
+    where paused[player.busName] != nil && player.playbackStatus == .paused {
+      pause.seenPaused.insert(player.busName)
+    }
+    pauses[address] = pause
+    logger.notice(
+      "Paused media players",
+      metadata: [
+        "accessory.address": "\(address)",
+        "media.players": "\(paused.keys.sorted().joined(separator: ","))",
+      ])
+    events.publish(
+      .media(
+        MediaEvent(
+          eventType: .mediaPaused, accessory: address.description,
+          players: Self.players(paused),
+          reason: "the accessory that had the output was taken off")))
+    return paused
+  }
+
+  // MARK: - Put back on
+
+  /// Resumes the players paused for an accessory that are still Paused,
+  /// if it was put back on within `window` of the pause.
+  ///
+  /// - Parameters:
+  ///   - address: The accessory put back on.
+  ///   - window: How long after the pause resuming is allowed; zero
+  ///     never resumes.
+  /// - Returns: The players resumed, by bus name.
+  @discardableResult
+  public func putBack(
+    _ address: BluetoothAddress, within window: Duration
+  ) async -> [String: String] {
+    guard let pause = pauses.removeValue(forKey: address) else { return [:] }
+    let elapsed = ContinuousClock.now - pause.at
+    guard window > .zero, elapsed <= window else {
+      logger.info(
+        "Not resuming media players: put back on after \(elapsed)",
+        metadata: ["accessory.address": "\(address)"])
+      return [:]
+    }
+    let current = Dictionary(
+      players.players.map { ($0.busName, $0) }, uniquingKeysWith: { $1 })
+    var resumed: [String: String] = [:]
+    for (busName, name) in pause.players.sorted(by: { $0.key < $1.key })
+    where current[busName]?.playbackStatus == .paused {
+      do {
+        try await players.play(busName)
+        resumed[busName] = name
+      } catch {
+        logger.warning(
+          "A player did not resume: \(error)",
+          metadata: ["media.player": busName])
+      }
+    }
+    guard !resumed.isEmpty else { return [:] }
+    logger.notice(
+      "Resumed media players",
+      metadata: [
+        "accessory.address": "\(address)",
+        "media.players": "\(resumed.keys.sorted().joined(separator: ","))",
+      ])
+    events.publish(
+      .media(
+        MediaEvent(
+          eventType: .mediaResumed, accessory: address.description,
+          players: Self.players(resumed),
+          reason: "the accessory was put back on"
+            + " within \(Int(window.components.seconds)) s")))
+    return resumed
+  }
+
+  /// What is paused now, for `route --explain`.
+  ///
+  /// - Parameter window: How long after a pause putting the accessory
+  ///   back on resumes it; zero never.
+  public func report(resumingWithin window: Double) -> [PausedMedia] {
+    pauses.sorted { $0.key < $1.key }.map { address, pause in
+      let pausedAt = pause.date.timeIntervalSince1970
+      return PausedMedia(
+        accessory: address.description, players: Self.players(pause.players),
+        pausedAt: pausedAt, resumeUntil: window > 0 ? pausedAt + window : nil)
+    }
+  }
+
+  /// Forgets what was paused for an accessory, as when it is unpaired.
+  public func forget(_ address: BluetoothAddress) {
+    pauses[address] = nil
+  }
+
+  // MARK: - The person's own changes
+
+  private func note(_ change: MediaPlayerChange) {
+    switch change {
+    case .vanished(let busName):
+      for address in pauses.keys { pauses[address]?.players[busName] = nil }
+    case .appeared(let player), .changed(let player):
+      for (address, pause) in pauses where pause.players[player.busName] != nil
+      {
+        if player.playbackStatus == .paused {
+          pauses[address]?.seenPaused.insert(player.busName)
+        } else if pause.seenPaused.contains(player.busName) {
+          // Played or stopped by the person (or another program): theirs.
+          pauses[address]?.players[player.busName] = nil
+          logger.info(
+            "A paused player was played or stopped meanwhile; it will not "
+              + "be resumed",
+            metadata: ["media.player": player.busName])
+        }
+      }
+    }
+  }
+
+  private static func players(
+    _ players: [String: String]
+  ) -> [MediaEvent.Player] {
+    players.sorted { $0.key < $1.key }.map {
+      MediaEvent.Player(busName: $0.key, name: $0.value)
+    }
+  }
+}
