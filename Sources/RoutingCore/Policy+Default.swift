@@ -83,6 +83,9 @@ extension Policy {
         // resumes exactly what was paused (0: never).
         pauseWhenTakenOff: true,
         resumeWhenPutBackWithinSeconds: 60,
+        // A stream no player can pause (a game, pacat) is muted instead of
+        // moving to the speakers audibly, and unmuted when put back on.
+        whenUnpausable: "mute",
       },
 
       profiles: {

@@ -23,6 +23,16 @@ public struct Policy: Sendable, Hashable {
     case stay
   }
 
+  /// What happens to a stream no media player can pause when the
+  /// accessory it plays on is taken off.
+  public enum UnpausableAction: String, Sendable, Hashable, CaseIterable {
+    /// Mute it, so that it is not heard where it moves; unmute it when the
+    /// accessory is put back on.
+    case mute
+    /// Move it with the rest, audibly.
+    case move
+  }
+
   /// A set of conditions on an output; all that are given must hold.
   ///
   /// Text is compared case-insensitively, with `*` matching any run of
@@ -127,6 +137,8 @@ public struct Policy: Sendable, Hashable {
   /// How long after such a pause putting the accessory back on resumes the
   /// players accessoryd paused; 0 never resumes.
   public var resumeWhenPutBackWithinSeconds: Double = 60
+  /// What happens to the streams on it that no player can pause.
+  public var whenUnpausable: UnpausableAction = .mute
 
   /// Creates a policy with every setting at its default.
   public init() {}

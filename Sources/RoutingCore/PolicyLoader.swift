@@ -176,13 +176,20 @@ public enum PolicyLoader {
         ?? policy.activateOutputProfile
     }
     if let media = try top.object(
-      "media", keys: ["pauseWhenTakenOff", "resumeWhenPutBackWithinSeconds"])
+      "media",
+      keys: [
+        "pauseWhenTakenOff", "resumeWhenPutBackWithinSeconds",
+        "whenUnpausable",
+      ])
     {
       policy.pauseWhenTakenOff =
         try media.bool("pauseWhenTakenOff") ?? policy.pauseWhenTakenOff
       policy.resumeWhenPutBackWithinSeconds =
         try media.seconds("resumeWhenPutBackWithinSeconds", upTo: 86_400)
         ?? policy.resumeWhenPutBackWithinSeconds
+      policy.whenUnpausable =
+        try media.choice("whenUnpausable", of: Policy.UnpausableAction.self)
+        ?? policy.whenUnpausable
     }
     return policy
   }

@@ -88,6 +88,8 @@ struct Accessoryd {
       ],
       logger: logger)
     let media = MediaPlayers(logger: logger)
+    let mediaController = MediaController(
+      players: media, link: link, events: events, logger: logger)
     let status: @Sendable () -> DaemonStatus = {
       DaemonStatus(
         version: version, soundServer: .init(state: .disconnected),
@@ -100,6 +102,7 @@ struct Accessoryd {
       handler: DaemonMethods(
         engine: engine, router: router, discovery: discovery,
         policies: policies, events: events, media: media,
+        mediaController: mediaController,
         status: status, logger: logger),
       events: events, logger: logger)
     logger.notice(

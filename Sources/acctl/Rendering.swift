@@ -362,7 +362,10 @@ enum Rendering {
       }
       return "device \(event.change.rawValue): \(name) (\(address))"
     case .media(let event):
-      let names = event.players.map(\.name).joined(separator: ", ")
+      let names =
+        event.streams.isEmpty
+        ? event.players.map(\.name).joined(separator: ", ")
+        : "streams " + event.streams.map { "#\($0)" }.joined(separator: ", ")
       return "\(event.eventType.rawValue): \(names): \(event.reason)"
     case .other(let value):
       return compactJSON(value)

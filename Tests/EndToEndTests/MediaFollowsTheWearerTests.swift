@@ -59,6 +59,13 @@ final class AudibilityWatch: Sendable {
     return watch
   }
 
+  /// The playback streams of a process now.
+  func streams(of process: Int32) async throws -> [SinkInput] {
+    try await connection.sinkInputs().filter {
+      $0.properties["application.process.id"] == "\(process)"
+    }
+  }
+
   /// Stops watching and returns every audible moment seen.
   func stop() -> [String] {
     task.withLock { $0?.cancel() }
@@ -193,14 +200,28 @@ struct MediaFollowsTheWearerTests {
     arguments: SoundServerKind.allCases)
   func pauseAndResume(_ kind: SoundServerKind) async throws {
     try await withMediaRig(kind) { rig in
+      // A stream no player owns: muted, not moved audibly.
+      let tone = try #require(try await rig.server.startStreams(1).first)
+      defer { tone.stop() }
       let watch = try await AudibilityWatch.start(
         rig.server, sink: "speaker",
-        processes: Set((rig.playing + [rig.paused]).map(\.processID)))
+        processes: Set(
+          (rig.playing + [rig.paused]).map(\.processID)
+            + [tone.processIdentifier]))
+      try await waitUntil("the tone on the buds", within: .seconds(10)) {
+        try await rig.server.sinkInputs().contains {
+          $0.clientName == tone.clientName && $0.sinkName == "buds"
+        }
+      }
       _ = try await rig.acctl(["update", budsAddress, "--placement", "offHead"])
       // The answer comes once the players reported Paused.
       #expect(rig.status(of: rig.playing[0]) == .paused)
       #expect(rig.status(of: rig.playing[1]) == .paused)
       #expect(rig.status(of: rig.paused) == .paused)
+      #expect(
+        try await watch.streams(of: tone.processIdentifier).allSatisfy(
+          \.isMuted)
+      )
       try await waitForDefault(rig.server, "speaker")
       try await waitUntil("the streams on the speaker", within: .seconds(10)) {
         try await rig.server.sinkInputs().filter { $0.sinkName == "speaker" }
@@ -223,11 +244,17 @@ struct MediaFollowsTheWearerTests {
         "the two paused players playing again")
       #expect(rig.status(of: rig.paused) == .paused)
       try await waitForDefault(rig.server, "buds")
+      #expect(
+        try await watch.streams(of: tone.processIdentifier).allSatisfy {
+          !$0.isMuted
+        })
       let audible = watch.stop()
       #expect(audible.isEmpty, "audible on the speaker: \(audible)")
       let log = rig.daemon.log
       #expect(log.contains("Paused media players"))
       #expect(log.contains("Resumed media players"))
+      #expect(log.contains("Muted streams no player can pause"))
+      #expect(log.contains("Unmuted streams"))
     }
   }
 

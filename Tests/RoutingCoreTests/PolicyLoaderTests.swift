@@ -121,7 +121,8 @@ struct PolicyLoaderTests {
       text: "{ version: 1, media: { pauseWhenDisconnected: true } }",
       message:
         "media.pauseWhenDisconnected: is not a known setting; expected one of "
-        + "'pauseWhenTakenOff', 'resumeWhenPutBackWithinSeconds'"),
+        + "'pauseWhenTakenOff', 'resumeWhenPutBackWithinSeconds', "
+        + "'whenUnpausable'"),
     BadPolicy(
       kind: "out of range, long hold",
       text: "{ version: 1, manualChoice: { holdSeconds: 100000 } }",

@@ -363,6 +363,10 @@ public struct MediaEvent: Sendable, Hashable, Codable {
     case mediaPaused
     /// It resumed the players it had paused.
     case mediaResumed
+    /// It muted streams no player could pause.
+    case streamMuted
+    /// It unmuted the streams it had muted.
+    case streamUnmuted
   }
 
   /// One player it paused or resumed.
@@ -383,24 +387,38 @@ public struct MediaEvent: Sendable, Hashable, Codable {
   public var eventType: EventType
   /// The accessory's Bluetooth address.
   public var accessory: String
-  /// The players, by bus name.
+  /// The players, by bus name; empty for stream events.
   public var players: [Player]
+  /// For stream events, the sink inputs muted or unmuted.
+  public var streams: [UInt32]
   /// Why, in one line.
   public var reason: String
 
   /// Creates an event.
   public init(
     eventType: EventType, accessory: String, players: [Player],
-    reason: String
+    streams: [UInt32] = [], reason: String
   ) {
     self.eventType = eventType
     self.accessory = accessory
     self.players = players
+    self.streams = streams
     self.reason = reason
   }
 
   private enum CodingKeys: String, CodingKey {
-    case eventType, accessory, players, reason
+    case eventType, accessory, players, streams, reason
+  }
+
+  /// Reads an event; `streams` may be left out.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    eventType = try container.decode(EventType.self, forKey: .eventType)
+    accessory = try container.decode(String.self, forKey: .accessory)
+    players = try container.decode([Player].self, forKey: .players)
+    streams =
+      try container.decodeIfPresent([UInt32].self, forKey: .streams) ?? []
+    reason = try container.decode(String.self, forKey: .reason)
   }
 
   /// Writes the event.
@@ -410,6 +428,7 @@ public struct MediaEvent: Sendable, Hashable, Codable {
     try container.encode(eventType, forKey: .eventType)
     try container.encode(accessory, forKey: .accessory)
     try container.encode(players, forKey: .players)
+    if !streams.isEmpty { try container.encode(streams, forKey: .streams) }
     try container.encode(reason, forKey: .reason)
   }
 }

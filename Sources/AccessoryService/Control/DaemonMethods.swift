@@ -26,6 +26,7 @@ public struct DaemonMethods: ControlHandler {
     engine: InProcessAccessoryEngine, router: RouteController,
     discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
     policies: PolicyStore, events: EventHub, media: MediaPlayers? = nil,
+    mediaController: MediaController? = nil,
     status: @escaping @Sendable () -> DaemonStatus, logger: Logger
   ) {
     self.engine = engine
@@ -35,9 +36,7 @@ public struct DaemonMethods: ControlHandler {
     self.policies = policies
     self.events = events
     self.media = media
-    self.mediaController = media.map {
-      MediaController(players: $0, events: events, logger: logger)
-    }
+    self.mediaController = mediaController
     self.status = status
     self.logger = logger
   }
@@ -252,7 +251,8 @@ public struct DaemonMethods: ControlHandler {
     } catch {
       // Refused: the accessory is as it was, and so is its media.
       if pausedFirst {
-        await mediaController?.putBack(address, within: .seconds(86_400))
+        await mediaController?.putBack(
+          address, within: .seconds(86_400), on: await router.currentMirror)
       }
       throw error
     }
@@ -263,7 +263,8 @@ public struct DaemonMethods: ControlHandler {
     } catch {
       await router.reconcile(because: "an update could not be saved")
       if pausedFirst {
-        await mediaController?.putBack(address, within: .seconds(86_400))
+        await mediaController?.putBack(
+          address, within: .seconds(86_400), on: await router.currentMirror)
       }
       throw error
     }
@@ -274,7 +275,8 @@ public struct DaemonMethods: ControlHandler {
       // Back on, and the route back on it: resume what was paused.
       let policy = policies.loaded.policy
       await mediaController?.putBack(
-        address, within: .seconds(policy.resumeWhenPutBackWithinSeconds))
+        address, within: .seconds(policy.resumeWhenPutBackWithinSeconds),
+        on: await router.currentMirror)
     }
     return await accessoryRecord(address, routePending: pending)
   }
@@ -297,9 +299,8 @@ public struct DaemonMethods: ControlHandler {
       let output = await router.outputName(for: address),
       mirror.defaultSinkName == output
     else { return false }
-    return await !mediaController.takenOff(
-      address, output: output, on: mirror
-    ).isEmpty
+    return await mediaController.takenOff(
+      address, output: output, on: mirror, policy: policies.loaded.policy)
   }
 
   private func current(_ params: Parameters) async throws -> DaemonAccessory {

@@ -8,6 +8,7 @@ import AccessorySetupKit
 import FoundationEssentials
 import Logging
 import MPRIS
+import PulseAudio
 import RoutingCore
 
 /// Pauses and resumes media players as accessories are taken off and put
@@ -30,9 +31,12 @@ public actor MediaController {
     var at: ContinuousClock.Instant
     /// When they were paused, by the wall clock, for people.
     var date = Date()
+    /// The streams it muted, which no player could pause.
+    var muted: Set<UInt32> = []
   }
 
   private let players: MediaPlayers
+  private let link: any RoutingLink
   private let events: EventHub
   private let logger: Logger
   private var pauses: [BluetoothAddress: Pause] = [:]
@@ -43,8 +47,19 @@ public actor MediaController {
   public static let pauseWait = Duration.seconds(1)
 
   /// Creates a controller over the session's players.
-  public init(players: MediaPlayers, events: EventHub, logger: Logger) {
+  ///
+  /// - Parameters:
+  ///   - players: The session's players.
+  ///   - link: The sound server, for muting streams.
+  ///   - events: Where `mediaPaused`, `mediaResumed`, `streamMuted` and
+  ///     `streamUnmuted` go.
+  ///   - logger: Where what it does is logged.
+  public init(
+    players: MediaPlayers, link: any RoutingLink, events: EventHub,
+    logger: Logger
+  ) {
     self.players = players
+    self.link = link
     self.events = events
     self.logger = logger
   }
@@ -68,33 +83,77 @@ public actor MediaController {
 
   // MARK: - Taken off
 
-  /// Pauses every player that plays on the accessory's output, and waits
-  /// (at most ``pauseWait``) until each reports Paused.
+  /// Pauses every player that plays on the accessory's output, waits (at
+  /// most ``pauseWait``) until each reports Paused, and, unless the policy
+  /// says `move`, mutes the streams on it that no player paused.
   ///
   /// - Parameters:
   ///   - address: The accessory taken off.
   ///   - output: Its sink, the output it has.
   ///   - mirror: The sound server's state now, with its streams.
-  /// - Returns: The players paused, by bus name.
+  ///   - policy: The policy in force.
+  /// - Returns: Whether it paused or muted anything.
   @discardableResult
   public func takenOff(
-    _ address: BluetoothAddress, output: String, on mirror: ServerMirror
-  ) async -> [String: String] {
+    _ address: BluetoothAddress, output: String, on mirror: ServerMirror,
+    policy: Policy
+  ) async -> Bool {
     start()
+    guard let sink = mirror.sink(named: output) else { return false }
+    let inputs = mirror.sinkInputs.filter { $0.sinkIndex == sink.index }
     let candidates = players.players.filter {
       $0.playbackStatus == .playing && $0.canPause
     }
-    guard !candidates.isEmpty, let sink = mirror.sink(named: output) else {
-      return [:]
-    }
-    let inputs = mirror.sinkInputs.filter { $0.sinkIndex == sink.index }
     // Which stream is whose reads /proc: off the shared threads.
-    let targets = await onOwnThread(named: "media.streams") {
-      candidates.filter {
-        !PlayerStreams.system.streams(of: $0, among: inputs).isEmpty
-      }
+    let owned = await onOwnThread(named: "media.streams") {
+      candidates.map {
+        ($0, PlayerStreams.system.streams(of: $0, among: inputs).map(\.index))
+      }.filter { !$0.1.isEmpty }
     }
-    guard !targets.isEmpty else { return [:] }
+    let paused = await pause(owned.map(\.0))
+    await waitForPaused(Set(paused.keys), address)
+    let pausedStreams = Set(
+      owned.filter { paused[$0.0.busName] != nil }.flatMap(\.1))
+    // What still sounds: streams no player paused, a game or `pacat`.
+    let unpausable = inputs.filter {
+      !$0.isCorked && !$0.isMuted && !pausedStreams.contains($0.index)
+    }.map(\.index)
+    let muted =
+      policy.whenUnpausable == .mute ? await mute(unpausable, address) : []
+    guard !paused.isEmpty || !muted.isEmpty else { return false }
+    var pause = pauses[address] ?? Pause(players: [:], at: .now)
+    pause.players.merge(paused) { $1 }
+    pause.muted.formUnion(muted)
+    pause.at = .now
+    pause.date = Date()
+    // Those that reported Paused while this waited: a later change to
+    // another status is the person's.
+    for player in players.players
+    where paused[player.busName] != nil && player.playbackStatus == .paused {
+      pause.seenPaused.insert(player.busName)
+    }
+    pauses[address] = pause
+    if !paused.isEmpty {
+      logger.notice(
+        "Paused media players",
+        metadata: [
+          "accessory.address": "\(address)",
+          "media.players": "\(paused.keys.sorted().joined(separator: ","))",
+        ])
+      events.publish(
+        .media(
+          MediaEvent(
+            eventType: .mediaPaused, accessory: address.description,
+            players: Self.players(paused),
+            reason: "the accessory that had the output was taken off")))
+    }
+    return true
+  }
+
+  /// Pauses players at once, all together.
+  ///
+  /// - Returns: Those that accepted, by bus name, with their names.
+  private func pause(_ targets: [MediaPlayer]) async -> [String: String] {
     var paused: [String: String] = [:]
     await withTaskGroup(of: (String, String, MPRISError?).self) { group in
       for player in targets {
@@ -117,7 +176,14 @@ public actor MediaController {
         }
       }
     }
-    let names = Set(paused.keys)
+    return paused
+  }
+
+  /// Waits, at most ``pauseWait``, until the players report Paused.
+  private func waitForPaused(
+    _ names: Set<String>, _ address: BluetoothAddress
+  ) async {
+    guard !names.isEmpty else { return }
     let allPaused = await players.waitUntil(.now + Self.pauseWait) { players in
       names.allSatisfy { players[$0]?.playbackStatus != .playing }
     }
@@ -126,30 +192,44 @@ public actor MediaController {
         "Not every paused player reported Paused within \(Self.pauseWait)",
         metadata: ["accessory.address": "\(address)"])
     }
-    var pause = pauses[address] ?? Pause(players: [:], at: .now)
-    pause.players.merge(paused) { $1 }
-    pause.at = .now
-    pause.date = Date()
-    // Those that reported Paused while this waited: a later change to
-    // another status is the person's.
-    for player in players.players
-    where paused[player.busName] != nil && player.playbackStatus == .paused {
-      pause.seenPaused.insert(player.busName)
-    }
-    pauses[address] = pause
+  }
+
+  /// Mutes or unmutes streams in one batch.
+  ///
+  /// - Returns: The streams the server muted or unmuted.
+  private func setMute(
+    _ streams: [UInt32], muted: Bool, _ address: BluetoothAddress
+  ) async -> Set<UInt32> {
+    guard !streams.isEmpty else { return [] }
+    let batch = PulseBatch(
+      mutes: streams.map { .init(sinkInput: $0, muted: muted) })
+    guard let result = try? await link.apply(batch) else { return [] }
+    let done = Set(
+      zip(streams, result.mutes).compactMap { stream, outcome in
+        (try? outcome.get()) == nil ? nil : stream
+      })
+    guard !done.isEmpty else { return [] }
+    let list = done.sorted().map { "#\($0)" }.joined(separator: ",")
     logger.notice(
-      "Paused media players",
-      metadata: [
-        "accessory.address": "\(address)",
-        "media.players": "\(paused.keys.sorted().joined(separator: ","))",
-      ])
+      muted ? "Muted streams no player can pause" : "Unmuted streams",
+      metadata: ["accessory.address": "\(address)", "pulse.streams": "\(list)"])
     events.publish(
       .media(
         MediaEvent(
-          eventType: .mediaPaused, accessory: address.description,
-          players: Self.players(paused),
-          reason: "the accessory that had the output was taken off")))
-    return paused
+          eventType: muted ? .streamMuted : .streamUnmuted,
+          accessory: address.description, players: [],
+          streams: done.sorted(),
+          reason: muted
+            ? "no player can pause them, and the accessory that had the "
+              + "output was taken off"
+            : "the accessory was put back on")))
+    return done
+  }
+
+  private func mute(
+    _ streams: [UInt32], _ address: BluetoothAddress
+  ) async -> Set<UInt32> {
+    await setMute(streams, muted: true, address)
   }
 
   // MARK: - Put back on
@@ -164,10 +244,18 @@ public actor MediaController {
   /// - Returns: The players resumed, by bus name.
   @discardableResult
   public func putBack(
-    _ address: BluetoothAddress, within window: Duration
+    _ address: BluetoothAddress, within window: Duration,
+    on mirror: ServerMirror? = nil
   ) async -> [String: String] {
     guard let pause = pauses.removeValue(forKey: address) else { return [:] }
+    // Muted streams are unmuted whatever the time: those still there and
+    // still muted (one the person unmuted is theirs).
+    let stillMuted = pause.muted.filter { index in
+      mirror?.sinkInputs.first { $0.index == index }?.isMuted ?? false
+    }
+    _ = await setMute(stillMuted.sorted(), muted: false, address)
     let elapsed = ContinuousClock.now - pause.at
+    guard !pause.players.isEmpty else { return [:] }
     guard window > .zero, elapsed <= window else {
       logger.info(
         "Not resuming media players: put back on after \(elapsed)",
