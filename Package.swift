@@ -123,7 +123,7 @@ let package = Package(
       name: "AccessorydBenchmark",
       dependencies: [
         "AudioAccessoryKit", "AccessoryControl", "BenchmarkSupport",
-        "PulseAudio", "TestSupport",
+        "PulseAudio", "TestSupport", "MPRIS",
       ],
       path: "Benchmarks/AccessorydBenchmark"
     ),

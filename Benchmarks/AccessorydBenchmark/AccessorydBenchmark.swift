@@ -76,6 +76,19 @@ struct BenchmarkRun {
       }
     }
     Report.printRatios(figures)
+    for kind in options.servers {
+      do {
+        let media = try await MediaBenchmark(
+          kind: kind, options: options, workspace: workspace
+        ).run()
+        Report.printMedia(media)
+      } catch {
+        succeeded = false
+        progress("media on \(kind) failed: \(error)")
+        print("")
+        print("media players on \(kind): benchmark failed: \(error)")
+      }
+    }
 
     let costs = DaemonCosts(options: options, workspace: workspace)
     do {

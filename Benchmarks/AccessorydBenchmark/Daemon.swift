@@ -137,9 +137,10 @@ final class Daemon: Sendable {
   ///   - stateName: Names the state directory; the same name keeps the
   ///     registrations of an earlier daemon.
   ///   - options: The program to run and its `--log-level`.
+  ///   - sessionBusAddress: The session bus of the media players, if any.
   static func start(
     for server: SoundServer, in workspace: Workspace, stateName: String,
-    options: Options
+    options: Options, sessionBusAddress: String? = nil
   ) async throws -> Daemon {
     let executable = try options.accessorydExecutable()
     let logLevel = options.daemonLogLevel
@@ -155,6 +156,7 @@ final class Daemon: Sendable {
       "LANG": "C.UTF-8",
     ]
     environment.merge(server.environment) { $1 }
+    environment["DBUS_SESSION_BUS_ADDRESS"] = sessionBusAddress
     let group = server.pids.first.map { getpgid($0) }.flatMap {
       $0 > 0 ? $0 : nil
     }

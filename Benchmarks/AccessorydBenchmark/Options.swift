@@ -14,6 +14,9 @@ struct Options: Sendable, CommandLineOptions {
   var servers: [SoundServerKind] = SoundServerKind.allCases
   /// Whole-process runs of `acctl update`.
   var acctlRuns = 100
+  /// Measured repetitions of taking the headphones off with players on
+  /// them, per player count.
+  var mediaRepetitions = 10
   /// How many accessories the memory figure registers.
   var memoryAccessories = 100
   /// How long the idle CPU figure watches the daemon.
@@ -47,7 +50,8 @@ struct Options: Sendable, CommandLineOptions {
     registered accessories; its CPU time while idle.
     Reads policies/default.json5 from the current directory.
 
-      --quick            11 repetitions, 50 acctl runs, 15 s idle (for CI)
+      --quick            11 repetitions, 50 acctl runs, 3 media repetitions, 15 s
+                         idle (for CI)
       --repetitions K    repetitions per switch figure (default 30)
       --server NAME      measure switches only on this server
       --idle-seconds S   how long the idle CPU figure watches (default 60)
@@ -75,6 +79,7 @@ struct Options: Sendable, CommandLineOptions {
         options.isQuick = true
         options.repetitions = 11
         options.acctlRuns = 50
+        options.mediaRepetitions = 3
         options.idleDuration = .seconds(15)
       case "--repetitions":
         repetitions = try remaining.popPositiveNumber(after: argument)

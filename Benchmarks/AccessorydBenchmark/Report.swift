@@ -184,6 +184,45 @@ enum Report {
         + "meets=\(meets ? "yes" : "no")")
   }
 
+  /// Measurement 7: taking the headphones off with players on them.
+  static func printMedia(_ figures: [MediaFigure]) {
+    for figure in figures {
+      print("")
+      print(
+        "== \(figure.kind), \(figure.players) mpv player(s) playing on the "
+          + "headphones, update(.offHead) with no grace time: every player "
+          + "Paused (an independent MPRIS client) and the route on the "
+          + "speaker (the observer); audible time of their streams on the "
+          + "speaker (an independent libpulse client, at every change)")
+      for (name, samples) in [
+        ("offhead-paused", figure.paused), ("offhead-routed", figure.routed),
+      ] {
+        guard let median = samples.median, let p99 = samples.p99 else {
+          print("  \(name): no sample (\(samples.timeouts) timeouts)")
+          continue
+        }
+        print(
+          "  \(name): median \(format(median)) ms, p99 \(format(p99)) ms, "
+            + "\(samples.count) repetitions")
+        print(
+          "figure server=\(figure.kind.identifier) scenario=\(name) "
+            + "players=\(figure.players) median_ms=\(format(median)) "
+            + "p99_ms=\(format(p99)) count=\(samples.count) "
+            + "timeouts=\(samples.timeouts)")
+      }
+      let worst = figure.audible.milliseconds.max() ?? 0
+      let meets = worst == 0
+      print(
+        "  audible on the speaker: at most \(format(worst)) ms in "
+          + "\(figure.audible.count) repetitions: "
+          + "\(meets ? "meets" : "MISSES") the target (0 ms)")
+      print(
+        "target name=offhead-audible server=\(figure.kind.identifier) "
+          + "players=\(figure.players) value=\(format(worst)) max=0 "
+          + "meets=\(meets ? "yes" : "no")")
+    }
+  }
+
   static func printMemory(_ figure: MemoryFigure) {
     print("")
     print(

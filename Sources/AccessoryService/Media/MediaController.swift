@@ -104,12 +104,16 @@ public actor MediaController {
     let candidates = players.players.filter {
       $0.playbackStatus == .playing && $0.canPause
     }
-    // Which stream is whose reads /proc: off the shared threads.
-    let owned = await onOwnThread(named: "media.streams") {
-      candidates.map {
-        ($0, PlayerStreams.system.streams(of: $0, among: inputs).map(\.index))
-      }.filter { !$0.1.isEmpty }
-    }
+    // Which stream is whose reads /proc: off the shared threads, and only
+    // when some player plays.
+    let owned =
+      candidates.isEmpty
+      ? []
+      : await onOwnThread(named: "media.streams") {
+        candidates.map {
+          ($0, PlayerStreams.system.streams(of: $0, among: inputs).map(\.index))
+        }.filter { !$0.1.isEmpty }
+      }
     let paused = await pause(owned.map(\.0))
     await waitForPaused(Set(paused.keys), address)
     let pausedStreams = Set(

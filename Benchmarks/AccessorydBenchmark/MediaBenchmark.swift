@@ -1,0 +1,316 @@
+// Measurement 7: the headphones taken off with media players playing on
+// them. How long until every player is Paused (seen by an independent
+// MPRIS client), until the route is on the speaker (seen by the
+// independent libpulse observer), and how long any of the players' streams
+// played audibly on the speaker (the target is 0 ms).
+
+import AccessoryControl
+import AudioAccessoryKit
+import BenchmarkSupport
+import Foundation
+import MPRIS
+import PulseAudio
+import Synchronization
+import TestSupport
+
+/// The figures of one server and one number of players.
+struct MediaFigure: Sendable {
+  var kind: SoundServerKind
+  var players: Int
+  /// From `update(.offHead)` until the watcher saw every player Paused.
+  var paused: Samples
+  /// From `update(.offHead)` until the observer saw the route on the
+  /// speaker.
+  var routed: Samples
+  /// The longest time, per repetition, any of the players' streams played
+  /// uncorked and unmuted on the speaker.
+  var audible: Samples
+}
+
+/// Measurement 7 on one server.
+struct MediaBenchmark {
+  let kind: SoundServerKind
+  let options: Options
+  let workspace: Workspace
+
+  /// How many players each run plays.
+  static let playerCounts = [1, 5]
+  /// How long after the route is on the speaker the watch keeps looking.
+  static let lateWatch = Duration.milliseconds(300)
+
+  /// Measures each player count on a fresh server, bus and daemon.
+  func run() async throws -> [MediaFigure] {
+    var figures: [MediaFigure] = []
+    for count in Self.playerCounts {
+      progress("media: \(kind), \(count) player(s)")
+      figures.append(try await measure(players: count))
+    }
+    return figures
+  }
+
+  private func measure(players count: Int) async throws -> MediaFigure {
+    let bus = try await PrivateBus.start()
+    defer { bus.stop() }
+    let rig = try await Rig.open(kind)
+    var daemon: Daemon?
+    var players: [MediaPlayerProcess] = []
+    do {
+      daemon = try await Daemon.start(
+        for: rig.server, in: workspace, stateName: "media-\(kind.identifier)",
+        options: options, sessionBusAddress: bus.address)
+      _ = try daemon!.call(
+        "accessory.pair", ["address": .string(Rig.headphonesAddress)])
+      try await AccessoryControlDevice.register(
+        benchmarkHeadphones,
+        AccessoryControlDevice.Configuration(
+          devicePlacement: .inEar,
+          deviceCapabilities: [.audioSwitching, .placement]))
+      try await rig.observer.reach(Goal(defaultSink: Rig.headphones))
+      let watcher = try await MPRISClient.connect(busAddress: bus.address)
+      defer { watcher.close() }
+      for index in 0..<count {
+        players.append(
+          try await MediaPlayerProcess.start(
+            on: bus, server: rig.server, clientName: "bench-player-\(index)"))
+      }
+      let pids = Set(players.map(\.processID))
+      let figure = try await repeatTakingOff(
+        rig: rig, daemon: daemon!, watcher: watcher, pids: pids,
+        players: count)
+      for player in players { await player.stop() }
+      daemon!.stop()
+      await rig.close()
+      return figure
+    } catch {
+      for player in players { await player.stop() }
+      if let daemon {
+        progress("the end of the daemon log:\n\(daemon.logTail())")
+        daemon.stop()
+      }
+      await rig.close()
+      throw error
+    }
+  }
+
+  private func repeatTakingOff(
+    rig: Rig, daemon: Daemon, watcher: MPRISClient, pids: Set<Int32>,
+    players count: Int
+  ) async throws -> MediaFigure {
+    var figure = MediaFigure(
+      kind: kind, players: count, paused: Samples(), routed: Samples(),
+      audible: Samples())
+    let device = try AccessoryControlDevice.current(for: benchmarkHeadphones)
+    var configuration = device.configuration
+    let watch = try await AudibleTime.start(
+      server: rig.server, sink: Rig.speaker, processes: pids)
+    defer { watch.stop() }
+    // Repetition 0 warms up and is not recorded.
+    for repetition in 0...options.mediaRepetitions {
+      try await waitForStatus(.playing, of: pids, on: watcher)
+      try await waitForStreams(of: pids, on: Rig.headphones, rig: rig)
+      try await waitUntilTheDaemonSees(pids, playingOn: Rig.headphones, daemon)
+      let changes = watcher.changes()
+      watch.reset()
+      try await rig.observer.arm(Goal(defaultSink: Rig.speaker))
+      configuration.devicePlacement = .offHead
+      let start = ContinuousClock.now
+      try await device.update(configuration)
+      let pausedAt = try await firstTime(
+        all: pids, reach: .paused, in: changes, on: watcher)
+      let routedAt = try await rig.observer.wait(until: start + .seconds(5))
+      try await Task.sleep(for: Self.lateWatch)
+      let audible = watch.total()
+      if repetition > 0 {
+        figure.paused.append(pausedAt - start)
+        if let routedAt {
+          figure.routed.append(routedAt - start)
+        } else {
+          figure.routed.timeouts += 1
+        }
+        figure.audible.append(audible)
+      }
+      configuration.devicePlacement = .inEar
+      try await device.update(configuration)
+      try await rig.observer.reach(Goal(defaultSink: Rig.headphones))
+      try await Task.sleep(for: options.settleInterval)
+    }
+    return figure
+  }
+
+  /// The first instant every player shows the status, from the changes
+  /// seen since before the update.
+  ///
+  /// - Throws: ``BenchmarkError`` if they do not within 5 s.
+  private func firstTime(
+    all pids: Set<Int32>, reach status: MediaPlayer.PlaybackStatus,
+    in changes: AsyncStream<MediaPlayerChange>, on watcher: MPRISClient
+  ) async throws -> ContinuousClock.Instant {
+    @Sendable func done() -> Bool {
+      let players = watcher.players().filter {
+        pids.contains($0.processID ?? -1)
+      }
+      return players.count == pids.count
+        && players.allSatisfy { $0.playbackStatus == status }
+    }
+    if done() { return .now }
+    let seen = await withTaskGroup(of: ContinuousClock.Instant?.self) {
+      group in
+      group.addTask {
+        for await _ in changes where done() { return .now }
+        return nil
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(5))
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+    guard let seen else {
+      throw BenchmarkError(
+        "the players did not all become \(status) within 5 s")
+    }
+    return seen
+  }
+
+  /// Waits until the daemon, too, sees every player Playing on the sink:
+  /// its view of the players may lag this one's by a signal.
+  private func waitUntilTheDaemonSees(
+    _ pids: Set<Int32>, playingOn sink: String, _ daemon: Daemon
+  ) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      let list = try ControlClient.decode(
+        daemon.call("media.players"), as: MediaPlayerList.self,
+        of: "media.players")
+      let seen = list.players.filter { pids.contains($0.processID ?? -1) }
+      if seen.count == pids.count,
+        seen.allSatisfy({
+          $0.playbackStatus == "Playing"
+            && $0.streams.contains { $0.output == sink }
+        })
+      {
+        return
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw BenchmarkError("the daemon does not see every player playing")
+  }
+
+  private func waitForStatus(
+    _ status: MediaPlayer.PlaybackStatus, of pids: Set<Int32>,
+    on watcher: MPRISClient
+  ) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      let players = watcher.players().filter {
+        pids.contains($0.processID ?? -1)
+      }
+      if players.count == pids.count,
+        players.allSatisfy({ $0.playbackStatus == status })
+      {
+        return
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw BenchmarkError("the players are not all \(status)")
+  }
+
+  private func waitForStreams(
+    of pids: Set<Int32>, on sink: String, rig: Rig
+  ) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    let index = try await rig.control.sink(named: sink).index
+    while ContinuousClock.now < deadline {
+      let playing = try await rig.control.sinkInputs().filter {
+        pids.contains(
+          Int32($0.properties["application.process.id"] ?? "") ?? -1)
+      }
+      if Set(
+        playing.compactMap {
+          Int32($0.properties["application.process.id"] ?? "")
+        })
+        == pids, playing.allSatisfy({ $0.sinkIndex == index && !$0.isCorked })
+      {
+        return
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw BenchmarkError("the players' streams are not all playing on \(sink)")
+  }
+}
+
+/// An independent libpulse client that adds up the time any stream of some
+/// processes plays audibly (not corked, not muted) on a sink: it lists
+/// the streams at every change the server reports.
+final class AudibleTime: Sendable {
+  private struct State {
+    var since: ContinuousClock.Instant?
+    var total = Duration.zero
+  }
+
+  private let connection: PulseConnection
+  private let state = Mutex(State())
+  private let task = Mutex<Task<Void, Never>?>(nil)
+
+  private init(connection: PulseConnection) {
+    self.connection = connection
+  }
+
+  /// Starts watching.
+  static func start(
+    server: SoundServer, sink: String, processes: Set<Int32>
+  ) async throws -> AudibleTime {
+    let connection = try await PulseConnection.connect(
+      .init(server: server.serverAddress, applicationName: "bench-audible"))
+    let watch = AudibleTime(connection: connection)
+    let events = connection.events
+    let sinkIndex = try await connection.sink(named: sink).index
+    watch.task.withLock {
+      $0 = Task {
+        for await event in events
+        where event.facility == .sinkInput || event.facility == .sink {
+          guard let inputs = try? await connection.sinkInputs() else {
+            continue
+          }
+          let audible = inputs.contains {
+            $0.sinkIndex == sinkIndex && !$0.isCorked && !$0.isMuted
+              && processes.contains(
+                Int32($0.properties["application.process.id"] ?? "") ?? -1)
+          }
+          watch.note(audible: audible, at: .now)
+        }
+      }
+    }
+    return watch
+  }
+
+  private func note(audible: Bool, at instant: ContinuousClock.Instant) {
+    state.withLock { state in
+      if audible, state.since == nil { state.since = instant }
+      if !audible, let since = state.since {
+        state.total += instant - since
+        state.since = nil
+      }
+    }
+  }
+
+  /// Starts a new count.
+  func reset() {
+    state.withLock { $0 = State() }
+  }
+
+  /// The audible time since the last reset, an ongoing stretch included.
+  func total() -> Duration {
+    state.withLock { state in
+      state.total + (state.since.map { ContinuousClock.now - $0 } ?? .zero)
+    }
+  }
+
+  /// Stops watching.
+  func stop() {
+    task.withLock { $0?.cancel() }
+    connection.close()
+  }
+}
