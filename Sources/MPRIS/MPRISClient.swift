@@ -127,9 +127,17 @@ public final class MPRISClient: Sendable {
 
   /// Asks a player to pause (`org.mpris.MediaPlayer2.Player.Pause`).
   ///
-  /// - Throws: ``MPRISError`` if the player refuses or is gone.
-  public func pause(_ busName: String) async throws(MPRISError) {
-    try await callPlayer(busName, "Pause", doing: "pausing \(busName)")
+  /// - Parameters:
+  ///   - busName: The player's bus name.
+  ///   - timeout: How long to wait for its answer; nil for
+  ///     ``callTimeout``.
+  /// - Throws: ``MPRISError`` if the player refuses, is gone or does not
+  ///   answer in time.
+  public func pause(
+    _ busName: String, timeout: Duration? = nil
+  ) async throws(MPRISError) {
+    try await callPlayer(
+      busName, "Pause", doing: "pausing \(busName)", timeout: timeout)
   }
 
   /// Asks a player to play (`org.mpris.MediaPlayer2.Player.Play`).
@@ -140,13 +148,14 @@ public final class MPRISClient: Sendable {
   }
 
   private func callPlayer(
-    _ busName: String, _ member: String, doing operation: String
+    _ busName: String, _ member: String, doing operation: String,
+    timeout: Duration? = nil
   ) async throws(MPRISError) {
     let call = DBusMethodCall(
       destination: busName, path: MPRISNames.path,
       interface: MPRISNames.playerInterface, member: member)
     if case .failure(let failure) = await driver.call(
-      call, timeout: callTimeout)
+      call, timeout: timeout ?? callTimeout)
     {
       throw MPRISError(failure, operation: operation)
     }

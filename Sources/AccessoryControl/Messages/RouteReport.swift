@@ -124,6 +124,19 @@ public struct PausedMedia: Sendable, Hashable, Codable {
     self.pausedAt = pausedAt
     self.resumeUntil = resumeUntil
   }
+
+  private enum CodingKeys: String, CodingKey {
+    case accessory, players, pausedAt, resumeUntil
+  }
+
+  /// Writes the record, with `null` when it never resumes.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(accessory, forKey: .accessory)
+    try container.encode(players, forKey: .players)
+    try container.encode(pausedAt, forKey: .pausedAt)
+    try container.encode(resumeUntil, forKey: .resumeUntil)
+  }
 }
 
 /// The decisions that changed the route, newest first (`route.history`).

@@ -18,6 +18,8 @@ public struct DaemonMethods: ControlHandler {
   let events: EventHub
   let media: MediaPlayers?
   let mediaController: MediaController?
+  /// Turns per accessory for the changes that wait for the media players.
+  let turns = AccessoryTurns()
   let status: @Sendable () -> DaemonStatus
   let logger: Logger
 
@@ -241,20 +243,26 @@ public struct DaemonMethods: ControlHandler {
       let changes = try params.changes("changes")
       edit = { changes.apply(to: &$0) }
     }
-    let before = engine.registry.registrations[address]
-    var after = before?.configuration
-    if after != nil { edit(&after!) }
-    let pausedFirst = await pauseIfTakenOff(address, before, after)
-    let generation: UInt64
-    do {
-      generation = try engine.stageUpdate(address, changing: edit)
-    } catch {
-      // Refused: the accessory is as it was, and so is its media.
-      if pausedFirst {
-        await mediaController?.putBack(
-          address, within: .seconds(86_400), on: await router.currentMirror)
+    // Pausing and staging take turns per accessory, so that a later
+    // change from another connection is never staged first.
+    let (before, after, pausedFirst, generation) = try await turns.take(
+      address
+    ) {
+      let before = engine.registry.registrations[address]
+      var after = before?.configuration
+      if after != nil { edit(&after!) }
+      let pausedFirst = await pauseIfTakenOff(address, before, after)
+      do {
+        let generation = try engine.stageUpdate(address, changing: edit)
+        return (before, after, pausedFirst, generation)
+      } catch {
+        // Refused: the accessory is as it was, and so is its media.
+        if pausedFirst {
+          await mediaController?.putBack(
+            address, within: .seconds(86_400), on: await router.currentMirror)
+        }
+        throw error
       }
-      throw error
     }
     let pending = await router.reconcile(
       because: "an accessory was updated", leavingFollowersToTheDefault: true)
@@ -270,13 +278,17 @@ public struct DaemonMethods: ControlHandler {
     }
     publishAccessory(.updated, address)
     if before?.configuration.devicePlacement?.isWorn == false,
-      after?.devicePlacement?.isWorn == true
+      after?.devicePlacement?.isWorn == true, !pending,
+      let mirror = await router.currentMirror,
+      let output = await router.outputName(for: address),
+      await router.report(explaining: false).output == output
     {
-      // Back on, and the route back on it: resume what was paused.
+      // Back on, and the route back on it: resume what was paused. (While
+      // the output is elsewhere, what was paused stays paused.)
       let policy = policies.loaded.policy
       await mediaController?.putBack(
         address, within: .seconds(policy.resumeWhenPutBackWithinSeconds),
-        on: await router.currentMirror)
+        on: mirror)
     }
     return await accessoryRecord(address, routePending: pending)
   }

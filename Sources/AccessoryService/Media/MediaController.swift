@@ -42,8 +42,8 @@ public actor MediaController {
   private var pauses: [BluetoothAddress: Pause] = [:]
   private var following: Task<Void, Never>?
 
-  /// How long it waits for the players to report Paused before the route
-  /// may change, as Android and WirePlumber wait.
+  /// How long it waits for the players to accept the pause and report
+  /// Paused before the route may change, as Android and WirePlumber wait.
   public static let pauseWait = Duration.seconds(1)
 
   /// Creates a controller over the session's players.
@@ -114,8 +114,10 @@ public actor MediaController {
           ($0, PlayerStreams.system.streams(of: $0, among: inputs).map(\.index))
         }.filter { !$0.1.isEmpty }
       }
-    let paused = await pause(owned.map(\.0))
-    await waitForPaused(Set(paused.keys), address)
+    // One deadline for the calls and the wait for Paused.
+    let deadline = ContinuousClock.now + Self.pauseWait
+    let paused = await pause(owned.map(\.0), until: deadline)
+    await waitForPaused(Set(paused.keys), address, until: deadline)
     let pausedStreams = Set(
       owned.filter { paused[$0.0.busName] != nil }.flatMap(\.1))
     // What still sounds: streams no player paused, a game or `pacat`.
@@ -157,13 +159,16 @@ public actor MediaController {
   /// Pauses players at once, all together.
   ///
   /// - Returns: Those that accepted, by bus name, with their names.
-  private func pause(_ targets: [MediaPlayer]) async -> [String: String] {
+  private func pause(
+    _ targets: [MediaPlayer], until deadline: ContinuousClock.Instant
+  ) async -> [String: String] {
+    let timeout = max(deadline - .now, .milliseconds(1))
     var paused: [String: String] = [:]
     await withTaskGroup(of: (String, String, MPRISError?).self) { group in
       for player in targets {
         group.addTask { [players] in
           do throws(MPRISError) {
-            try await players.pause(player.busName)
+            try await players.pause(player.busName, timeout: timeout)
             return (player.busName, player.displayName, nil)
           } catch {
             return (player.busName, player.displayName, error)
@@ -183,12 +188,13 @@ public actor MediaController {
     return paused
   }
 
-  /// Waits, at most ``pauseWait``, until the players report Paused.
+  /// Waits, until the deadline, for the players to report Paused.
   private func waitForPaused(
-    _ names: Set<String>, _ address: BluetoothAddress
+    _ names: Set<String>, _ address: BluetoothAddress,
+    until deadline: ContinuousClock.Instant
   ) async {
     guard !names.isEmpty else { return }
-    let allPaused = await players.waitUntil(.now + Self.pauseWait) { players in
+    let allPaused = await players.waitUntil(deadline) { players in
       names.allSatisfy { players[$0]?.playbackStatus != .playing }
     }
     if !allPaused {

@@ -84,10 +84,16 @@ public final class MediaPlayers: Service {
 
   /// Asks a player to pause.
   ///
+  /// - Parameters:
+  ///   - busName: The player's bus name.
+  ///   - timeout: How long to wait for its answer.
   /// - Throws: ``MPRISError`` if players are not followed, or the player
-  ///   refuses or is gone.
-  public func pause(_ busName: String) async throws(MPRISError) {
-    try await connectedClient(doing: "pausing \(busName)").pause(busName)
+  ///   refuses, is gone or does not answer in time.
+  public func pause(
+    _ busName: String, timeout: Duration
+  ) async throws(MPRISError) {
+    try await connectedClient(doing: "pausing \(busName)").pause(
+      busName, timeout: timeout)
   }
 
   /// Asks a player to play.
