@@ -205,7 +205,9 @@ struct PlayerReader: Sendable {
       getAllCall(busName, MPRISNames.playerInterface), timeout: timeout
     ) { result in
       // On the dispatch thread, in order with the player's signals.
-      guard case .success(let reply) = result,
+      // A reply from another owner means the name changed hands: that
+      // owner's own read adds it.
+      guard case .success(let reply) = result, reply.sender == uniqueName,
         let properties = reply.arguments.first?.stringKeyedDictionary
       else { return }
       var read = named

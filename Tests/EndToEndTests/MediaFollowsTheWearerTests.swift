@@ -190,7 +190,7 @@ private func withPlayers(
   }
   try await body(rig)
   for player in playing + [paused] { await player.stop() }
-  #expect(await daemon.stop() == 0)
+  #expect(await daemon.stop() == 0, "\(daemon.logTail())")
 }
 
 @Suite("Media follows the wearer, end to end", .timeLimit(.minutes(3)))
@@ -287,6 +287,33 @@ struct MediaFollowsTheWearerTests {
       let log = rig.daemon.log
       #expect(!log.contains("Resumed media players"), "\(rig.daemon.logTail())")
       #expect(!log.contains("did not resume"), "\(rig.daemon.logTail())")
+    }
+  }
+
+  @Test("Unpairing the accessory unmutes the streams it muted")
+  func unpairingUnmutes() async throws {
+    try await withMediaRig(.pulseAudio) { rig in
+      let tone = try #require(try await rig.server.startStreams(1).first)
+      defer { tone.stop() }
+      let watch = try await AudibilityWatch.start(
+        rig.server, sink: "speaker", processes: [])
+      defer { _ = watch.stop() }
+      try await waitUntil("the tone on the buds", within: .seconds(10)) {
+        try await rig.server.sinkInputs().contains {
+          $0.clientName == tone.clientName && $0.sinkName == "buds"
+        }
+      }
+      _ = try await rig.acctl(["update", budsAddress, "--placement", "offHead"])
+      #expect(
+        try await watch.streams(of: tone.processIdentifier).allSatisfy(
+          \.isMuted)
+      )
+      _ = try await rig.acctl(["unpair", budsAddress])
+      try await waitUntil("the tone unmuted", within: .seconds(10)) {
+        try await watch.streams(of: tone.processIdentifier).allSatisfy {
+          !$0.isMuted
+        }
+      }
     }
   }
 

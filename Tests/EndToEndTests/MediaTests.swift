@@ -58,7 +58,7 @@ struct MediaTests {
       "\(status)")
     await playing.stop()
     await paused.stop()
-    #expect(await daemon.stop() == 0)
+    #expect(await daemon.stop() == 0, "\(daemon.logTail())")
   }
 
   @Test("Without a session bus, status and players say why pausing is off")
@@ -82,6 +82,6 @@ struct MediaTests {
       players.stdout
         == "Media players are not followed: \(reason). Pausing when the "
         + "headphones come off is off.\n")
-    #expect(await daemon.stop() == 0)
+    #expect(await daemon.stop() == 0, "\(daemon.logTail())")
   }
 }

@@ -188,6 +188,7 @@ public struct DaemonMethods: ControlHandler {
     let wasRegistered = engine.registry.registrations[address] != nil
     let name = engine.registry.accessory(at: address).displayName
     try await engine.unpair(address)
+    await mediaController?.forget(address, on: await router.currentMirror)
     publishAccessory(.unpaired, address, displayName: name)
     if wasRegistered { publishAccessory(.invalidated, address) }
     await router.reconcile(because: "an accessory was unpaired")

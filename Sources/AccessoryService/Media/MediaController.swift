@@ -257,11 +257,14 @@ public actor MediaController {
     _ address: BluetoothAddress, within window: Duration,
     on mirror: ServerMirror? = nil
   ) async -> [String: String] {
-    guard let pause = pauses.removeValue(forKey: address) else { return [:] }
+    // Without the server's state, keep everything for the next time.
+    guard let mirror, let pause = pauses.removeValue(forKey: address) else {
+      return [:]
+    }
     // Muted streams are unmuted whatever the time: those still there and
     // still muted (one the person unmuted is theirs).
     let stillMuted = pause.muted.filter { index in
-      mirror?.sinkInputs.first { $0.index == index }?.isMuted ?? false
+      mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
     }
     _ = await setMute(stillMuted.sorted(), muted: false, address)
     let elapsed = ContinuousClock.now - pause.at
@@ -316,9 +319,16 @@ public actor MediaController {
     }
   }
 
-  /// Forgets what was paused for an accessory, as when it is unpaired.
-  public func forget(_ address: BluetoothAddress) {
-    pauses[address] = nil
+  /// Forgets what was paused for an accessory that is unpaired, and
+  /// unmutes the streams it muted: nothing will put it back on.
+  public func forget(_ address: BluetoothAddress, on mirror: ServerMirror?) {
+    guard let mirror, let pause = pauses.removeValue(forKey: address) else {
+      return
+    }
+    let stillMuted = pause.muted.filter { index in
+      mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
+    }
+    Task { _ = await self.setMute(stillMuted.sorted(), muted: false, address) }
   }
 
   // MARK: - The person's own changes
@@ -328,9 +338,14 @@ public actor MediaController {
     case .vanished(let busName):
       for address in pauses.keys { pauses[address]?.players[busName] = nil }
     case .appeared(let player), .changed(let player):
+      // The change may be older than what this controller saw when it
+      // paused: judge by the player's status now.
+      let status =
+        players.players.first { $0.busName == player.busName }?
+        .playbackStatus ?? player.playbackStatus
       for (address, pause) in pauses where pause.players[player.busName] != nil
       {
-        if player.playbackStatus == .paused {
+        if status == .paused {
           pauses[address]?.seenPaused.insert(player.busName)
         } else if pause.seenPaused.contains(player.busName) {
           // Played or stopped by the person (or another program): theirs.

@@ -191,9 +191,10 @@ public final class MediaPlayers: Service {
         delay = .milliseconds(100)
         try await follow(client, at: address)
       } catch let error as MPRISError {
-        state.withLock {
-          $0.availability = .off(reason: error.description)
-          $0.players = [:]
+        state.withLock { $0.availability = .off(reason: error.description) }
+        // Without the bus, no player is known: say they went.
+        for busName in state.withLock({ Array($0.players.keys) }) {
+          apply(.vanished(busName: busName))
         }
         logger.warning(
           "Media players are not followed: \(error); trying again",
@@ -206,12 +207,18 @@ public final class MediaPlayers: Service {
 
   private func follow(_ client: MPRISClient, at address: String) async throws {
     let changes = client.changes()
-    state.withLock { state in
+    let gone = state.withLock { state in
       state.client = client
       state.availability = .following(busAddress: address)
-      state.players = Dictionary(
-        client.players().map { ($0.busName, $0) }, uniquingKeysWith: { $1 })
+      return Array(state.players.keys)
     }
+    // Connected again: tell what went and what is there, as changes.
+    let current = client.players()
+    for busName in gone
+    where !current.contains(where: { $0.busName == busName }) {
+      apply(.vanished(busName: busName))
+    }
+    for player in current { apply(.appeared(player)) }
     logger.info(
       "Following media players",
       metadata: [
