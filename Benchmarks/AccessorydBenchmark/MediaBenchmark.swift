@@ -224,14 +224,10 @@ struct MediaBenchmark {
     let index = try await rig.control.sink(named: sink).index
     while ContinuousClock.now < deadline {
       let playing = try await rig.control.sinkInputs().filter {
-        pids.contains(
-          Int32($0.properties["application.process.id"] ?? "") ?? -1)
+        pids.contains($0.processID ?? -1)
       }
-      if Set(
-        playing.compactMap {
-          Int32($0.properties["application.process.id"] ?? "")
-        })
-        == pids, playing.allSatisfy({ $0.sinkIndex == index && !$0.isCorked })
+      if Set(playing.compactMap(\.processID)) == pids,
+        playing.allSatisfy({ $0.sinkIndex == index && !$0.isCorked })
       {
         return
       }
@@ -276,8 +272,7 @@ final class AudibleTime: Sendable {
           }
           let audible = inputs.contains {
             $0.sinkIndex == sinkIndex && !$0.isCorked && !$0.isMuted
-              && processes.contains(
-                Int32($0.properties["application.process.id"] ?? "") ?? -1)
+              && processes.contains($0.processID ?? -1)
           }
           watch.note(audible: audible, at: .now)
         }

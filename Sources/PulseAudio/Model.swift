@@ -163,6 +163,12 @@ public struct SinkInput: Sendable, Hashable {
   /// The stream's role, the `media.role` property, such as `music` or
   /// `phone`.
   public var mediaRole: String? { properties["media.role"] }
+
+  /// The process that plays it, the `application.process.id` property, as
+  /// the server's side of the connection sees it.
+  public var processID: Int32? {
+    properties["application.process.id"].flatMap { Int32($0) }
+  }
 }
 
 /// A profile of a card, such as `a2dp-sink` or `headset-head-unit`.

@@ -39,8 +39,7 @@ final class AudibilityWatch: Sendable {
       else { return }
       for input in inputs
       where input.sinkIndex == index && !input.isCorked && !input.isMuted
-        && processes.contains(
-          Int32(input.properties["application.process.id"] ?? "") ?? -1)
+        && processes.contains(input.processID ?? -1)
       {
         watch.moments.withLock {
           $0.append("stream #\(input.index) of \(input.clientName ?? "?")")
@@ -62,7 +61,7 @@ final class AudibilityWatch: Sendable {
   /// The playback streams of a process now.
   func streams(of process: Int32) async throws -> [SinkInput] {
     try await connection.sinkInputs().filter {
-      $0.properties["application.process.id"] == "\(process)"
+      $0.processID == process
     }
   }
 

@@ -125,7 +125,8 @@ public actor MediaController {
       !$0.isCorked && !$0.isMuted && !pausedStreams.contains($0.index)
     }.map(\.index)
     let muted =
-      policy.whenUnpausable == .mute ? await mute(unpausable, address) : []
+      policy.whenUnpausable == .mute
+      ? await setMute(unpausable, muted: true, address) : []
     guard !paused.isEmpty || !muted.isEmpty else { return false }
     var pause = pauses[address] ?? Pause(players: [:], at: .now)
     pause.players.merge(paused) { $1 }
@@ -134,9 +135,9 @@ public actor MediaController {
     pause.date = Date()
     // Those that reported Paused while this waited: a later change to
     // another status is the person's.
-    for player in players.players
-    where paused[player.busName] != nil && player.playbackStatus == .paused {
-      pause.seenPaused.insert(player.busName)
+    for busName in paused.keys
+    where players.player(named: busName)?.playbackStatus == .paused {
+      pause.seenPaused.insert(busName)
     }
     pauses[address] = pause
     if !paused.isEmpty {
@@ -236,12 +237,6 @@ public actor MediaController {
     return done
   }
 
-  private func mute(
-    _ streams: [UInt32], _ address: BluetoothAddress
-  ) async -> Set<UInt32> {
-    await setMute(streams, muted: true, address)
-  }
-
   // MARK: - Put back on
 
   /// Resumes the players paused for an accessory that are still Paused,
@@ -261,12 +256,8 @@ public actor MediaController {
     guard let mirror, let pause = pauses.removeValue(forKey: address) else {
       return [:]
     }
-    // Muted streams are unmuted whatever the time: those still there and
-    // still muted (one the person unmuted is theirs).
-    let stillMuted = pause.muted.filter { index in
-      mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
-    }
-    _ = await setMute(stillMuted.sorted(), muted: false, address)
+    // Muted streams are unmuted whatever the time.
+    await unmute(pause, on: mirror, address)
     let elapsed = ContinuousClock.now - pause.at
     guard !pause.players.isEmpty else { return [:] }
     guard window > .zero, elapsed <= window else {
@@ -275,11 +266,9 @@ public actor MediaController {
         metadata: ["accessory.address": "\(address)"])
       return [:]
     }
-    let current = Dictionary(
-      players.players.map { ($0.busName, $0) }, uniquingKeysWith: { $1 })
     var resumed: [String: String] = [:]
     for (busName, name) in pause.players.sorted(by: { $0.key < $1.key })
-    where current[busName]?.playbackStatus == .paused {
+    where players.player(named: busName)?.playbackStatus == .paused {
       do {
         try await players.play(busName)
         resumed[busName] = name
@@ -325,10 +314,18 @@ public actor MediaController {
     guard let mirror, let pause = pauses.removeValue(forKey: address) else {
       return
     }
+    Task { await self.unmute(pause, on: mirror, address) }
+  }
+
+  /// Unmutes the streams a pause muted that are still there and still
+  /// muted (one the person unmuted is theirs).
+  private func unmute(
+    _ pause: Pause, on mirror: ServerMirror, _ address: BluetoothAddress
+  ) async {
     let stillMuted = pause.muted.filter { index in
       mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
     }
-    Task { _ = await self.setMute(stillMuted.sorted(), muted: false, address) }
+    _ = await setMute(stillMuted.sorted(), muted: false, address)
   }
 
   // MARK: - The person's own changes
@@ -341,8 +338,8 @@ public actor MediaController {
       // The change may be older than what this controller saw when it
       // paused: judge by the player's status now.
       let status =
-        players.players.first { $0.busName == player.busName }?
-        .playbackStatus ?? player.playbackStatus
+        players.player(named: player.busName)?.playbackStatus
+        ?? player.playbackStatus
       for (address, pause) in pauses where pause.players[player.busName] != nil
       {
         if status == .paused {

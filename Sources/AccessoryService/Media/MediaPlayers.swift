@@ -67,6 +67,11 @@ public final class MediaPlayers: Service {
     }
   }
 
+  /// The player with a bus name, if it is on the bus now.
+  public func player(named busName: String) -> MediaPlayer? {
+    state.withLock { $0.players[busName] }
+  }
+
   /// Returns the changes to the players from now on.
   public func changes() -> AsyncStream<MediaPlayerChange> {
     let (stream, continuation) = AsyncStream.makeStream(

@@ -23,9 +23,7 @@ struct PlayerStreams: Sendable {
   ) -> [SinkInput] {
     guard let pid = player.processID else { return [] }
     return inputs.filter { input in
-      guard let text = input.properties["application.process.id"],
-        var current = Int32(text)
-      else { return false }
+      guard var current = input.processID else { return false }
       for _ in 0..<Self.ancestryLimit {
         if current == pid { return true }
         guard let next = parent(current), next > 1, next != current else {
