@@ -2,7 +2,9 @@
 // them. How long until every player is Paused (seen by an independent
 // MPRIS client), until the route is on the speaker (seen by the
 // independent libpulse observer), and how long any of the players' streams
-// played audibly on the speaker (the target is 0 ms).
+// played audibly on the speaker (the target is 0 ms). Then their card
+// flips between A2DP and the headset profile: how long the streams the
+// server moves to the speaker play there unmuted before accessoryd's mute.
 
 import AccessoryControl
 import AudioAccessoryKit
@@ -25,6 +27,12 @@ struct MediaFigure: Sendable {
   /// The longest time, per repetition, any of the players' streams played
   /// uncorked and unmuted on the speaker.
   var audible: Samples
+  /// Per profile flip, the time any of their streams played unmuted on
+  /// the speaker, where the server moved them.
+  var flipAudible = Samples()
+  /// Per profile flip, from the old sink's removal until every stream
+  /// played unmuted on the new one.
+  var flipBack = Samples()
 }
 
 /// Measurement 7 on one server.
@@ -74,9 +82,10 @@ struct MediaBenchmark {
             on: bus, server: rig.server, clientName: "bench-player-\(index)"))
       }
       let pids = Set(players.map(\.processID))
-      let figure = try await repeatTakingOff(
+      var figure = try await repeatTakingOff(
         rig: rig, daemon: daemon!, watcher: watcher, pids: pids,
         players: count)
+      try await repeatFlipping(rig: rig, pids: pids, into: &figure)
       for player in players { await player.stop() }
       daemon!.stop()
       await rig.close()
@@ -135,6 +144,49 @@ struct MediaBenchmark {
       try await Task.sleep(for: options.settleInterval)
     }
     return figure
+  }
+
+  /// The headset sink a flip switches to, with the headphones' address.
+  static let headsetSink = "bench_buds_headset"
+
+  /// Flips the headphones' card between A2DP and the headset profile.
+  ///
+  /// Their sink goes and one with the same address comes. It ends on the
+  /// A2DP sink.
+  private func repeatFlipping(
+    rig: Rig, pids: Set<Int32>, into figure: inout MediaFigure
+  ) async throws {
+    let watch = try await AudibleTime.start(
+      server: rig.server, sink: Rig.speaker, processes: pids)
+    defer { watch.stop() }
+    var current = Rig.headphones
+    // Repetition 0 warms up and is not recorded; an even count of flips
+    // ends where it began.
+    let flips = (options.mediaRepetitions + 1) / 2 * 2
+    for repetition in 0...flips {
+      let next = current == Rig.headphones ? Self.headsetSink : Rig.headphones
+      try await waitForStreams(of: pids, on: current, rig: rig)
+      watch.reset()
+      let module = try await rig.server.sinks().first { $0.name == current }?
+        .ownerModule
+      guard let module else {
+        throw BenchmarkError("no module owns \(current)")
+      }
+      let start = ContinuousClock.now
+      try await rig.server.unloadModule(module)
+      try await rig.server.loadNullSink(
+        .bluetoothHeadphones(
+          name: next, address: Rig.headphonesAddress, description: "Bench Buds",
+          deviceAPI: kind.bluetoothDeviceAPI))
+      try await waitForStreams(of: pids, on: next, rig: rig, unmuted: true)
+      let back = ContinuousClock.now
+      try await Task.sleep(for: Self.lateWatch)
+      if repetition > 0 {
+        figure.flipAudible.append(watch.total())
+        figure.flipBack.append(back - start)
+      }
+      current = next
+    }
   }
 
   /// The first instant every player shows the status, from the changes
@@ -218,7 +270,7 @@ struct MediaBenchmark {
   }
 
   private func waitForStreams(
-    of pids: Set<Int32>, on sink: String, rig: Rig
+    of pids: Set<Int32>, on sink: String, rig: Rig, unmuted: Bool = false
   ) async throws {
     let deadline = ContinuousClock.now + .seconds(30)
     let index = try await rig.control.sink(named: sink).index
@@ -227,7 +279,9 @@ struct MediaBenchmark {
         pids.contains($0.processID ?? -1)
       }
       if Set(playing.compactMap(\.processID)) == pids,
-        playing.allSatisfy({ $0.sinkIndex == index && !$0.isCorked })
+        playing.allSatisfy({
+          $0.sinkIndex == index && !$0.isCorked && (!unmuted || !$0.isMuted)
+        })
       {
         return
       }

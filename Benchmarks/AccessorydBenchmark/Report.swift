@@ -220,6 +220,33 @@ enum Report {
         "target name=offhead-audible server=\(figure.kind.identifier) "
           + "players=\(figure.players) value=\(format(worst)) max=0 "
           + "meets=\(meets ? "yes" : "no")")
+      printFlips(figure)
+    }
+  }
+
+  /// The profile flips of one media figure.
+  private static func printFlips(_ figure: MediaFigure) {
+    print(
+      "  A2DP ↔ headset flips, the sink removed and one with the same "
+        + "address loaded: the time their streams played unmuted on the "
+        + "speaker where the server moved them, and until all played "
+        + "unmuted on the new sink")
+    for (name, samples) in [
+      ("flip-audible", figure.flipAudible), ("flip-back", figure.flipBack),
+    ] {
+      guard let median = samples.median, let p99 = samples.p99 else {
+        print("  \(name): no sample")
+        continue
+      }
+      let worst = samples.milliseconds.max() ?? 0
+      print(
+        "  \(name): median \(format(median)) ms, p99 \(format(p99)) ms, "
+          + "worst \(format(worst)) ms, \(samples.count) flips")
+      print(
+        "figure server=\(figure.kind.identifier) scenario=\(name) "
+          + "players=\(figure.players) median_ms=\(format(median)) "
+          + "p99_ms=\(format(p99)) worst_ms=\(format(worst)) "
+          + "count=\(samples.count)")
     }
   }
 

@@ -213,8 +213,9 @@ struct PlayerReader: Sendable {
       var read = named
       read.apply(properties)
       // A read of /proc, on the driver's own thread.
-      read.processName = pid.flatMap(Int32.init(exactly:)).flatMap(
-        ProcessFiles.commandName(of:))
+      let process = pid.flatMap(Int32.init(exactly:))
+      read.processName = process.flatMap(ProcessFiles.commandName(of:))
+      read.flatpakAppID = process.flatMap(ProcessFiles.flatpakAppID(of:))
       tracker.insert(read)
     }
   }

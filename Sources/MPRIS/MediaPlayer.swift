@@ -33,13 +33,17 @@ public struct MediaPlayer: Sendable, Hashable {
   public var processID: Int32?
   /// The process's command name (`/proc/PID/comm`), if it could be read.
   public var processName: String?
+  /// The Flatpak application the process belongs to, such as
+  /// `org.videolan.VLC`, when it runs in a Flatpak sandbox: the bus then
+  /// names the sandbox's D-Bus proxy, not the player's own process.
+  public var flatpakAppID: String?
 
   /// Creates a player record.
   public init(
     busName: String, uniqueName: String, identity: String? = nil,
     desktopEntry: String? = nil, playbackStatus: PlaybackStatus = .stopped,
     canPause: Bool = false, canPlay: Bool = false, processID: Int32? = nil,
-    processName: String? = nil
+    processName: String? = nil, flatpakAppID: String? = nil
   ) {
     self.busName = busName
     self.uniqueName = uniqueName
@@ -50,6 +54,7 @@ public struct MediaPlayer: Sendable, Hashable {
     self.canPlay = canPlay
     self.processID = processID
     self.processName = processName
+    self.flatpakAppID = flatpakAppID
   }
 
   /// Whether BlueZ's `mpris-proxy` serves it for a remote Bluetooth device

@@ -182,4 +182,23 @@ extension PulseConnection {
   public func apply(_ batch: PulseBatch) async -> PulseBatchResult {
     await driver.apply(batch, timeout: options.operationTimeout)
   }
+
+  /// Sends a batch at once, without waiting: the calls go out before this
+  /// returns, from any thread, even inside an event handler; `completion`
+  /// gets the results on the connection's thread.
+  ///
+  /// Use it where a task hop would cost time the server does not wait
+  /// for, such as muting streams the moment their sink goes away.
+  ///
+  /// - Parameters:
+  ///   - batch: The operations, in the order of ``apply(_:)``.
+  ///   - completion: Called once with one result per operation; it must not
+  ///     block.
+  public func send(
+    _ batch: PulseBatch,
+    completion: @escaping @Sendable (PulseBatchResult) -> Void
+  ) {
+    driver.start(
+      batch, timeout: options.operationTimeout, completion: completion)
+  }
 }

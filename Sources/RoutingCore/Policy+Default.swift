@@ -86,6 +86,12 @@ extension Policy {
         // A stream no player can pause (a game, pacat) is muted instead of
         // moving to the speakers audibly, and unmuted when put back on.
         whenUnpausable: "mute",
+        // The headphones' output gone for good (past the reappear grace time):
+        // pause what played on them; resume it when they connect again only if
+        // resumeOnReconnect is true. While the output is expected back (a profile
+        // switch), the streams the server moved elsewhere are muted.
+        pauseWhenDisconnected: true,
+        resumeOnReconnect: false,
       },
 
       profiles: {

@@ -139,6 +139,13 @@ public struct Policy: Sendable, Hashable {
   public var resumeWhenPutBackWithinSeconds: Double = 60
   /// What happens to the streams on it that no player can pause.
   public var whenUnpausable: UnpausableAction = .mute
+  /// Whether an accessory's output that goes away for good (past the
+  /// reappear grace time) pauses the players that played on it.
+  public var pauseWhenDisconnected = true
+  /// Whether the players such a disconnect paused resume when the
+  /// accessory connects again and the output is back on it (within
+  /// ``resumeWhenPutBackWithinSeconds`` of the pause).
+  public var resumeOnReconnect = false
 
   /// Creates a policy with every setting at its default.
   public init() {}

@@ -179,7 +179,7 @@ public enum PolicyLoader {
       "media",
       keys: [
         "pauseWhenTakenOff", "resumeWhenPutBackWithinSeconds",
-        "whenUnpausable",
+        "whenUnpausable", "pauseWhenDisconnected", "resumeOnReconnect",
       ])
     {
       policy.pauseWhenTakenOff =
@@ -190,6 +190,10 @@ public enum PolicyLoader {
       policy.whenUnpausable =
         try media.choice("whenUnpausable", of: Policy.UnpausableAction.self)
         ?? policy.whenUnpausable
+      policy.pauseWhenDisconnected =
+        try media.bool("pauseWhenDisconnected") ?? policy.pauseWhenDisconnected
+      policy.resumeOnReconnect =
+        try media.bool("resumeOnReconnect") ?? policy.resumeOnReconnect
     }
     return policy
   }

@@ -89,7 +89,8 @@ struct Accessoryd {
       logger: logger)
     let media = MediaPlayers(logger: logger)
     let mediaController = MediaController(
-      players: media, link: link, events: events, logger: logger)
+      players: media, link: link, engine: engine, policies: policies,
+      router: router, events: events, logger: logger)
     let status: @Sendable () -> DaemonStatus = {
       DaemonStatus(
         version: version, soundServer: .init(state: .disconnected),
@@ -140,7 +141,9 @@ struct Accessoryd {
         })
     }
     let group = ServiceGroup(
-      services: [control, link, discoveryService, media, router],
+      services: [
+        control, link, discoveryService, media, router, mediaController,
+      ],
       logger: logger,
       stopDeadline: Self.stopDeadline,
       onStopDeadline: { name in

@@ -210,24 +210,55 @@ enum Rendering {
       let explanation = trimmingTrailingNewlines(route.text ?? "")
       result += "\n\n" + (explanation.isEmpty ? "No explanation." : explanation)
       for pause in route.paused ?? [] {
-        let names = pause.players.map(\.name).joined(separator: ", ")
-        var line =
-          "\nPaused \(names), \(ago(Date(timeIntervalSince1970: pause.pausedAt)))"
-          + ", when \(canonicalAddress(pause.accessory)) was taken off"
-        if let until = pause.resumeUntil {
-          let left = Int((until - Date().timeIntervalSince1970).rounded())
-          line +=
-            left > 0
-            ? "; put back on within \(left) s, they resume"
-            : "; too long ago to resume"
-        } else {
-          line +=
-            "; they are not resumed (media.resumeWhenPutBackWithinSeconds is 0)"
-        }
-        result += "\n" + line
+        result += "\n\n" + pausedMedia(pause)
       }
     }
     return result
+  }
+
+  /// Says what accessoryd paused and muted for one accessory, and why.
+  static func pausedMedia(_ pause: PausedMedia) -> String {
+    let accessory = canonicalAddress(pause.accessory)
+    let when = ago(Date(timeIntervalSince1970: pause.pausedAt))
+    let why =
+      switch pause.cause {
+      case .takenOff: "when \(accessory) was taken off"
+      case .disconnected:
+        "when \(accessory)'s output went away and did not come back"
+      case .outputAway:
+        "when \(accessory)'s output went away; it is expected back"
+      default: "when \(accessory) changed (\(pause.cause.rawValue))"
+      }
+    var lines: [String] = []
+    if !pause.players.isEmpty {
+      let names = pause.players.map(\.name).joined(separator: ", ")
+      var line = "Paused \(names), \(when), \(why)"
+      if let until = pause.resumeUntil {
+        let left = Int((until - Date().timeIntervalSince1970).rounded())
+        let back = pause.cause == .disconnected ? "back" : "put back on"
+        line +=
+          left > 0
+          ? "; \(back) within \(left) s, they resume"
+          : "; too long ago to resume"
+      } else if pause.cause == .disconnected {
+        line += "; they are not resumed (media.resumeOnReconnect is false)"
+      } else {
+        line +=
+          "; they are not resumed (media.resumeWhenPutBackWithinSeconds is 0)"
+      }
+      lines.append(line)
+    }
+    if !pause.mutedStreams.isEmpty {
+      let streams = pause.mutedStreams.map { "#\($0)" }.joined(separator: ", ")
+      let until =
+        pause.cause == .outputAway
+        ? "until they play on it again or the grace time ends"
+        : "until it is worn and plays again, or you unmute or move them"
+      lines.append(
+        "Muted stream\(pause.mutedStreams.count == 1 ? "" : "s") \(streams), "
+          + "\(when), \(why); \(until)")
+    }
+    return lines.joined(separator: "\n")
   }
 
   /// Returns the decisions that changed the route, newest first: when, the

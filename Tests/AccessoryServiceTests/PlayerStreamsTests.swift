@@ -53,6 +53,47 @@ import Testing
         .isEmpty)
   }
 
+  @Test func aFlatpakPlayerOwnsItsApplicationsStreams() {
+    // The bus names the sandbox's D-Bus proxy (500); the player's audio
+    // comes from 600 in the same sandbox, or PipeWire names the app.
+    let apps: [Int32: String] = [
+      500: "org.example.Player", 600: "org.example.Player",
+      700: "org.example.Other",
+    ]
+    let finder = PlayerStreams(
+      parent: { Self.parents[$0] }, flatpakAppID: { apps[$0] })
+    let player = MediaPlayer(
+      busName: "org.mpris.MediaPlayer2.example", uniqueName: ":1.9",
+      processID: 500, flatpakAppID: "org.example.Player")
+    var named = Self.stream(3, process: "42")
+    named.properties["pipewire.access.portal.app_id"] = "org.example.Player"
+    var otherNamed = Self.stream(4, process: "600")
+    otherNamed.properties["pipewire.access.portal.app_id"] = "org.example.Other"
+    let streams = [
+      Self.stream(1, process: "600"), Self.stream(2, process: "700"), named,
+      otherNamed, Self.stream(5, process: "100"),
+    ]
+    #expect(
+      finder.streams(of: player, among: streams).map(\.index) == [1, 3])
+  }
+
+  @Test func flatpakInfoNamesTheApplication() {
+    let info = """
+      [Instance]
+      name=org.example.Wrong
+
+      [Application]
+      runtime=runtime/org.freedesktop.Platform/x86_64/23.08
+      name = org.example.Player\r
+
+      [Context]
+      shared=network;ipc;
+      """
+    #expect(ProcessFiles.flatpakAppID(fromInfo: info) == "org.example.Player")
+    #expect(ProcessFiles.flatpakAppID(fromInfo: "[Instance]\nname=x") == nil)
+    #expect(ProcessFiles.flatpakAppID(of: getpid()) == nil)
+  }
+
   @Test func thisProcessHasAParentInProc() {
     #expect(ProcessFiles.parent(of: getpid()) == getppid())
   }

@@ -64,6 +64,32 @@ private func read<Message: Decodable>(
     #expect(try read(text, as: RouteReport.self) == report)
   }
 
+  @Test func pausedMediaSaysWhyAndWhatItMuted() throws {
+    let pause = PausedMedia(
+      accessory: "AA:BB:CC:DD:EE:01",
+      players: [.init(busName: "org.mpris.MediaPlayer2.mpv", name: "mpv")],
+      pausedAt: 1_796_000_000.5, resumeUntil: nil, mutedStreams: [7, 9],
+      cause: .disconnected)
+    let text = try wire(pause)
+    #expect(
+      text
+        == #"{"accessory":"AA:BB:CC:DD:EE:01","cause":"disconnected","#
+        + #""mutedStreams":[7,9],"pausedAt":1796000000.5,"#
+        + #""players":[{"busName":"org.mpris.MediaPlayer2.mpv","name":"mpv"}],"#
+        + #""resumeUntil":null}"#)
+    #expect(try read(text, as: PausedMedia.self) == pause)
+    // An older daemon's record: taken off, nothing muted; a newer daemon's
+    // cause is kept as it came.
+    let older = try read(
+      #"{"accessory":"AA:BB:CC:DD:EE:01","pausedAt":1,"players":[],"#
+        + #""resumeUntil":61}"#, as: PausedMedia.self)
+    #expect(older.cause == .takenOff && older.mutedStreams.isEmpty)
+    let newer = try read(
+      #"{"accessory":"AA:BB:CC:DD:EE:01","cause":"docked","pausedAt":1,"#
+        + #""players":[],"resumeUntil":null}"#, as: PausedMedia.self)
+    #expect(newer.cause.rawValue == "docked")
+  }
+
   @Test func statusWritesTheServerWithNullsWhileAway() throws {
     let status = DaemonStatus(
       version: "1.0", soundServer: .init(state: .disconnected),
@@ -150,6 +176,18 @@ private func read<Message: Decodable>(
       return
     }
     #expect(route.chosenBy == .accessoryd)
+  }
+
+  @Test func anEventWithANewerValueIsKeptAsItCame() throws {
+    let text =
+      #"{"accessory":"AA:BB:CC:DD:EE:01","eventType":"callStarted","#
+      + #""kind":"media","players":[],"reason":"a call"}"#
+    let event = try read(text, as: DaemonEvent.self)
+    guard case .other(let value) = event else {
+      Issue.record("read as \(event)")
+      return
+    }
+    #expect(value["eventType"]?.stringValue == "callStarted")
   }
 
   @Test func anEventOfAnUnknownKindIsKeptAsItCame() throws {

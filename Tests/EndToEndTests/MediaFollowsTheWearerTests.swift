@@ -18,6 +18,10 @@ import Testing
 final class AudibilityWatch: Sendable {
   private let connection: PulseConnection
   private let moments = Mutex<[String]>([])
+  /// How a watched stream was seen.
+  enum Sighting { case elsewhere, audible, corked, muted }
+  /// Each sighting of a watched stream, in order.
+  private let sightings = Mutex<[(stream: UInt32, seen: Sighting)]>([])
   private let task = Mutex<Task<Void, Never>?>(nil)
 
   private init(connection: PulseConnection) {
@@ -37,10 +41,18 @@ final class AudibilityWatch: Sendable {
         let index = sinks.first(where: { $0.name == sink })?.index,
         let inputs = try? await connection.sinkInputs()
       else { return }
-      for input in inputs
-      where input.sinkIndex == index && !input.isCorked && !input.isMuted
-        && processes.contains(input.processID ?? -1)
-      {
+      for input in inputs where processes.contains(input.processID ?? -1) {
+        guard input.sinkIndex == index else {
+          watch.sightings.withLock { $0.append((input.index, .elsewhere)) }
+          continue
+        }
+        let audible = !input.isCorked && !input.isMuted
+        watch.sightings.withLock {
+          $0.append(
+            (input.index, input.isMuted ? .muted : audible ? .audible : .corked)
+          )
+        }
+        guard audible else { continue }
         watch.moments.withLock {
           $0.append("stream #\(input.index) of \(input.clientName ?? "?")")
         }
@@ -64,6 +76,46 @@ final class AudibilityWatch: Sendable {
       $0.processID == process
     }
   }
+
+  /// Where the streams of some processes play now, by sink name, and
+  /// whether they are muted.
+  func placements(
+    of processes: Set<Int32>
+  ) async throws -> [(sink: String?, muted: Bool)] {
+    let sinks = try await connection.sinks()
+    return try await connection.sinkInputs().filter {
+      processes.contains($0.processID ?? -1)
+    }.map { input in
+      (sinks.first { $0.index == input.sinkIndex }?.name, input.isMuted)
+    }
+  }
+
+  /// The streams seen audible on the sink after they were seen muted
+  /// there, in one stay on it: a mute that did not hold. (PipeWire may
+  /// show a stream it moves corked for a moment before it plays.)
+  func audibleAfterMuted() -> Set<UInt32> {
+    var muted: Set<UInt32> = []
+    var again: Set<UInt32> = []
+    for (stream, seen) in sightings.withLock({ $0 }) {
+      switch seen {
+      case .elsewhere: muted.remove(stream)
+      case .muted: muted.insert(stream)
+      case .corked: continue
+      case .audible: if muted.contains(stream) { again.insert(stream) }
+      }
+    }
+    return again
+  }
+
+  /// The streams seen on the sink and never muted or corked there.
+  func neverSilenced() -> Set<UInt32> {
+    let all = sightings.withLock { $0 }.filter { $0.seen != .elsewhere }
+    return Set(all.map(\.stream)).subtracting(
+      all.filter { $0.seen == .muted || $0.seen == .corked }.map(\.stream))
+  }
+
+  /// Every audible moment seen so far.
+  var audibleMoments: [String] { moments.withLock { $0 } }
 
   /// Stops watching and returns every audible moment seen.
   func stop() -> [String] {
@@ -99,8 +151,76 @@ struct MediaRig {
     _ expected: [(MediaPlayerProcess, MediaPlayer.PlaybackStatus)],
     _ what: String, within limit: Duration = .seconds(10)
   ) async throws {
-    try await waitUntil(what, within: limit) {
-      expected.allSatisfy { status(of: $0.0) == $0.1 }
+    do {
+      try await waitUntil(what, within: limit) {
+        expected.allSatisfy { status(of: $0.0) == $0.1 }
+      }
+    } catch {
+      throw FixtureError("\(error)", logTail: daemon.logTail())
+    }
+  }
+
+  /// The module that owns a sink.
+  func module(of sinkName: String) async throws -> Int {
+    let sink = try await server.sinks().first { $0.name == sinkName }
+    guard let module = sink?.ownerModule else {
+      throw FixtureError("no module owns the sink \(sinkName)")
+    }
+    return module
+  }
+
+  /// Switches the buds' card to another profile: their sink goes and
+  /// another, with the same address, comes.
+  func flip(from old: String, to new: String) async throws {
+    try await server.unloadModule(try await module(of: old))
+    // As a card does, the new profile's sink comes once the server has
+    // settled the old one's going (PipeWire 0.3.65 with WirePlumber 0.4
+    // may otherwise never take the new sink as the default).
+    try await waitUntil("the server off \(old)", within: .seconds(10)) {
+      try await server.defaultSinkName() != old
+    }
+    try await server.loadNullSink(
+      .bluetoothHeadphones(
+        name: new, address: budsAddress, description: "Studio Buds",
+        deviceAPI: server.kind.bluetoothDeviceAPI))
+  }
+
+  /// The buds connect again: their A2DP sink comes back, under a name of
+  /// its own (PipeWire 0.3.65 may not report a default sink made a third
+  /// time under the same name).
+  func connectBuds(as name: String = "buds") async throws {
+    try await server.loadNullSink(
+      .bluetoothHeadphones(
+        name: name, address: budsAddress, description: "Studio Buds",
+        deviceAPI: server.kind.bluetoothDeviceAPI))
+  }
+
+  /// Replaces the daemon's policy and waits until it took it.
+  func reloadPolicy(_ text: String) async throws {
+    let reloads = daemon.log.components(separatedBy: "Policy reloaded").count
+    try daemon.writePolicy(text)
+    daemon.signal(SIGHUP)
+    try await waitUntil("the policy reloaded", within: .seconds(10)) {
+      daemon.log.components(separatedBy: "Policy reloaded").count > reloads
+    }
+  }
+
+  /// Waits until a stream no player owns plays on the buds.
+  func waitForTheTone(_ tone: PlaybackStream) async throws {
+    try await waitUntil("the tone on the buds", within: .seconds(10)) {
+      try await server.sinkInputs().contains {
+        $0.clientName == tone.clientName && $0.sinkName == "buds"
+      }
+    }
+  }
+
+  /// Waits until a sink is the server's default; the daemon's log says
+  /// why not.
+  func waitForDefault(_ sink: String) async throws {
+    do {
+      try await TestSupportDefault.wait(server, sink)
+    } catch {
+      throw FixtureError("\(error)", logTail: daemon.logTail())
     }
   }
 
@@ -113,10 +233,34 @@ struct MediaRig {
   }
 }
 
+/// Waits for the server's default, for ``MediaRig/waitForDefault(_:)``.
+enum TestSupportDefault {
+  static func wait(_ server: SoundServer, _ sink: String) async throws {
+    try await waitForDefault(server, sink)
+  }
+}
+
 /// Waits until a sink is the server's default.
 func waitForDefault(_ server: SoundServer, _ sink: String) async throws {
   try await waitUntil("the default sink \(sink)", within: .seconds(10)) {
     try await server.defaultSinkName() == sink
+  }
+}
+
+/// Runs a test on PulseAudio with the media rig and a stream no player
+/// owns on the buds, after the buds were taken off.
+func withTheToneTakenOff(
+  _ body: (MediaRig, PlaybackStream, AudibilityWatch) async throws -> Void
+) async throws {
+  try await withMediaRig(.pulseAudio) { rig in
+    let tone = try #require(try await rig.server.startStreams(1).first)
+    defer { tone.stop() }
+    let watch = try await AudibilityWatch.start(
+      rig.server, sink: "speaker", processes: [])
+    defer { _ = watch.stop() }
+    try await rig.waitForTheTone(tone)
+    _ = try await rig.acctl(["update", budsAddress, "--placement", "offHead"])
+    try await body(rig, tone, watch)
   }
 }
 
@@ -207,11 +351,7 @@ struct MediaFollowsTheWearerTests {
         processes: Set(
           (rig.playing + [rig.paused]).map(\.processID)
             + [tone.processIdentifier]))
-      try await waitUntil("the tone on the buds", within: .seconds(10)) {
-        try await rig.server.sinkInputs().contains {
-          $0.clientName == tone.clientName && $0.sinkName == "buds"
-        }
-      }
+      try await rig.waitForTheTone(tone)
       _ = try await rig.acctl(["update", budsAddress, "--placement", "offHead"])
       // The answer comes once the players reported Paused.
       #expect(rig.status(of: rig.playing[0]) == .paused)
@@ -248,7 +388,9 @@ struct MediaFollowsTheWearerTests {
           !$0.isMuted
         })
       let audible = watch.stop()
-      #expect(audible.isEmpty, "audible on the speaker: \(audible)")
+      #expect(
+        audible.isEmpty,
+        "audible on the speaker: \(audible)\n\(rig.daemon.logTail())")
       let log = rig.daemon.log
       #expect(log.contains("Paused media players"))
       #expect(log.contains("Resumed media players"))
@@ -291,18 +433,7 @@ struct MediaFollowsTheWearerTests {
 
   @Test("Unpairing the accessory unmutes the streams it muted")
   func unpairingUnmutes() async throws {
-    try await withMediaRig(.pulseAudio) { rig in
-      let tone = try #require(try await rig.server.startStreams(1).first)
-      defer { tone.stop() }
-      let watch = try await AudibilityWatch.start(
-        rig.server, sink: "speaker", processes: [])
-      defer { _ = watch.stop() }
-      try await waitUntil("the tone on the buds", within: .seconds(10)) {
-        try await rig.server.sinkInputs().contains {
-          $0.clientName == tone.clientName && $0.sinkName == "buds"
-        }
-      }
-      _ = try await rig.acctl(["update", budsAddress, "--placement", "offHead"])
+    try await withTheToneTakenOff { rig, tone, watch in
       #expect(
         try await watch.streams(of: tone.processIdentifier).allSatisfy(
           \.isMuted)
@@ -313,6 +444,31 @@ struct MediaFollowsTheWearerTests {
           !$0.isMuted
         }
       }
+    }
+  }
+
+  @Test("A muted stream the person moves is theirs: unmuted where they put it")
+  func aStreamThePersonMovesIsUnmuted() async throws {
+    try await withTheToneTakenOff { rig, tone, watch in
+      try await waitForDefault(rig.server, "speaker")
+      try await waitUntil(
+        "the tone muted on the speaker", within: .seconds(10)
+      ) {
+        try await watch.placements(of: [tone.processIdentifier]).contains {
+          $0.sink == "speaker" && $0.muted
+        }
+      }
+      let index = try #require(
+        try await watch.streams(of: tone.processIdentifier).first?.index)
+      _ = try await rig.server.pactl(["move-sink-input", "\(index)", "buds"])
+      try await waitUntil(
+        "the tone unmuted where the person put it", within: .seconds(10)
+      ) {
+        try await watch.placements(of: [tone.processIdentifier]).contains {
+          $0.sink == "buds" && !$0.muted
+        }
+      }
+      #expect(rig.daemon.log.contains("media.reason=the person moved it"))
     }
   }
 
@@ -333,5 +489,128 @@ struct MediaFollowsTheWearerTests {
       #expect(rig.status(of: rig.playing[0]) == .paused)
       #expect(rig.status(of: rig.playing[1]) == .paused)
     }
+  }
+
+  @Test(
+    "A profile flip is never heard; a disconnect pauses, and resumes on reconnect only if asked",
+    arguments: SoundServerKind.allCases)
+  func flipsAndDisconnects(_ kind: SoundServerKind) async throws {
+    try await withMediaRig(kind) { rig in
+      let tone = try #require(try await rig.server.startStreams(1).first)
+      defer { tone.stop() }
+      try await rig.waitForTheTone(tone)
+      let processes = Set(
+        rig.playing.map(\.processID) + [tone.processIdentifier])
+      let watch = try await AudibilityWatch.start(
+        rig.server, sink: "speaker", processes: processes)
+      defer { _ = watch.stop() }
+      do {
+        try await flipIsNeverHeard(rig, watch, processes)
+        try await disconnectPausesWithoutResuming(rig, watch, tone)
+        try await reconnectResumesWhenAsked(rig)
+      } catch let error as FixtureError {
+        throw error
+      } catch {
+        throw FixtureError("\(error)", logTail: rig.daemon.logTail())
+      }
+    }
+  }
+
+  /// The card switches from A2DP to the headset profile: the A2DP sink
+  /// goes, and the headset's comes with the same address, within the
+  /// reappear grace time.
+  private func flipIsNeverHeard(
+    _ rig: MediaRig, _ watch: AudibilityWatch, _ processes: Set<Int32>
+  ) async throws {
+    try await rig.flip(from: "buds", to: "buds-headset")
+    try await rig.waitForDefault("buds-headset")
+    try await waitUntil(
+      "every stream unmuted on the headset's output", within: .seconds(10)
+    ) {
+      let streams = try await watch.placements(of: processes)
+      return streams.count == processes.count
+        && streams.allSatisfy { $0.sink == "buds-headset" && !$0.muted }
+    }
+    // The server moves the streams to the speaker before any client hears
+    // that the sink went: accessoryd mutes them as the removal arrives,
+    // before it fetches anything, and they stay muted there.
+    #expect(watch.neverSilenced().isEmpty, "\(watch.audibleMoments)")
+    #expect(watch.audibleAfterMuted().isEmpty, "\(watch.audibleMoments)")
+    // A flip is not a disconnect: nothing was paused.
+    #expect(rig.status(of: rig.playing[0]) == .playing)
+    #expect(rig.status(of: rig.playing[1]) == .playing)
+    let log = rig.daemon.log
+    #expect(
+      log.contains(
+        "Muted the streams moved off an accessory's output that went away"),
+      "\(rig.daemon.logTail())")
+    #expect(!log.contains("Paused media players"))
+  }
+
+  /// The headset's output goes for good: past a 1 s grace time the players
+  /// pause and the tone stays muted; back, the tone plays on the buds
+  /// again and the players stay paused.
+  private func disconnectPausesWithoutResuming(
+    _ rig: MediaRig, _ watch: AudibilityWatch, _ tone: PlaybackStream
+  ) async throws {
+    try await rig.reloadPolicy(
+      try DaemonFixture.policyText().replacingOccurrences(
+        of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 1,"))
+    try await rig.server.unloadModule(try await rig.module(of: "buds-headset"))
+    try await rig.waitForStatuses(
+      [(rig.playing[0], .paused), (rig.playing[1], .paused)],
+      "both players paused once the grace time ended")
+    #expect(rig.status(of: rig.paused) == .paused)
+    try await waitUntil("the tone still muted", within: .seconds(10)) {
+      try await watch.streams(of: tone.processIdentifier).allSatisfy(\.isMuted)
+    }
+    let explained = try await rig.acctl(["route", "--explain"]).stdout
+    #expect(
+      explained.contains("output went away and did not come back"),
+      "\(explained)")
+    #expect(explained.contains("media.resumeOnReconnect is false"))
+
+    try await rig.connectBuds()
+    try await waitUntil("the tone unmuted on the buds", within: .seconds(10)) {
+      try await watch.placements(of: [tone.processIdentifier]).contains {
+        $0.sink == "buds" && !$0.muted
+      }
+    }
+    try await waitUntil("the decision not to resume", within: .seconds(10)) {
+      rig.daemon.log.contains(
+        "Not resuming media players: the accessory disconnected since")
+    }
+    #expect(rig.status(of: rig.playing[0]) == .paused)
+    #expect(rig.status(of: rig.playing[1]) == .paused)
+    // Muted as the sink went, then paused: never heard once muted.
+    #expect(watch.neverSilenced().isEmpty, "\(watch.audibleMoments)")
+    #expect(watch.audibleAfterMuted().isEmpty, "\(watch.audibleMoments)")
+  }
+
+  /// With `media.resumeOnReconnect`, the players a disconnect paused play
+  /// again once the buds are back.
+  private func reconnectResumesWhenAsked(_ rig: MediaRig) async throws {
+    try await rig.reloadPolicy(
+      try DaemonFixture.policyText().replacingOccurrences(
+        of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 1,"
+      ).replacingOccurrences(
+        of: "resumeOnReconnect: false,", with: "resumeOnReconnect: true,"))
+    for player in rig.playing {
+      try await player.call(
+        "Play", busName: try #require(rig.busName(of: player)))
+    }
+    try await rig.waitForStatuses(
+      [(rig.playing[0], .playing), (rig.playing[1], .playing)],
+      "both played again by the person")
+    try await rig.server.unloadModule(try await rig.module(of: "buds"))
+    try await rig.waitForStatuses(
+      [(rig.playing[0], .paused), (rig.playing[1], .paused)],
+      "both paused by the second disconnect")
+    try await rig.connectBuds(as: "buds-again")
+    try await rig.waitForStatuses(
+      [(rig.playing[0], .playing), (rig.playing[1], .playing)],
+      "both resumed on the buds")
+    #expect(rig.status(of: rig.paused) == .paused)
+    try await rig.waitForDefault("buds-again")
   }
 }

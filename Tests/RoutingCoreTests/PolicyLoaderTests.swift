@@ -118,11 +118,16 @@ struct PolicyLoaderTests {
         + "number of seconds from 0 to 86400"),
     BadPolicy(
       kind: "media: an unknown key",
-      text: "{ version: 1, media: { pauseWhenDisconnected: true } }",
+      text: "{ version: 1, media: { pauseOnDisconnect: true } }",
       message:
-        "media.pauseWhenDisconnected: is not a known setting; expected one of "
+        "media.pauseOnDisconnect: is not a known setting; expected one of "
         + "'pauseWhenTakenOff', 'resumeWhenPutBackWithinSeconds', "
-        + "'whenUnpausable'"),
+        + "'whenUnpausable', 'pauseWhenDisconnected', 'resumeOnReconnect'"),
+    BadPolicy(
+      kind: "media: a reconnect resume that is not a boolean",
+      text: "{ version: 1, media: { resumeOnReconnect: 1 } }",
+      message:
+        "media.resumeOnReconnect: is the number 1; expected true or false"),
     BadPolicy(
       kind: "out of range, long hold",
       text: "{ version: 1, manualChoice: { holdSeconds: 100000 } }",

@@ -179,7 +179,9 @@ public final class DaemonFixture: Sendable {
     }
     guard let daemon else { return nil }
     daemon.send(SIGCONT)
-    await ChildProcess.terminate([daemon])
+    // Longer than the daemon's own 5 s stop deadline, so that a service
+    // that does not stop is named in the log rather than killed unnamed.
+    await ChildProcess.terminate([daemon], gracePeriod: .seconds(8))
     return daemon.exitStatus
   }
 

@@ -3,8 +3,10 @@
 
 /// One event, told apart by its `kind`.
 ///
-/// A kind this version does not know decodes as ``other(_:)``, so that a
-/// client keeps working with a newer daemon.
+/// A kind this version does not know decodes as ``other(_:)``, and so does
+/// an event of a known kind with a value this version does not know (a
+/// newer daemon's `eventType` or `change`), so that a client keeps working
+/// with a newer daemon.
 public enum ControlEvent<Configuration: WireConfiguration>: Sendable,
   Hashable, Codable
 {
@@ -27,18 +29,26 @@ public enum ControlEvent<Configuration: WireConfiguration>: Sendable,
 
   private enum CodingKeys: String, CodingKey { case kind }
 
-  /// Reads an event by its `kind`.
+  /// Reads an event by its `kind`; one that does not fit its kind's type
+  /// is kept as it came.
   public init(from decoder: any Decoder) throws {
+    do {
+      self = try Self.known(from: decoder)
+    } catch {
+      self = .other(try JSONValue(from: decoder))
+    }
+  }
+
+  private static func known(from decoder: any Decoder) throws -> Self {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    switch try container.decodeIfPresent(String.self, forKey: .kind) {
-    case "accessory": self = .accessory(try AccessoryEvent(from: decoder))
-    case "session": self = .session(try SessionEvent(from: decoder))
-    case "route": self = .route(try RouteEvent(from: decoder))
-    case "soundServer":
-      self = .soundServer(try SoundServerEvent(from: decoder))
-    case "discovery": self = .discovery(try DiscoveryEvent(from: decoder))
-    case "media": self = .media(try MediaEvent(from: decoder))
-    default: self = .other(try JSONValue(from: decoder))
+    return switch try container.decodeIfPresent(String.self, forKey: .kind) {
+    case "accessory": .accessory(try AccessoryEvent(from: decoder))
+    case "session": .session(try SessionEvent(from: decoder))
+    case "route": .route(try RouteEvent(from: decoder))
+    case "soundServer": .soundServer(try SoundServerEvent(from: decoder))
+    case "discovery": .discovery(try DiscoveryEvent(from: decoder))
+    case "media": .media(try MediaEvent(from: decoder))
+    default: .other(try JSONValue(from: decoder))
     }
   }
 

@@ -102,31 +102,89 @@ public struct RouteReport: Sendable, Hashable, Codable {
   }
 }
 
-/// Media players accessoryd paused because an accessory was taken off.
+/// Media players accessoryd paused, and streams it muted, for one
+/// accessory: because it was taken off, because its output went away for
+/// good, or, with no players, while its output is expected back.
 public struct PausedMedia: Sendable, Hashable, Codable {
+  /// Why accessoryd paused or muted.
+  ///
+  /// Values this version does not know (from a newer daemon) are kept as
+  /// they came.
+  public struct Cause: RawRepresentable, Sendable, Hashable, Codable {
+    /// The value on the wire.
+    public var rawValue: String
+
+    /// Creates a cause from its value on the wire.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The accessory that had the output was taken off.
+    public static let takenOff = Cause(rawValue: "takenOff")
+    /// The accessory's output went away and did not come back within the
+    /// reappear grace time.
+    public static let disconnected = Cause(rawValue: "disconnected")
+    /// The accessory's output went away and is expected back (a profile
+    /// switch): the streams the server moved elsewhere are muted.
+    public static let outputAway = Cause(rawValue: "outputAway")
+
+    /// Reads the value as a string.
+    public init(from decoder: any Decoder) throws {
+      rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Writes the value as a string.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue)
+    }
+  }
+
   /// The accessory's Bluetooth address.
   public var accessory: String
   /// The players, by bus name.
   public var players: [MediaEvent.Player]
-  /// When they were paused, in seconds since 1970.
+  /// When they were paused or the streams muted, in seconds since 1970.
   public var pausedAt: Double
   /// Until when putting the accessory back on resumes them, in seconds
   /// since 1970; nil when it never does.
   public var resumeUntil: Double?
+  /// The streams accessoryd muted, by index, which no player could pause
+  /// or which the server moved off the accessory's output.
+  public var mutedStreams: [UInt32]
+  /// Why.
+  public var cause: Cause
 
   /// Creates a record.
   public init(
     accessory: String, players: [MediaEvent.Player], pausedAt: Double,
-    resumeUntil: Double?
+    resumeUntil: Double?, mutedStreams: [UInt32] = [],
+    cause: Cause = .takenOff
   ) {
     self.accessory = accessory
     self.players = players
     self.pausedAt = pausedAt
     self.resumeUntil = resumeUntil
+    self.mutedStreams = mutedStreams
+    self.cause = cause
   }
 
   private enum CodingKeys: String, CodingKey {
-    case accessory, players, pausedAt, resumeUntil
+    case accessory, players, pausedAt, resumeUntil, mutedStreams, cause
+  }
+
+  /// Reads a record; one from a daemon before `mutedStreams` and `cause`
+  /// has no muted streams and was taken off.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    accessory = try container.decode(String.self, forKey: .accessory)
+    players = try container.decode([MediaEvent.Player].self, forKey: .players)
+    pausedAt = try container.decode(Double.self, forKey: .pausedAt)
+    resumeUntil = try container.decodeIfPresent(
+      Double.self, forKey: .resumeUntil)
+    mutedStreams =
+      try container.decodeIfPresent([UInt32].self, forKey: .mutedStreams) ?? []
+    cause =
+      try container.decodeIfPresent(Cause.self, forKey: .cause)
+      ?? .takenOff
   }
 
   /// Writes the record, with `null` when it never resumes.
@@ -136,6 +194,8 @@ public struct PausedMedia: Sendable, Hashable, Codable {
     try container.encode(players, forKey: .players)
     try container.encode(pausedAt, forKey: .pausedAt)
     try container.encode(resumeUntil, forKey: .resumeUntil)
+    try container.encode(mutedStreams, forKey: .mutedStreams)
+    try container.encode(cause, forKey: .cause)
   }
 }
 

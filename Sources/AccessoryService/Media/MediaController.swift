@@ -1,8 +1,11 @@
 // Media follows the wearer: the players that play on the accessory that
 // has the output are paused when it is taken off, before the route
 // changes, and exactly those are resumed when it is put back on, once the
-// route is back.
+// route is back. When an accessory's output goes away, the streams the
+// server moved elsewhere stay muted while it is expected back (a profile
+// switch); if it does not come back, its players are paused.
 
+import AccessoryBackend
 import AccessoryControl
 import AccessorySetupKit
 import FoundationEssentials
@@ -19,7 +22,10 @@ import RoutingCore
 /// player that was paused already (by the headphones' own pause button,
 /// say) is never recorded, so resuming touches only what accessoryd
 /// paused.
-public actor MediaController {
+public actor MediaController: Service {
+  /// The service's name.
+  public nonisolated let name = "media"
+
   /// What was paused for one accessory.
   struct Pause {
     /// The players, by bus name, with their names.
@@ -33,14 +39,49 @@ public actor MediaController {
     var date = Date()
     /// The streams it muted, which no player could pause.
     var muted: Set<UInt32> = []
+    /// Why: taken off, or its output gone for good.
+    var cause: PausedMedia.Cause = .takenOff
+    /// Whether the accessory's output went away for good since: its
+    /// players resume when it is back only if the policy says so.
+    var disconnected = false
+  }
+
+  /// The streams the server moved off an accessory's output that went
+  /// away, muted while it is expected back.
+  struct Absence {
+    /// The streams muted.
+    var streams: Set<UInt32> = []
+    /// The sinks that went away, by index.
+    var gone: Set<UInt32> = []
+    /// The streams that played on them, muted or not: their players are
+    /// paused if the output does not come back.
+    var played: Set<UInt32> = []
+    /// The muted streams seen on another sink since: only those can be
+    /// back (a state from before the sink went away still shows them on
+    /// it, and PipeWire may give the new sink the old one's index).
+    var seenAway: Set<UInt32> = []
+    /// When the output went away, by the wall clock, for people.
+    var date = Date()
+    /// Ends the reappear grace time.
+    var timer: Task<Void, Never>?
   }
 
   private let players: MediaPlayers
   private let link: any RoutingLink
+  private let engine: InProcessAccessoryEngine
+  private let policies: PolicyStore
+  private let router: RouteController?
   private let events: EventHub
   private let logger: Logger
   private var pauses: [BluetoothAddress: Pause] = [:]
-  private var following: Task<Void, Never>?
+  private var absences: [BluetoothAddress: Absence] = [:]
+  /// The sound server's state the controller last saw.
+  private var mirror: ServerMirror?
+
+  /// How long after the reappear grace time the controller decides on an
+  /// output that went away: the router decides at the end of the grace
+  /// time, and the streams stay muted until it has.
+  static let graceMargin = Duration.milliseconds(500)
 
   /// How long it waits for the players to accept the pause and report
   /// Paused before the route may change, as Android and WirePlumber wait.
@@ -50,30 +91,72 @@ public actor MediaController {
   ///
   /// - Parameters:
   ///   - players: The session's players.
-  ///   - link: The sound server, for muting streams.
+  ///   - link: The sound server, for its states and for muting streams.
+  ///   - engine: The accessories: which are registered, and where they
+  ///     are.
+  ///   - policies: The policy in force.
+  ///   - router: The router, which knows the streams the person moved.
   ///   - events: Where `mediaPaused`, `mediaResumed`, `streamMuted` and
   ///     `streamUnmuted` go.
   ///   - logger: Where what it does is logged.
   public init(
-    players: MediaPlayers, link: any RoutingLink, events: EventHub,
-    logger: Logger
+    players: MediaPlayers, link: any RoutingLink,
+    engine: InProcessAccessoryEngine, policies: PolicyStore,
+    router: RouteController?, events: EventHub, logger: Logger
   ) {
     self.players = players
     self.link = link
+    self.engine = engine
+    self.policies = policies
+    self.router = router
     self.events = events
     self.logger = logger
   }
 
-  /// Starts following the players' changes, to forget those the person
-  /// plays, stops or closes; the first pause starts it.
-  public func start() {
-    guard following == nil else { return }
+  /// Follows the players' changes, to forget those the person plays,
+  /// stops or closes, and the sound server's states, to unmute streams
+  /// back on their accessory and to notice outputs that went away, until
+  /// cancelled.
+  public func run() async throws {
     let changes = players.changes()
-    following = Task { [weak self] in
-      for await change in changes {
-        await self?.note(change)
+    let updates = await link.updates()
+    let engine = self.engine
+    await link.muteStreams(
+      whenTheirSinkVanishes: VanishingSinkMute(
+        appliesTo: { sink in
+          guard let address = Self.accessoryAddress(of: sink) else {
+            return false
+          }
+          return engine.registry.registrations[address].map {
+            !$0.isInvalidated
+          } ?? false
+        },
+        muted: { [weak self] sink, streams in
+          guard let address = Self.accessoryAddress(of: sink) else { return }
+          Task {
+            await self?.outputWentAway(
+              address, sink: sink.index, muted: streams)
+          }
+        }))
+    let moves = await router?.streamsMovedByThePerson()
+    await withDiscardingTaskGroup { group in
+      group.addTask { [weak self] in
+        for await change in changes { await self?.note(change) }
+      }
+      if let moves {
+        group.addTask { [weak self] in
+          for await stream in moves { await self?.personMoved(stream) }
+        }
+      }
+      group.addTask { [weak self] in
+        for await update in updates { await self?.observe(update.mirror) }
       }
     }
+    for absence in absences.values { absence.timer?.cancel() }
+  }
+
+  private static func accessoryAddress(of sink: Sink) -> BluetoothAddress? {
+    bluetoothAddress(of: sink).flatMap { BluetoothAddress($0) }
   }
 
   /// The players paused for an accessory now, by bus name.
@@ -98,41 +181,59 @@ public actor MediaController {
     _ address: BluetoothAddress, output: String, on mirror: ServerMirror,
     policy: Policy
   ) async -> Bool {
-    start()
     guard let sink = mirror.sink(named: output) else { return false }
     let inputs = mirror.sinkInputs.filter { $0.sinkIndex == sink.index }
-    let candidates = players.players.filter {
-      $0.playbackStatus == .playing && $0.canPause
-    }
-    // Which stream is whose reads /proc: off the shared threads, and only
-    // when some player plays.
-    let owned =
-      candidates.isEmpty
-      ? []
-      : await onOwnThread(named: "media.streams") {
-        candidates.map {
-          ($0, PlayerStreams.system.streams(of: $0, among: inputs).map(\.index))
-        }.filter { !$0.1.isEmpty }
-      }
-    // One deadline for the calls and the wait for Paused.
-    let deadline = ContinuousClock.now + Self.pauseWait
-    let paused = await pause(owned.map(\.0), until: deadline)
-    await waitForPaused(Set(paused.keys), address, until: deadline)
-    let pausedStreams = Set(
-      owned.filter { paused[$0.0.busName] != nil }.flatMap(\.1))
+    let (paused, pausedStreams) = await pausePlayers(among: inputs, address)
     // What still sounds: streams no player paused, a game or `pacat`.
     let unpausable = inputs.filter {
       !$0.isCorked && !$0.isMuted && !pausedStreams.contains($0.index)
     }.map(\.index)
     let muted =
       policy.whenUnpausable == .mute
-      ? await setMute(unpausable, muted: true, address) : []
+      ? await setMute(
+        unpausable, muted: true, address,
+        reason: "no player can pause them, and the accessory that had the "
+          + "output was taken off") : []
+    return record(
+      paused, muted: muted, for: address, cause: .takenOff,
+      reason: "the accessory that had the output was taken off")
+  }
+
+  /// Pauses the players that play any of the streams, and waits until
+  /// each reports Paused; the calls and the wait share one deadline,
+  /// ``pauseWait``.
+  ///
+  /// - Returns: The players that accepted, by bus name, with their names,
+  ///   and their streams.
+  private func pausePlayers(
+    among inputs: [SinkInput], _ address: BluetoothAddress
+  ) async -> (players: [String: String], streams: Set<UInt32>) {
+    let owned = await playingPlayers(among: inputs)
+    let deadline = ContinuousClock.now + Self.pauseWait
+    let paused = await pause(owned.map(\.0), until: deadline)
+    await waitForPaused(Set(paused.keys), address, until: deadline)
+    return (
+      paused, Set(owned.filter { paused[$0.0.busName] != nil }.flatMap(\.1))
+    )
+  }
+
+  /// Records what was paused and muted for an accessory, and tells.
+  ///
+  /// - Returns: Whether anything was.
+  private func record(
+    _ paused: [String: String], muted: Set<UInt32>,
+    for address: BluetoothAddress, cause: PausedMedia.Cause, reason: String
+  ) -> Bool {
     guard !paused.isEmpty || !muted.isEmpty else { return false }
     var pause = pauses[address] ?? Pause(players: [:], at: .now)
     pause.players.merge(paused) { $1 }
     pause.muted.formUnion(muted)
-    pause.at = .now
-    pause.date = Date()
+    if !paused.isEmpty {
+      pause.at = .now
+      pause.date = Date()
+      pause.cause = cause
+    }
+    pause.disconnected = pause.disconnected || cause == .disconnected
     // Those that reported Paused while this waited: a later change to
     // another status is the person's.
     for busName in paused.keys
@@ -146,15 +247,32 @@ public actor MediaController {
         metadata: [
           "accessory.address": "\(address)",
           "media.players": "\(paused.keys.sorted().joined(separator: ","))",
+          "media.reason": "\(reason)",
         ])
       events.publish(
         .media(
           MediaEvent(
             eventType: .mediaPaused, accessory: address.description,
-            players: Self.players(paused),
-            reason: "the accessory that had the output was taken off")))
+            players: Self.players(paused), reason: reason)))
     }
     return true
+  }
+
+  /// The streams of the players that play now, among some streams, by
+  /// player; reads `/proc` off the shared threads, only when some player
+  /// plays.
+  private func playingPlayers(
+    among inputs: [SinkInput]
+  ) async -> [(MediaPlayer, [UInt32])] {
+    let candidates = players.players.filter {
+      $0.playbackStatus == .playing && $0.canPause
+    }
+    guard !candidates.isEmpty, !inputs.isEmpty else { return [] }
+    return await onOwnThread(named: "media.streams") {
+      candidates.map {
+        ($0, PlayerStreams.system.streams(of: $0, among: inputs).map(\.index))
+      }.filter { !$0.1.isEmpty }
+    }
   }
 
   /// Pauses players at once, all together.
@@ -209,7 +327,8 @@ public actor MediaController {
   ///
   /// - Returns: The streams the server muted or unmuted.
   private func setMute(
-    _ streams: [UInt32], muted: Bool, _ address: BluetoothAddress
+    _ streams: [UInt32], muted: Bool, _ address: BluetoothAddress,
+    reason: String
   ) async -> Set<UInt32> {
     guard !streams.isEmpty else { return [] }
     let batch = PulseBatch(
@@ -223,46 +342,68 @@ public actor MediaController {
     let list = done.sorted().map { "#\($0)" }.joined(separator: ",")
     logger.notice(
       muted ? "Muted streams no player can pause" : "Unmuted streams",
-      metadata: ["accessory.address": "\(address)", "pulse.streams": "\(list)"])
+      metadata: [
+        "accessory.address": "\(address)", "pulse.streams": "\(list)",
+        "media.reason": "\(reason)",
+      ])
     events.publish(
       .media(
         MediaEvent(
           eventType: muted ? .streamMuted : .streamUnmuted,
           accessory: address.description, players: [],
-          streams: done.sorted(),
-          reason: muted
-            ? "no player can pause them, and the accessory that had the "
-              + "output was taken off"
-            : "the accessory was put back on")))
+          streams: done.sorted(), reason: reason)))
     return done
   }
 
   // MARK: - Put back on
 
   /// Resumes the players paused for an accessory that are still Paused,
-  /// if it was put back on within `window` of the pause.
+  /// if it was put back on within `window` of the pause, and unmutes the
+  /// streams muted for it.
+  ///
+  /// Players paused because the accessory's output went away resume only
+  /// when the policy's `resumeOnReconnect` is on.
   ///
   /// - Parameters:
   ///   - address: The accessory put back on.
   ///   - window: How long after the pause resuming is allowed; zero
   ///     never resumes.
+  ///   - mirror: The sound server's state now; without it, everything is
+  ///     kept for the next time.
   /// - Returns: The players resumed, by bus name.
   @discardableResult
   public func putBack(
     _ address: BluetoothAddress, within window: Duration,
     on mirror: ServerMirror? = nil
   ) async -> [String: String] {
-    // Without the server's state, keep everything for the next time.
     guard let mirror, let pause = pauses.removeValue(forKey: address) else {
       return [:]
     }
     // Muted streams are unmuted whatever the time.
-    await unmute(pause, on: mirror, address)
-    let elapsed = ContinuousClock.now - pause.at
+    await unmute(
+      pause.muted, on: mirror, address, reason: "the accessory was put back on")
+    return await resume(
+      pause, address, within: window, reason: "the accessory was put back on")
+  }
+
+  /// Resumes a pause's players that are still Paused, within the window,
+  /// unless a disconnect paused them and the policy does not resume those.
+  private func resume(
+    _ pause: Pause, _ address: BluetoothAddress, within window: Duration,
+    reason: String
+  ) async -> [String: String] {
     guard !pause.players.isEmpty else { return [:] }
+    if pause.disconnected, !policies.policy.resumeOnReconnect {
+      logger.info(
+        "Not resuming media players: the accessory disconnected since, and "
+          + "media.resumeOnReconnect is false",
+        metadata: ["accessory.address": "\(address)"])
+      return [:]
+    }
+    let elapsed = ContinuousClock.now - pause.at
     guard window > .zero, elapsed <= window else {
       logger.info(
-        "Not resuming media players: put back on after \(elapsed)",
+        "Not resuming media players: back after \(elapsed)",
         metadata: ["accessory.address": "\(address)"])
       return [:]
     }
@@ -290,42 +431,279 @@ public actor MediaController {
         MediaEvent(
           eventType: .mediaResumed, accessory: address.description,
           players: Self.players(resumed),
-          reason: "the accessory was put back on"
-            + " within \(Int(window.components.seconds)) s")))
+          reason: reason + " within \(Int(window.components.seconds)) s")))
     return resumed
   }
 
-  /// What is paused now, for `route --explain`.
+  /// What is paused and muted now, for `route --explain`.
   ///
   /// - Parameter window: How long after a pause putting the accessory
   ///   back on resumes it; zero never.
   public func report(resumingWithin window: Double) -> [PausedMedia] {
-    pauses.sorted { $0.key < $1.key }.map { address, pause in
+    let resumesOnReconnect = policies.policy.resumeOnReconnect
+    let paused = pauses.map { address, pause in
       let pausedAt = pause.date.timeIntervalSince1970
+      let resumes =
+        window > 0 && !pause.players.isEmpty
+        && (!pause.disconnected || resumesOnReconnect)
       return PausedMedia(
         accessory: address.description, players: Self.players(pause.players),
-        pausedAt: pausedAt, resumeUntil: window > 0 ? pausedAt + window : nil)
+        pausedAt: pausedAt, resumeUntil: resumes ? pausedAt + window : nil,
+        mutedStreams: pause.muted.sorted(),
+        cause: pause.disconnected ? .disconnected : pause.cause)
+    }
+    let away = absences.map { address, absence in
+      PausedMedia(
+        accessory: address.description, players: [],
+        pausedAt: absence.date.timeIntervalSince1970, resumeUntil: nil,
+        mutedStreams: absence.streams.sorted(), cause: .outputAway)
+    }
+    return (paused + away).sorted {
+      ($0.accessory, $0.pausedAt) < ($1.accessory, $1.pausedAt)
     }
   }
 
   /// Forgets what was paused for an accessory that is unpaired, and
   /// unmutes the streams it muted: nothing will put it back on.
   public func forget(_ address: BluetoothAddress, on mirror: ServerMirror?) {
-    guard let mirror, let pause = pauses.removeValue(forKey: address) else {
-      return
+    let pause = pauses.removeValue(forKey: address)
+    let absence = absences.removeValue(forKey: address)
+    absence?.timer?.cancel()
+    guard let mirror else { return }
+    let streams = (pause?.muted ?? []).union(absence?.streams ?? [])
+    Task {
+      await self.unmute(
+        streams, on: mirror, address, reason: "the accessory was unpaired")
     }
-    Task { await self.unmute(pause, on: mirror, address) }
   }
 
-  /// Unmutes the streams a pause muted that are still there and still
-  /// muted (one the person unmuted is theirs).
+  /// Unmutes the streams muted for an accessory that are still there and
+  /// still muted (one the person unmuted is theirs).
   private func unmute(
-    _ pause: Pause, on mirror: ServerMirror, _ address: BluetoothAddress
+    _ streams: Set<UInt32>, on mirror: ServerMirror,
+    _ address: BluetoothAddress, reason: String
   ) async {
-    let stillMuted = pause.muted.filter { index in
+    let stillMuted = streams.filter { index in
       mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
     }
-    _ = await setMute(stillMuted.sorted(), muted: false, address)
+    _ = await setMute(
+      stillMuted.sorted(), muted: false, address, reason: reason)
+  }
+
+  // MARK: - The output goes away
+
+  /// The link muted the streams the server moved off an accessory's
+  /// output that went away: they stay muted until they are back on it, or
+  /// the reappear grace time ends.
+  func outputWentAway(
+    _ address: BluetoothAddress, sink: UInt32, muted: [UInt32]
+  ) async {
+    startAbsence(of: address)
+    absences[address]?.streams.formUnion(muted)
+    absences[address]?.played.formUnion(muted)
+    absences[address]?.gone.insert(sink)
+    let list = muted.sorted().map { "#\($0)" }.joined(separator: ",")
+    logger.notice(
+      "Muted the streams moved off an accessory's output that went away",
+      metadata: ["accessory.address": "\(address)", "pulse.streams": "\(list)"])
+    events.publish(
+      .media(
+        MediaEvent(
+          eventType: .streamMuted, accessory: address.description,
+          players: [], streams: muted.sorted(),
+          reason: "the accessory's output went away and the sound server "
+            + "moved them to another output; muted while it is expected back")
+      ))
+    if let mirror { await observe(mirror) }
+  }
+
+  /// Starts the reappear grace time of an accessory's output that went
+  /// away, unless it runs.
+  private func startAbsence(of address: BluetoothAddress) {
+    guard absences[address] == nil else { return }
+    let grace = Duration.seconds(policies.policy.reappearGraceSeconds)
+    var absence = Absence()
+    absence.timer = Task { [weak self] in
+      do {
+        try await Task.sleep(for: grace + Self.graceMargin)
+      } catch {
+        return
+      }
+      await self?.graceEnded(address)
+    }
+    absences[address] = absence
+  }
+
+  /// The reappear grace time of an output that went away has ended: back,
+  /// its streams that are elsewhere play where the router put them; gone
+  /// for good, its players are paused (`media.pauseWhenDisconnected`).
+  private func graceEnded(_ address: BluetoothAddress) async {
+    guard let absence = absences.removeValue(forKey: address), let mirror
+    else { return }
+    let policy = policies.policy
+    let streams = absence.streams.filter { index in
+      mirror.sinkInputs.contains { $0.index == index }
+    }
+    let present = mirror.sinks.contains {
+      bluetoothAddress(of: $0) == address.description
+    }
+    guard !present, policy.pauseWhenDisconnected else {
+      await unmute(
+        streams, on: mirror, address,
+        reason: present
+          ? "the accessory's output is back, and the router left them where "
+            + "they are"
+          : "the accessory's output did not come back, and "
+            + "media.pauseWhenDisconnected is false")
+      return
+    }
+    pauses[address]?.disconnected = true
+    let inputs = mirror.sinkInputs.filter {
+      streams.contains($0.index) || absence.played.contains($0.index)
+    }
+    let (paused, pausedStreams) = await pausePlayers(among: inputs, address)
+    // The paused players' streams are silent now: unmuted, so that a
+    // player the person plays again is heard where it is.
+    let keepMuted =
+      policy.whenUnpausable == .mute ? streams.subtracting(pausedStreams) : []
+    let reason = "the accessory's output went away and did not come back"
+    _ = record(
+      paused, muted: keepMuted, for: address, cause: .disconnected,
+      reason: reason)
+    // What the state said a moment ago: a stream the person unmuted
+    // meanwhile is not touched.
+    let current = self.mirror ?? mirror
+    await unmute(
+      streams.subtracting(keepMuted), on: current, address, reason: reason)
+  }
+
+  /// The person moved a stream accessoryd muted because no player could
+  /// pause it: it is theirs now, and heard where they put it. (The
+  /// streams muted while an output is expected back are left to the
+  /// grace time: the server's and the router's moves come fast then.)
+  private func personMoved(_ stream: UInt32) async {
+    guard let mirror,
+      let address = pauses.first(where: { $0.value.muted.contains(stream) })?
+        .key
+    else { return }
+    pauses[address]?.muted.remove(stream)
+    if let pause = pauses[address], pause.players.isEmpty, pause.muted.isEmpty {
+      pauses[address] = nil
+    }
+    await unmute(
+      [stream], on: mirror, address, reason: "the person moved it")
+  }
+
+  // MARK: - Following the server
+
+  /// Takes in a state of the server: unmutes the streams muted for an
+  /// accessory once they play on its output again while it is not off the
+  /// head, and those the person moved; an output back after a disconnect
+  /// resumes its players if the policy says so.
+  private func observe(_ mirror: ServerMirror?) async {
+    let previous = self.mirror
+    self.mirror = mirror
+    guard let mirror else { return }
+    if let previous { noteVanishedOutputs(from: previous, to: mirror) }
+    for address in Set(pauses.keys).union(absences.keys).sorted() {
+      await settle(address, on: mirror)
+    }
+  }
+
+  /// Starts the grace time of every registered accessory's output that
+  /// the new state no longer shows, with the streams that played on it
+  /// (the link muted them already if it could): the players among them
+  /// are paused if it does not come back.
+  private func noteVanishedOutputs(
+    from previous: ServerMirror, to mirror: ServerMirror
+  ) {
+    let present = Set(mirror.sinks.map(\.index))
+    for sink in previous.sinks where !present.contains(sink.index) {
+      guard let address = Self.accessoryAddress(of: sink),
+        let registration = engine.registry.registrations[address],
+        !registration.isInvalidated
+      else { continue }
+      let streams = previous.sinkInputs.filter {
+        $0.sinkIndex == sink.index && !$0.isCorked
+      }.map(\.index)
+      startAbsence(of: address)
+      absences[address]?.gone.insert(sink.index)
+      absences[address]?.played.formUnion(streams)
+    }
+  }
+
+  private func settle(
+    _ address: BluetoothAddress, on mirror: ServerMirror
+  ) async {
+    let outputs = Set(
+      mirror.sinks.filter { bluetoothAddress(of: $0) == address.description }
+        .map(\.index))
+    let registration = engine.registry.registrations[address]
+    let offHead =
+      registration?.configuration.deviceCapabilities.contains(.placement)
+      == true
+      && registration?.configuration.devicePlacement == .offHead
+    let sinkOf = Dictionary(
+      mirror.sinkInputs.map { ($0.index, $0.sinkIndex) },
+      uniquingKeysWith: { first, _ in first })
+    let isBack = { (stream: UInt32) in
+      !offHead && sinkOf[stream].map(outputs.contains) == true
+    }
+    // The state may change while this awaits: take what it acts on first.
+    var back: Set<UInt32> = []
+    if var absence = absences[address] {
+      for stream in absence.streams {
+        if let sink = sinkOf[stream], !absence.gone.contains(sink) {
+          absence.seenAway.insert(stream)
+        }
+      }
+      back.formUnion(
+        absence.streams.filter { absence.seenAway.contains($0) && isBack($0) })
+      absence.streams = absence.streams.filter {
+        sinkOf[$0] != nil && !back.contains($0)
+      }
+      if absence.streams.isEmpty, !outputs.subtracting(absence.gone).isEmpty {
+        // Back, with nothing left muted: no disconnect.
+        absence.timer?.cancel()
+        absences[address] = nil
+      } else {
+        absences[address] = absence
+      }
+    } else if outputs.isEmpty, let pause = pauses[address],
+      !pause.disconnected
+    {
+      // Paused when taken off, and now its output is gone: a disconnect
+      // if it does not come back.
+      startAbsence(of: address)
+    }
+    var reconnected: Pause?
+    if var pause = pauses[address] {
+      let unmuting = pause.muted.filter(isBack)
+      back.formUnion(unmuting)
+      pause.muted = pause.muted.filter {
+        sinkOf[$0] != nil && !unmuting.contains($0)
+      }
+      // Back after a disconnect, worn, with the output on it.
+      if pause.disconnected, !offHead,
+        let output = mirror.defaultSink, outputs.contains(output.index)
+      {
+        reconnected = pause
+        pause.players = [:]
+      }
+      pauses[address] =
+        pause.players.isEmpty && pause.muted.isEmpty ? nil : pause
+    }
+    if !back.isEmpty {
+      await unmute(
+        back, on: mirror, address,
+        reason: "they play on the accessory again, or the person moved them")
+    }
+    if let reconnected {
+      let window = policies.policy.resumeWhenPutBackWithinSeconds
+      _ = await resume(
+        reconnected, address, within: .seconds(window),
+        reason: "the accessory connected again")
+    }
   }
 
   // MARK: - The person's own changes

@@ -42,6 +42,8 @@ public actor RouteController: Service {
   private let inbox = RouterInbox()
 
   private var tracking = RouteTracking()
+  /// Who hears of the streams the person moves.
+  private var personMoveSubscribers: [AsyncStream<UInt32>.Continuation] = []
   private var mirror: ServerMirror?
   private var lastSnapshot: Snapshot?
   private var lastDecision: Decision?
@@ -368,6 +370,7 @@ public actor RouteController: Service {
     self.mirror = mirror
     let registered = registeredAddresses
     let choiceBefore = tracking.manualChoice
+    let pinsBefore = tracking.pins
     tracking.observe(
       server: mirror.serverInfo, sinks: mirror.sinks,
       sinkInputs: mirror.sinkInputs, accessories: registered,
@@ -376,6 +379,18 @@ public actor RouteController: Service {
     if let choice = tracking.manualChoice, choice != choiceBefore {
       publishManualChoice(choice, on: mirror)
     }
+    for (stream, pin) in tracking.pins
+    where pin == .user && pinsBefore[stream] != .user {
+      for continuation in personMoveSubscribers { continuation.yield(stream) }
+    }
+  }
+
+  /// Returns the streams the person moves to another output, as the
+  /// router sees each move, from now on.
+  public func streamsMovedByThePerson() -> AsyncStream<UInt32> {
+    let (stream, continuation) = AsyncStream.makeStream(of: UInt32.self)
+    personMoveSubscribers.append(continuation)
+    return stream
   }
 
   /// Tells event subscribers that the person chose a default output with

@@ -1,5 +1,6 @@
-// What the router needs of the sound server: its states as they change,
-// a way to send a batch, and a way to ask for a fresh state. The real
+// What the router and the media controller need of the sound server: its
+// states as they change, a way to send a batch, a way to ask for a fresh
+// state, and streams muted the moment their sink goes. The real
 // SoundServerLink is one; the router's unit tests script another.
 
 import PulseAudio
@@ -24,6 +25,10 @@ public protocol RoutingLink: Sendable {
   /// Loads a fresh state of the server, published as
   /// ``LinkUpdate/connected(_:)``.
   func reconnect() async
+
+  /// Mutes, the moment a sink disappears, the audible streams that played
+  /// on it, by the rule given.
+  func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute) async
 }
 
 extension SoundServerLink: RoutingLink {}

@@ -25,6 +25,32 @@ public enum LinkUpdate: Sendable, Hashable {
   }
 }
 
+/// What a ``SoundServerLink`` does the moment one of its sinks disappears:
+/// the server moves the sink's streams to another output before any
+/// client hears of it, so the link mutes them at once, from the sink's
+/// removal event, without waiting to fetch the new state.
+public struct VanishingSinkMute: Sendable {
+  /// Whether the streams of a sink are muted when it disappears.
+  public var appliesTo: @Sendable (Sink) -> Bool
+  /// Told, once the server answered, which streams it muted.
+  public var muted: @Sendable (Sink, [UInt32]) -> Void
+
+  /// Creates the rule.
+  ///
+  /// - Parameters:
+  ///   - appliesTo: Whether the streams of a sink are muted when it
+  ///     disappears; asked for every sink of every new state.
+  ///   - muted: Told which streams were muted, with the sink they
+  ///     played on.
+  public init(
+    appliesTo: @escaping @Sendable (Sink) -> Bool,
+    muted: @escaping @Sendable (Sink, [UInt32]) -> Void
+  ) {
+    self.appliesTo = appliesTo
+    self.muted = muted
+  }
+}
+
 /// A long-running link to the sound server that mirrors its sinks, streams,
 /// cards and defaults, and sends commands to it.
 ///
@@ -81,6 +107,7 @@ public actor SoundServerLink {
 
   private let logger: Logger
   private let subscribers = Subscribers()
+  private let vanishing = VanishingSinks()
   private var status = Status.idle
   /// The connections of the current session, once its mirror is loaded.
   private var session: Session?
@@ -155,6 +182,16 @@ public actor SoundServerLink {
       case .disconnected(let error): .disconnected(error)
       }
     return subscribers.add(startingWith: current)
+  }
+
+  /// Mutes, the moment a sink disappears, the audible streams that played
+  /// on it, by the rule given; a later call replaces the rule.
+  ///
+  /// The streams are the ones the last state showed on the sink, not
+  /// corked and not muted. The mute goes out on the command connection as
+  /// soon as the sink's removal event arrives.
+  public func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute) {
+    vanishing.setRule(rule, watching: mirror)
   }
 
   // MARK: - Commands
@@ -275,7 +312,11 @@ public actor SoundServerLink {
     let (wakeUps, wakeUp) = AsyncStream.makeStream(
       of: Void.self, bufferingPolicy: .bufferingNewest(1))
     do throws(PulseError) {
+      let vanishing = self.vanishing
       observer = try await PulseConnection.connect(options) { event in
+        if event.facility == .sink, event.kind == .remove {
+          vanishing.removed(event.index)
+        }
         if changes.insert(event.facility) { wakeUp.yield() }
       }
       do {
@@ -296,6 +337,7 @@ public actor SoundServerLink {
     }
     session = Session(observer: observer, commander: commander)
     status = .connected(mirror)
+    vanishing.connect(commander, watching: mirror)
     logger.notice(
       "connected to the sound server",
       metadata: [
@@ -312,6 +354,7 @@ public actor SoundServerLink {
       commander.close()
     }
     session = nil
+    vanishing.disconnect()
     return (error, true)
   }
 
@@ -404,6 +447,7 @@ public actor SoundServerLink {
     for part in parts { part.apply(to: &mirror) }
     guard mirror != previous else { return }
     status = .connected(mirror)
+    vanishing.watch(mirror)
     subscribers.publish(.changed(mirror))
   }
 
@@ -600,5 +644,76 @@ private final class Subscribers: Sendable {
       return Array(state.continuations.values)
     }
     continuations.forEach { $0.finish() }
+  }
+}
+
+/// The sinks whose streams are muted when they disappear, and the streams
+/// on each; shared with the thread that reads the server's events.
+private final class VanishingSinks: Sendable {
+  private struct State {
+    var rule: VanishingSinkMute?
+    var commander: PulseConnection?
+    /// By sink index: the sink and its audible streams.
+    var watched: [UInt32: (sink: Sink, streams: [UInt32])] = [:]
+  }
+  private let state = Mutex(State())
+
+  /// Sets the rule and applies it to a state, if any.
+  func setRule(_ rule: VanishingSinkMute, watching mirror: ServerMirror?) {
+    state.withLock { $0.rule = rule }
+    if let mirror { watch(mirror) }
+  }
+
+  /// Takes the command connection of a new session and its first state.
+  func connect(_ commander: PulseConnection, watching mirror: ServerMirror) {
+    state.withLock { $0.commander = commander }
+    watch(mirror)
+  }
+
+  /// Forgets the ended session.
+  func disconnect() {
+    state.withLock {
+      $0.commander = nil
+      $0.watched = [:]
+    }
+  }
+
+  /// Notes which sinks the rule applies to in a new state, and their
+  /// audible streams.
+  func watch(_ mirror: ServerMirror) {
+    guard let rule = state.withLock({ $0.rule }) else { return }
+    var watched: [UInt32: (sink: Sink, streams: [UInt32])] = [:]
+    for sink in mirror.sinks where rule.appliesTo(sink) {
+      watched[sink.index] = (
+        sink,
+        mirror.sinkInputs.filter {
+          $0.sinkIndex == sink.index && !$0.isCorked && !$0.isMuted
+        }.map(\.index)
+      )
+    }
+    state.withLock { $0.watched = watched }
+  }
+
+  /// On the events' thread: a sink disappeared; mutes its streams.
+  func removed(_ index: UInt32) {
+    let taken = state.withLock {
+      state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32])? in
+      guard let entry = state.watched.removeValue(forKey: index),
+        !entry.streams.isEmpty, let rule = state.rule,
+        let commander = state.commander
+      else { return nil }
+      return (rule, commander, entry.sink, entry.streams)
+    }
+    guard let (rule, commander, sink, streams) = taken else { return }
+    // Sent from this thread at once: a task would start later, while the
+    // server already plays the streams where it moved them.
+    commander.send(
+      PulseBatch(mutes: streams.map { .init(sinkInput: $0, muted: true) })
+    ) { result in
+      let muted = zip(streams, result.mutes).compactMap { stream, outcome in
+        (try? outcome.get()) == nil ? nil : stream
+      }
+      if !muted.isEmpty { rule.muted(sink, muted) }
+    }
   }
 }

@@ -193,44 +193,62 @@ final class ContextDriver: @unchecked Sendable {
   ) async -> [Result<[Payload], PulseError>] {
     if starts.isEmpty { return [] }
     return await withCheckedContinuation { continuation in
-      let ids = withLock { () -> [Int] in
-        var ids: [Int] = []
-        var results = [Result<[Payload], PulseError>?](
-          repeating: nil, count: starts.count)
-        var remaining = starts.count
-        for (position, start) in starts.enumerated() {
-          let operation = PendingOperation(id: nextOperationID, driver: self)
-          nextOperationID += 1
-          ids.append(operation.id)
-          pending[operation.id] = operation
-          operation.completion = { result in
-            results[position] = result
-            remaining -= 1
-            if remaining == 0 {
-              continuation.resume(returning: results.map { $0! })
-            }
-          }
-          guard let context, lastState == .ready else {
-            operation.finish(.failure(lastStateError()))
-            continue
-          }
-          guard let started = start(context, operation.userdata) else {
-            operation.fail()
-            continue
-          }
-          operation.operation = started
+      startMany(timeout: timeout, starts) { continuation.resume(returning: $0) }
+    }
+  }
+
+  /// Starts operations together under one lock, pipelined on the
+  /// connection, at once, from any thread, and calls `completion` with each
+  /// one's result in order, on the mainloop thread.
+  ///
+  /// - Parameters:
+  ///   - starts: Each issues one libpulse call with the context and the
+  ///     userdata its callback must receive, and returns the operation.
+  ///   - completion: Called once, when every operation has ended.
+  func startMany(
+    timeout: Duration,
+    _ starts: [(OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?],
+    completion: @escaping ([Result<[Payload], PulseError>]) -> Void
+  ) {
+    if starts.isEmpty {
+      completion([])
+      return
+    }
+    let ids = withLock { () -> [Int] in
+      var ids: [Int] = []
+      var results = [Result<[Payload], PulseError>?](
+        repeating: nil, count: starts.count)
+      var remaining = starts.count
+      for (position, start) in starts.enumerated() {
+        let operation = PendingOperation(id: nextOperationID, driver: self)
+        nextOperationID += 1
+        ids.append(operation.id)
+        pending[operation.id] = operation
+        operation.completion = { result in
+          results[position] = result
+          remaining -= 1
+          if remaining == 0 { completion(results.map { $0! }) }
         }
-        return ids
+        guard let context, lastState == .ready else {
+          operation.finish(.failure(lastStateError()))
+          continue
+        }
+        guard let started = start(context, operation.userdata) else {
+          operation.fail()
+          continue
+        }
+        operation.operation = started
       }
-      scheduleTimeout(timeout) { [weak self] in
-        guard let self else { return }
-        for id in ids {
-          guard let operation = self.pending[id] else { continue }
-          if let started = operation.operation {
-            pa_operation_cancel(started)
-          }
-          operation.finish(.failure(.timeout))
+      return ids
+    }
+    scheduleTimeout(timeout) { [weak self] in
+      guard let self else { return }
+      for id in ids {
+        guard let operation = self.pending[id] else { continue }
+        if let started = operation.operation {
+          pa_operation_cancel(started)
         }
+        operation.finish(.failure(.timeout))
       }
     }
   }

@@ -10,6 +10,17 @@ extension ContextDriver {
   func apply(
     _ batch: PulseBatch, timeout: Duration
   ) async -> PulseBatchResult {
+    await withCheckedContinuation { continuation in
+      start(batch, timeout: timeout) { continuation.resume(returning: $0) }
+    }
+  }
+
+  /// Starts a batch's operations at once, from any thread, and calls
+  /// `completion` with each one's result on the mainloop thread.
+  func start(
+    _ batch: PulseBatch, timeout: Duration,
+    completion: @escaping @Sendable (PulseBatchResult) -> Void
+  ) {
     typealias Start = (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
     var starts: [Start] = []
     for change in batch.cardProfiles {
@@ -37,15 +48,16 @@ extension ContextDriver {
           userdata)
       }
     }
-    let results = await performMany(timeout: timeout, starts).map { result in
-      result.map { _ in () }
-    }
     let mutesStart = starts.count - batch.mutes.count
     let movesStart = mutesStart - batch.moves.count
-    return PulseBatchResult(
-      cardProfiles: Array(results[..<batch.cardProfiles.count]),
-      defaultSink: batch.defaultSink == nil ? nil : results[movesStart - 1],
-      moves: Array(results[movesStart..<mutesStart]),
-      mutes: Array(results[mutesStart...]))
+    startMany(timeout: timeout, starts) { payloads in
+      let results = payloads.map { result in result.map { _ in () } }
+      completion(
+        PulseBatchResult(
+          cardProfiles: Array(results[..<batch.cardProfiles.count]),
+          defaultSink: batch.defaultSink == nil ? nil : results[movesStart - 1],
+          moves: Array(results[movesStart..<mutesStart]),
+          mutes: Array(results[mutesStart...])))
+    }
   }
 }

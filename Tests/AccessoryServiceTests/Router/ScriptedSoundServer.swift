@@ -104,6 +104,10 @@ actor ScriptedSoundServer: RoutingLink {
       moves: batch.moves.map { _ in .success(()) })
   }
 
+  /// The router sets no rule; the media controller's tests run on real
+  /// servers.
+  func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute) {}
+
   func reconnect() {
     reconnects += 1
     guard let state else { return }
