@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "PulseAudio", targets: ["PulseAudio"]),
     .library(name: "BlueZ", targets: ["BlueZ"]),
     .library(name: "MPRIS", targets: ["MPRIS"]),
+    .library(name: "HeadphoneProtocols", targets: ["HeadphoneProtocols"]),
     .library(name: "RoutingCore", targets: ["RoutingCore"]),
     .executable(name: "routing-benchmark", targets: ["RoutingBenchmark"]),
     .executable(name: "accessory-demo", targets: ["AccessoryDemo"]),
@@ -83,6 +84,7 @@ let package = Package(
       name: "MPRIS",
       dependencies: ["DBus"]
     ),
+    .target(name: "HeadphoneProtocols"),
 
     // MARK: - Service
 
@@ -154,6 +156,10 @@ let package = Package(
 
     // MARK: - Tests
 
+    .testTarget(
+      name: "HeadphoneProtocolsTests",
+      dependencies: ["HeadphoneProtocols"]
+    ),
     .testTarget(
       name: "AcctlTests",
       dependencies: [

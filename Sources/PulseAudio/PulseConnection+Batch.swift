@@ -183,9 +183,15 @@ extension PulseConnection {
     await driver.apply(batch, timeout: options.operationTimeout)
   }
 
-  /// Sends a batch at once, without waiting: the calls go out before this
-  /// returns, from any thread, even inside an event handler; `completion`
-  /// gets the results on the connection's thread.
+  /// Sends a batch at once, without waiting.
+  ///
+  /// The calls are queued on the connection before this returns, and its
+  /// thread writes them as soon as it runs. Call it from any thread but
+  /// this connection's own (its event
+  /// handler or a completion): another connection's event handler is
+  /// fine. `completion` gets the results: on the connection's thread, on
+  /// the caller's when the connection is not ready, on a timer's at the
+  /// timeout.
   ///
   /// Use it where a task hop would cost time the server does not wait
   /// for, such as muting streams the moment their sink goes away.

@@ -159,12 +159,20 @@ struct RouteTrackingTests {
       sinkInputs: [stream(7, on: 1)], accessories: [], reappearGrace: 5,
       now: 11)
     #expect(tracking.pins[7] == .user)
-    // Moved back to the default: free again.
+    #expect(tracking.movedByThePerson == [7])
+    // Moved back to the default: free again, and the person's move too.
     tracking.observe(
       server: server(default: "speaker"), sinks: sinks,
       sinkInputs: [stream(7, on: 0)], accessories: [], reappearGrace: 5,
       now: 12)
     #expect(tracking.pins[7] == nil)
+    #expect(tracking.movedByThePerson == [7])
+    // A state with no move says none.
+    tracking.observe(
+      server: server(default: "speaker"), sinks: sinks,
+      sinkInputs: [stream(7, on: 0)], accessories: [], reappearGrace: 5,
+      now: 13)
+    #expect(tracking.movedByThePerson.isEmpty)
   }
 
   @Test func aMoveOfItsOwnDoesNotPin() {
@@ -181,6 +189,7 @@ struct RouteTrackingTests {
       now: 11)
     #expect(tracking.pins[7] == nil)
     #expect(tracking.expectedMoves.isEmpty)
+    #expect(tracking.movedByThePerson.isEmpty)
   }
 
   @Test func aStreamWithATargetIsPinnedByItsApplication() {

@@ -336,7 +336,10 @@ private func withPlayers(
   #expect(await daemon.stop() == 0, "\(daemon.logTail())")
 }
 
-@Suite("Media follows the wearer, end to end", .timeLimit(.minutes(3)))
+// One at a time: each runs a sound server and three mpv players, and
+// beside the other suites on two busy cores they would starve them.
+@Suite(
+  "Media follows the wearer, end to end", .serialized, .timeLimit(.minutes(3)))
 struct MediaFollowsTheWearerTests {
   @Test(
     "Taken off: the players pause, unheard on the speaker; back on: they resume",

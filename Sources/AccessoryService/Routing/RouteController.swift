@@ -43,7 +43,9 @@ public actor RouteController: Service {
 
   private var tracking = RouteTracking()
   /// Who hears of the streams the person moves.
-  private var personMoveSubscribers: [AsyncStream<UInt32>.Continuation] = []
+  private var personMoveSubscribers: [Int: AsyncStream<UInt32>.Continuation] =
+    [:]
+  private var nextPersonMoveSubscriber = 0
   private var mirror: ServerMirror?
   private var lastSnapshot: Snapshot?
   private var lastDecision: Decision?
@@ -144,6 +146,8 @@ public actor RouteController: Service {
       await loop()
       group.cancelAll()
     }
+    for continuation in personMoveSubscribers.values { continuation.finish() }
+    personMoveSubscribers = [:]
     for trigger in deferred + inbox.close() {
       if case .request(let request) = trigger {
         request.reply.resume(returning: true)
@@ -370,7 +374,6 @@ public actor RouteController: Service {
     self.mirror = mirror
     let registered = registeredAddresses
     let choiceBefore = tracking.manualChoice
-    let pinsBefore = tracking.pins
     tracking.observe(
       server: mirror.serverInfo, sinks: mirror.sinks,
       sinkInputs: mirror.sinkInputs, accessories: registered,
@@ -379,9 +382,10 @@ public actor RouteController: Service {
     if let choice = tracking.manualChoice, choice != choiceBefore {
       publishManualChoice(choice, on: mirror)
     }
-    for (stream, pin) in tracking.pins
-    where pin == .user && pinsBefore[stream] != .user {
-      for continuation in personMoveSubscribers { continuation.yield(stream) }
+    for stream in tracking.movedByThePerson {
+      for continuation in personMoveSubscribers.values {
+        continuation.yield(stream)
+      }
     }
   }
 
@@ -389,8 +393,17 @@ public actor RouteController: Service {
   /// router sees each move, from now on.
   public func streamsMovedByThePerson() -> AsyncStream<UInt32> {
     let (stream, continuation) = AsyncStream.makeStream(of: UInt32.self)
-    personMoveSubscribers.append(continuation)
+    personMoveSubscribers[nextPersonMoveSubscriber] = continuation
+    let id = nextPersonMoveSubscriber
+    nextPersonMoveSubscriber += 1
+    continuation.onTermination = { [weak self] _ in
+      Task { await self?.unsubscribePersonMoves(id) }
+    }
     return stream
+  }
+
+  private func unsubscribePersonMoves(_ id: Int) {
+    personMoveSubscribers[id] = nil
   }
 
   /// Tells event subscribers that the person chose a default output with

@@ -50,6 +50,9 @@ public struct RouteTracking: Sendable {
   }
   /// Moves this service sent and has not seen happen yet.
   public var expectedMoves: [UInt32: String] = [:]
+  /// The streams the last state showed moved by the person (or another
+  /// program) from one output that still exists to another.
+  public private(set) var movedByThePerson: [UInt32] = []
 
   /// Forgets one default this service sent, which the server refused:
   /// the others it sent may still show up.
@@ -111,6 +114,7 @@ public struct RouteTracking: Sendable {
       sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first }
     )
     var streamSinks: [UInt32: String] = [:]
+    movedByThePerson = []
     for input in sinkInputs {
       guard let sink = nameOfSink[input.sinkIndex] else { continue }
       streamSinks[input.index] = sink
@@ -138,8 +142,12 @@ public struct RouteTracking: Sendable {
       } else if sink == newDefault {
         // Following the default, or moved back to it: not pinned.
         pins[input.index] = nil
+        if newDefault == lastDefault, sinkNames.contains(previous) {
+          movedByThePerson.append(input.index)
+        }
       } else if sinkNames.contains(previous) {
         pins[input.index] = .user
+        movedByThePerson.append(input.index)
       }
     }
     pins = pins.filter { streamSinks[$0.key] != nil }

@@ -198,8 +198,10 @@ final class ContextDriver: @unchecked Sendable {
   }
 
   /// Starts operations together under one lock, pipelined on the
-  /// connection, at once, from any thread, and calls `completion` with each
-  /// one's result in order, on the mainloop thread.
+  /// connection, at once, from any thread but the mainloop's, and calls
+  /// `completion` with each one's result in order: on the mainloop thread,
+  /// on the caller's (with the lock held) when the context is not ready,
+  /// or on a timer's at the timeout.
   ///
   /// - Parameters:
   ///   - starts: Each issues one libpulse call with the context and the
