@@ -85,6 +85,10 @@ let package = Package(
       dependencies: ["DBus"]
     ),
     .target(name: "HeadphoneProtocols"),
+    .target(
+      name: "HeadphoneLinks",
+      dependencies: ["HeadphoneProtocols", "AccessoryControl"]
+    ),
 
     // MARK: - Service
 
@@ -159,6 +163,10 @@ let package = Package(
     .testTarget(
       name: "HeadphoneProtocolsTests",
       dependencies: ["HeadphoneProtocols"]
+    ),
+    .testTarget(
+      name: "HeadphoneLinksTests",
+      dependencies: ["HeadphoneLinks", "HeadphoneProtocols"]
     ),
     .testTarget(
       name: "AcctlTests",

@@ -1,0 +1,38 @@
+// Why a link to a pair of headphones failed.
+
+import Glibc
+
+/// A failure of a socket to headphones.
+public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The kernel has no Bluetooth sockets (`EAFNOSUPPORT`).
+  case noBluetoothSockets
+  /// Not a Bluetooth address.
+  case badAddress(String)
+  /// The socket could not be made.
+  case socket(errno: Int32)
+  /// The connection failed.
+  case connect(errno: Int32)
+  /// A packet could not be sent.
+  case send(errno: Int32)
+  /// A packet could not be received.
+  case receive(errno: Int32)
+
+  /// What failed, and the system's words for why.
+  public var description: String {
+    switch self {
+    case .noBluetoothSockets:
+      "this kernel has no Bluetooth sockets (AF_BLUETOOTH is not supported)"
+    case .badAddress(let text):
+      "'\(text)' is not a Bluetooth address; expected six pairs of hex "
+        + "digits such as AA:BB:CC:DD:EE:01"
+    case .socket(let code): "cannot make a socket: \(Self.text(code))"
+    case .connect(let code): "cannot connect: \(Self.text(code))"
+    case .send(let code): "cannot send: \(Self.text(code))"
+    case .receive(let code): "cannot receive: \(Self.text(code))"
+    }
+  }
+
+  private static func text(_ code: Int32) -> String {
+    String(cString: strerror(code)) + " (errno \(code))"
+  }
+}

@@ -1,0 +1,137 @@
+// A socket that keeps message boundaries (SOCK_SEQPACKET): L2CAP to a pair
+// of AirPods, or a Unix socket pair for tests. Every call blocks: run them
+// on a thread of their own, never on the shared task threads.
+
+import Glibc
+
+/// A connected `SOCK_SEQPACKET` socket.
+public final class PacketSocket: Sendable {
+  /// The file descriptor; -1 once closed.
+  private let descriptor: Int32
+
+  private init(descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  deinit {
+    Glibc.close(descriptor)
+  }
+
+  /// Two connected Unix `SOCK_SEQPACKET` sockets, for tests that play the
+  /// headphones' side.
+  public static func pair() throws(LinkError) -> (PacketSocket, PacketSocket) {
+    var descriptors: [Int32] = [-1, -1]
+    guard
+      socketpair(
+        AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+        0, &descriptors) == 0
+    else { throw .socket(errno: errno) }
+    return (
+      PacketSocket(descriptor: descriptors[0]),
+      PacketSocket(descriptor: descriptors[1])
+    )
+  }
+
+  /// Connects to an L2CAP PSM of a Bluetooth device.
+  ///
+  /// - Parameters:
+  ///   - address: The device's address, such as `AA:BB:CC:DD:EE:01`.
+  ///   - psm: The protocol/service multiplexer, such as ``AAP/psm``.
+  ///   - receiveBuffer: The receive buffer to ask for, so that no packet
+  ///     is cut short.
+  /// - Throws: ``LinkError/noBluetoothSockets`` on a kernel without
+  ///   Bluetooth, or why the connection failed.
+  public static func connectL2CAP(
+    to address: String, psm: UInt16, receiveBuffer: Int
+  ) throws(LinkError) -> PacketSocket {
+    guard let bytes = bluetoothAddressBytes(address) else {
+      throw .badAddress(address)
+    }
+    let descriptor = socket(
+      bluetoothFamily,
+      Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+      l2capProtocol)
+    guard descriptor >= 0 else {
+      let code = errno
+      throw code == EAFNOSUPPORT ? .noBluetoothSockets : .socket(errno: code)
+    }
+    let socket = PacketSocket(descriptor: descriptor)
+    var size = Int32(receiveBuffer)
+    _ = setsockopt(
+      descriptor, SOL_SOCKET, SO_RCVBUF, &size,
+      socklen_t(MemoryLayout<Int32>.size))
+    var target = SocketAddressL2(
+      family: sa_family_t(bluetoothFamily), psm: psm.littleEndian,
+      address: bytes, channel: 0, addressType: 0)
+    let connected = withUnsafePointer(to: &target) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(descriptor, $0, SocketAddressL2.length)
+      }
+    }
+    guard connected == 0 else { throw .connect(errno: errno) }
+    return socket
+  }
+
+  /// Sends one packet.
+  public func send(_ packet: [UInt8]) throws(LinkError) {
+    let sent = packet.withUnsafeBytes {
+      Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+    }
+    guard sent == packet.count else { throw .send(errno: errno) }
+  }
+
+  /// Waits for the next packet.
+  ///
+  /// - Parameter capacity: The largest packet expected; a longer one is
+  ///   cut, as the kernel does.
+  /// - Returns: The packet, or nil once the other side closed (or
+  ///   ``shutDown()`` was called).
+  public func receive(capacity: Int) throws(LinkError) -> [UInt8]? {
+    var buffer = [UInt8](repeating: 0, count: capacity)
+    while true {
+      let count = buffer.withUnsafeMutableBytes {
+        recv(descriptor, $0.baseAddress, $0.count, 0)
+      }
+      if count > 0 { return Array(buffer[..<count]) }
+      if count == 0 { return nil }
+      if errno == EINTR { continue }
+      throw .receive(errno: errno)
+    }
+  }
+
+  /// Ends both directions, so that a blocked ``receive(capacity:)`` returns
+  /// nil; the descriptor is closed when the socket is released.
+  public func shutDown() {
+    Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+  }
+}
+
+/// `AF_BLUETOOTH`, from BlueZ's `bluetooth.h`.
+let bluetoothFamily: Int32 = 31
+/// `BTPROTO_L2CAP`.
+let l2capProtocol: Int32 = 0
+
+/// `struct sockaddr_l2`: the family, the PSM (little-endian), the address
+/// with its last byte first, the channel id and the address type.
+struct SocketAddressL2 {
+  var family: sa_family_t
+  var psm: UInt16
+  var address: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+  var channel: UInt16
+  var addressType: UInt8
+
+  /// The size the kernel expects, with C's padding.
+  static let length = socklen_t(14)
+}
+
+/// A Bluetooth address's six bytes in the kernel's order (the last byte of
+/// the text first), or nil when it is not one.
+func bluetoothAddressBytes(
+  _ text: String
+) -> (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)? {
+  let parts = text.split(separator: ":")
+  guard parts.count == 6 else { return nil }
+  let bytes = parts.compactMap { $0.count == 2 ? UInt8($0, radix: 16) : nil }
+  guard bytes.count == 6 else { return nil }
+  return (bytes[5], bytes[4], bytes[3], bytes[2], bytes[1], bytes[0])
+}
