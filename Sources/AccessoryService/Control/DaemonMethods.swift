@@ -309,9 +309,16 @@ public struct DaemonMethods: ControlHandler {
       after?.devicePlacement == .offHead,
       policies.loaded.policy.pauseWhenTakenOff,
       let mirror = await router.currentMirror,
-      let output = await router.outputName(for: address),
-      mirror.defaultSinkName == output
+      let output = await router.outputName(for: address)
     else { return false }
+    // The output is the accessory's by the server's default, or by the
+    // router's decision when the server has not reported its default
+    // (PipeWire 0.3.65 sometimes does not tell its clients).
+    if mirror.defaultSinkName != output {
+      guard await router.report(explaining: false).output == output else {
+        return false
+      }
+    }
     return await mediaController.takenOff(
       address, output: output, on: mirror, policy: policies.loaded.policy)
   }
