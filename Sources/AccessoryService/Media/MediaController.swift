@@ -64,6 +64,9 @@ public actor MediaController: Service {
     var date = Date()
     /// Ends the reappear grace time.
     var timer: Task<Void, Never>?
+    /// Tells this absence from a later one of the same accessory, for a
+    /// timer that woke as it was cancelled.
+    var id = 0
   }
 
   private let players: MediaPlayers
@@ -75,6 +78,9 @@ public actor MediaController: Service {
   private let logger: Logger
   private var pauses: [BluetoothAddress: Pause] = [:]
   private var absences: [BluetoothAddress: Absence] = [:]
+  private var nextAbsence = 0
+  /// Whether ``run()`` has ended: nothing more is muted or paused.
+  private var stopped = false
   /// The sound server's state the controller last saw.
   private var mirror: ServerMirror?
 
@@ -152,7 +158,28 @@ public actor MediaController: Service {
         for await update in updates { await self?.observe(update.mirror) }
       }
     }
+    await stop()
+  }
+
+  /// Stops muting and pausing, and gives back what it muted.
+  ///
+  /// Nothing would unmute it once the daemon is gone. What it paused stays
+  /// paused.
+  private func stop() async {
+    stopped = true
+    await link.muteStreams(whenTheirSinkVanishes: nil)
     for absence in absences.values { absence.timer?.cancel() }
+    guard let mirror else { return }
+    let muted = pauses.mapValues(\.muted).merging(
+      absences.mapValues(\.streams)
+    ) { $0.union($1) }
+    pauses = [:]
+    absences = [:]
+    for (address, streams) in muted.sorted(by: { $0.key < $1.key })
+    where !streams.isEmpty {
+      await unmute(
+        streams, on: mirror, address, reason: "accessoryd is stopping")
+    }
   }
 
   private static func accessoryAddress(of sink: Sink) -> BluetoothAddress? {
@@ -498,6 +525,13 @@ public actor MediaController: Service {
   func outputWentAway(
     _ address: BluetoothAddress, sink: UInt32, muted: [UInt32]
   ) async {
+    guard !stopped else {
+      if let mirror {
+        await unmute(
+          Set(muted), on: mirror, address, reason: "accessoryd is stopping")
+      }
+      return
+    }
     startAbsence(of: address)
     absences[address]?.streams.formUnion(muted)
     absences[address]?.played.formUnion(muted)
@@ -520,32 +554,56 @@ public actor MediaController: Service {
   /// Starts the reappear grace time of an accessory's output that went
   /// away, unless it runs.
   private func startAbsence(of address: BluetoothAddress) {
-    guard absences[address] == nil else { return }
-    let grace = Duration.seconds(policies.policy.reappearGraceSeconds)
-    var absence = Absence()
-    absence.timer = Task { [weak self] in
+    guard absences[address] == nil, !stopped else { return }
+    nextAbsence += 1
+    var absence = Absence(id: nextAbsence)
+    absence.timer = timer(
+      address, absence.id,
+      after: .seconds(policies.policy.reappearGraceSeconds) + Self.graceMargin)
+    absences[address] = absence
+  }
+
+  /// A task that ends an absence's grace time after a delay.
+  private func timer(
+    _ address: BluetoothAddress, _ id: Int, after delay: Duration
+  ) -> Task<Void, Never> {
+    Task { [weak self] in
       do {
-        try await Task.sleep(for: grace + Self.graceMargin)
+        try await Task.sleep(for: delay)
       } catch {
         return
       }
-      await self?.graceEnded(address)
+      await self?.graceEnded(address, id)
     }
-    absences[address] = absence
   }
 
   /// The reappear grace time of an output that went away has ended: back,
   /// its streams that are elsewhere play where the router put them; gone
   /// for good, its players are paused (`media.pauseWhenDisconnected`).
-  private func graceEnded(_ address: BluetoothAddress) async {
-    guard let absence = absences.removeValue(forKey: address), let mirror
-    else { return }
+  private func graceEnded(_ address: BluetoothAddress, _ id: Int) async {
+    guard !stopped, absences[address]?.id == id else { return }
+    guard let mirror else {
+      // The sound server is away: decide once it is back.
+      absences[address]?.timer = timer(address, id, after: .seconds(1))
+      return
+    }
+    guard let absence = absences.removeValue(forKey: address) else { return }
     let policy = policies.policy
     let streams = absence.streams.filter { index in
       mirror.sinkInputs.contains { $0.index == index }
     }
     let present = mirror.sinks.contains {
       bluetoothAddress(of: $0) == address.description
+    }
+    if present, isOffHead(address), policy.whenUnpausable == .mute,
+      !streams.isEmpty
+    {
+      // Back, but off the head: what the router left elsewhere stays
+      // silent until it is worn again, as when it was taken off.
+      var pause = pauses[address] ?? Pause(players: [:], at: .now)
+      pause.muted.formUnion(streams)
+      pauses[address] = pause
+      return
     }
     guard !present, policy.pauseWhenDisconnected else {
       await unmute(
@@ -562,19 +620,32 @@ public actor MediaController: Service {
       streams.contains($0.index) || absence.played.contains($0.index)
     }
     let (paused, pausedStreams) = await pausePlayers(among: inputs, address)
-    // The paused players' streams are silent now: unmuted, so that a
-    // player the person plays again is heard where it is.
+    // The paused players' streams are silent now, and so are the corked
+    // ones (a player paused meanwhile): unmuted, so that what the person
+    // plays again is heard where it is. What still sounds stays muted.
+    let current = self.mirror ?? mirror
+    let sounding = Set(
+      current.sinkInputs.filter { !$0.isCorked }.map(\.index))
     let keepMuted =
-      policy.whenUnpausable == .mute ? streams.subtracting(pausedStreams) : []
+      policy.whenUnpausable == .mute
+      ? streams.subtracting(pausedStreams).intersection(sounding) : []
     let reason = "the accessory's output went away and did not come back"
     _ = record(
       paused, muted: keepMuted, for: address, cause: .disconnected,
       reason: reason)
-    // What the state said a moment ago: a stream the person unmuted
-    // meanwhile is not touched.
-    let current = self.mirror ?? mirror
     await unmute(
       streams.subtracting(keepMuted), on: current, address, reason: reason)
+    // A state that came while the players paused was settled without
+    // this record.
+    if let latest = self.mirror { await settle(address, on: latest) }
+  }
+
+  /// Whether an accessory with the placement capability is reported off
+  /// the head.
+  private func isOffHead(_ address: BluetoothAddress) -> Bool {
+    let registration = engine.registry.registrations[address]
+    return registration?.configuration.deviceCapabilities.contains(.placement)
+      == true && registration?.configuration.devicePlacement == .offHead
   }
 
   /// The person moved a stream accessoryd muted because no player could
@@ -598,15 +669,16 @@ public actor MediaController: Service {
 
   /// Takes in a state of the server: unmutes the streams muted for an
   /// accessory once they play on its output again while it is not off the
-  /// head, and those the person moved; an output back after a disconnect
-  /// resumes its players if the policy says so.
+  /// head; an output back after a disconnect resumes its players if the
+  /// policy says so.
   private func observe(_ mirror: ServerMirror?) async {
     let previous = self.mirror
     self.mirror = mirror
     guard let mirror else { return }
     if let previous { noteVanishedOutputs(from: previous, to: mirror) }
     for address in Set(pauses.keys).union(absences.keys).sorted() {
-      await settle(address, on: mirror)
+      // The state may have moved on while the one before awaited.
+      await settle(address, on: self.mirror ?? mirror)
     }
   }
 
@@ -638,11 +710,7 @@ public actor MediaController: Service {
     let outputs = Set(
       mirror.sinks.filter { bluetoothAddress(of: $0) == address.description }
         .map(\.index))
-    let registration = engine.registry.registrations[address]
-    let offHead =
-      registration?.configuration.deviceCapabilities.contains(.placement)
-      == true
-      && registration?.configuration.devicePlacement == .offHead
+    let offHead = isOffHead(address)
     let sinkOf = Dictionary(
       mirror.sinkInputs.map { ($0.index, $0.sinkIndex) },
       uniquingKeysWith: { first, _ in first })
@@ -696,7 +764,7 @@ public actor MediaController: Service {
     if !back.isEmpty {
       await unmute(
         back, on: mirror, address,
-        reason: "they play on the accessory again, or the person moved them")
+        reason: "they play on the accessory again")
     }
     if let reconnected {
       let window = policies.policy.resumeWhenPutBackWithinSeconds

@@ -27,8 +27,8 @@ public protocol RoutingLink: Sendable {
   func reconnect() async
 
   /// Mutes, the moment a sink disappears, the audible streams that played
-  /// on it, by the rule given.
-  func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute) async
+  /// on it, by the rule given; nil stops muting.
+  func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) async
 }
 
 extension SoundServerLink: RoutingLink {}

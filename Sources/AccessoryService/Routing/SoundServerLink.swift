@@ -185,12 +185,13 @@ public actor SoundServerLink {
   }
 
   /// Mutes, the moment a sink disappears, the audible streams that played
-  /// on it, by the rule given; a later call replaces the rule.
+  /// on it, by the rule given; a later call replaces the rule, and nil
+  /// stops muting.
   ///
   /// The streams are the ones the last state showed on the sink, not
   /// corked and not muted. The mute goes out on the command connection as
   /// soon as the sink's removal event arrives.
-  public func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute) {
+  public func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) {
     vanishing.setRule(rule, watching: mirror)
   }
 
@@ -659,8 +660,11 @@ private final class VanishingSinks: Sendable {
   private let state = Mutex(State())
 
   /// Sets the rule and applies it to a state, if any.
-  func setRule(_ rule: VanishingSinkMute, watching mirror: ServerMirror?) {
-    state.withLock { $0.rule = rule }
+  func setRule(_ rule: VanishingSinkMute?, watching mirror: ServerMirror?) {
+    state.withLock {
+      $0.rule = rule
+      if rule == nil { $0.watched = [:] }
+    }
     if let mirror { watch(mirror) }
   }
 

@@ -106,7 +106,7 @@ actor ScriptedSoundServer: RoutingLink {
 
   /// The router sets no rule; the media controller's tests run on real
   /// servers.
-  func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute) {}
+  func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) {}
 
   func reconnect() {
     reconnects += 1
