@@ -23,6 +23,7 @@ let package = Package(
     .executable(name: "pulse-benchmark", targets: ["PulseBenchmark"]),
     .executable(name: "acctl", targets: ["acctl"]),
     .executable(name: "accessoryd-benchmark", targets: ["AccessorydBenchmark"]),
+    .executable(name: "headphones-benchmark", targets: ["HeadphonesBenchmark"]),
   ],
   targets: [
     // MARK: - Apple-shaped frameworks
@@ -96,7 +97,8 @@ let package = Package(
       name: "AccessoryService",
       dependencies: [
         "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
-        "AccessoryControl", "BlueZ", "MPRIS", "CommandLineKit",
+        "AccessoryControl", "BlueZ", "MPRIS", "CommandLineKit", "HeadphoneProtocols",
+        "HeadphoneLinks",
       ]
     ),
 
@@ -134,6 +136,14 @@ let package = Package(
       path: "Benchmarks/AccessorydBenchmark"
     ),
 
+    .executableTarget(
+      name: "HeadphonesBenchmark",
+      dependencies: [
+        "AccessoryControl", "BenchmarkSupport", "HeadphoneLinks", "HeadphoneProtocols",
+        "PulseAudio", "TestSupport",
+      ],
+      path: "Benchmarks/HeadphonesBenchmark"
+    ),
     .executableTarget(
       name: "RoutingBenchmark",
       dependencies: ["RoutingCore"],
@@ -190,7 +200,7 @@ let package = Package(
       name: "AccessoryServiceTests",
       dependencies: [
         "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
-        "Logging", "MPRIS",
+        "Logging", "MPRIS", "HeadphoneProtocols", "RoutingCore",
       ]
     ),
     .testTarget(

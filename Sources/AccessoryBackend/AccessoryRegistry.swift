@@ -73,6 +73,11 @@ public struct AccessoryRegistry: Sendable, Hashable {
     /// The accessory's name when it was registered, so that an
     /// invalidated registration still has one after unpairing.
     public var displayName: String?
+    /// Who reported the placement last, or nil before any report.
+    public var placementSource: PlacementSource?
+    /// Whether accessoryd reads the placement from the headphones itself
+    /// when they speak a protocol it knows; nil means yes (`auto`).
+    public var readsHeadphones: Bool?
 
     /// Creates a registration.
     public init(
@@ -83,9 +88,13 @@ public struct AccessoryRegistry: Sendable, Hashable {
       placementChangedAt: Date? = nil,
       sourcesChangedAt: Date? = nil,
       lastWornAt: Date? = nil,
-      displayName: String? = nil
+      displayName: String? = nil,
+      placementSource: PlacementSource? = nil,
+      readsHeadphones: Bool? = nil
     ) {
       self.displayName = displayName
+      self.placementSource = placementSource
+      self.readsHeadphones = readsHeadphones
       self.address = address
       self.configuration = configuration
       self.isInvalidated = isInvalidated
@@ -169,11 +178,20 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   /// Registers an accessory, replacing any earlier registration.
   ///
+  /// - Parameters:
+  ///   - accessory: A paired accessory.
+  ///   - configuration: What it can do and its state.
+  ///   - now: The time of the registration.
+  ///   - source: Who registers it: a companion (``PlacementSource/update``)
+  ///     or accessoryd for headphones it reads itself.
+  ///   - readsHeadphones: Whether accessoryd reads the placement from the
+  ///     headphones; nil keeps the earlier registration's choice.
   /// - Throws: ``AccessoryControlFailure`` naming the refused value.
   public mutating func register(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration,
-    at now: Date
+    at now: Date, by source: PlacementSource = .update,
+    readsHeadphones: Bool? = nil
   ) throws(AccessoryControlFailure) {
     let paired = try pairedAccessory(for: accessory, doing: "registering")
     guard !configuration.deviceCapabilities.isEmpty else {
@@ -193,7 +211,10 @@ public struct AccessoryRegistry: Sendable, Hashable {
       address: paired.address, configuration: configuration,
       registeredAt: now,
       lastWornAt: configuration.devicePlacement.isWorn ? now : nil,
-      displayName: paired.displayName)
+      displayName: paired.displayName,
+      placementSource: configuration.devicePlacement == nil ? nil : source,
+      readsHeadphones: readsHeadphones
+        ?? registrations[paired.address]?.readsHeadphones)
   }
 
   /// Returns the configuration of a registered accessory.
@@ -208,13 +229,22 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   /// Applies a new configuration to a registered accessory.
   ///
+  /// A change of placement, and any report from the headphones
+  /// themselves, records who reported it: the newest report wins, whoever
+  /// sent it.
+  ///
+  /// - Parameters:
+  ///   - accessory: A registered accessory.
+  ///   - configuration: Its new configuration.
+  ///   - now: The time of the update.
+  ///   - source: Who reports it.
   /// - Returns: The configuration now held.
   /// - Throws: ``AccessoryControlFailure`` naming the refused value.
   @discardableResult
   public mutating func update(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration,
-    at now: Date
+    at now: Date, by source: PlacementSource = .update
   ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
     var registration = try validRegistration(for: accessory)
     let paired = try pairedAccessory(for: accessory, doing: "updating")
@@ -229,6 +259,12 @@ public struct AccessoryRegistry: Sendable, Hashable {
     let old = registration.configuration
     if old.devicePlacement != configuration.devicePlacement {
       registration.placementChangedAt = now
+    }
+    if configuration.devicePlacement != nil,
+      old.devicePlacement != configuration.devicePlacement
+        || source != .update
+    {
+      registration.placementSource = source
     }
     if old.primaryAudioSourceDeviceIdentifier
       != configuration.primaryAudioSourceDeviceIdentifier
@@ -421,4 +457,28 @@ extension AccessoryControlDevice.Placement? {
     case .offHead?, nil: false
     }
   }
+}
+
+/// Who reported an accessory's placement.
+///
+/// A name this version does not know (a newer daemon's state file) is
+/// kept as it came.
+public struct PlacementSource: RawRepresentable, Sendable, Hashable, Codable,
+  CustomStringConvertible
+{
+  /// `AccessoryControlDevice.update`: a companion, or `acctl update`.
+  public static let update = PlacementSource(rawValue: "update")
+  /// accessoryd, reading AirPods or Beats over AAP.
+  public static let aap = PlacementSource(rawValue: "aap")
+  /// accessoryd, reading Galaxy Buds.
+  public static let galaxyBuds = PlacementSource(rawValue: "galaxyBuds")
+
+  /// The source's name.
+  public let rawValue: String
+
+  /// Creates a source from its name.
+  public init(rawValue: String) { self.rawValue = rawValue }
+
+  /// The name.
+  public var description: String { rawValue }
 }

@@ -111,14 +111,34 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     }
   }
 
-  /// Registers an accessory, replacing any earlier registration.
+  /// Registers an accessory, replacing any earlier registration, as a
+  /// companion does.
   public func register(
     _ accessory: ASAccessory,
     _ configuration: AccessoryControlDevice.Configuration
   ) async throws(AccessoryControlFailure) {
+    try await register(accessory, configuration, by: .update)
+  }
+
+  /// Registers an accessory, replacing any earlier registration, saying
+  /// who registers it.
+  ///
+  /// - Parameters:
+  ///   - accessory: A paired accessory.
+  ///   - configuration: What it can do and its state.
+  ///   - source: Who registers it.
+  ///   - readsHeadphones: Whether accessoryd reads the placement from the
+  ///     headphones; nil keeps the earlier registration's choice.
+  public func register(
+    _ accessory: ASAccessory,
+    _ configuration: AccessoryControlDevice.Configuration,
+    by source: PlacementSource, readsHeadphones: Bool? = nil
+  ) async throws(AccessoryControlFailure) {
     let now = clock()
     try await change { registry throws(AccessoryControlFailure) in
-      try registry.register(accessory, configuration, at: now)
+      try registry.register(
+        accessory, configuration, at: now, by: source,
+        readsHeadphones: readsHeadphones)
     }
   }
 
@@ -171,11 +191,15 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   /// file is written: the caller can act on the new registry while
   /// ``saved(through:)`` writes it.
   ///
+  /// - Parameters:
+  ///   - address: The accessory's address.
+  ///   - source: Who reports the change.
+  ///   - changes: Edits the current configuration.
   /// - Returns: The change's generation, for ``saved(through:)``.
   /// - Throws: ``AccessoryControlFailure`` naming the refused value;
   ///   nothing is changed then.
   public func stageUpdate(
-    _ address: BluetoothAddress,
+    _ address: BluetoothAddress, by source: PlacementSource = .update,
     changing changes: (inout AccessoryControlDevice.Configuration) -> Void
   ) throws(AccessoryControlFailure) -> UInt64 {
     let now = clock()
@@ -183,7 +207,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
       let accessory = registry.accessory(at: address)
       var configuration = try registry.configuration(for: accessory)
       changes(&configuration)
-      _ = try registry.update(accessory, configuration, at: now)
+      _ = try registry.update(accessory, configuration, at: now, by: source)
     }.generation
   }
 

@@ -40,6 +40,9 @@ public struct DiscoveredDevice: Sendable, Hashable, Codable {
   public var formFactor: AudioFormFactor?
   /// BlueZ's icon name, such as `audio-headphones`, if any.
   public var icon: String?
+  /// The vendor and product from its Device ID record, as BlueZ's
+  /// `Modalias` gives them (`bluetooth:v004Cp2014d0001`), if known.
+  public var modalias: String?
   /// Whether the host has paired with it at the Bluetooth level.
   public var isPaired: Bool
   /// Whether it is connected to the host now.
@@ -111,6 +114,7 @@ public struct DiscoveredDevice: Sendable, Hashable, Codable {
     merged.rssi = rssi ?? other.rssi
     merged.formFactor = formFactor ?? other.formFactor
     merged.icon = icon ?? other.icon
+    merged.modalias = modalias ?? other.modalias
     merged.isPaired = isPaired || other.isPaired
     merged.isConnected = isConnected || other.isConnected
     merged.audioOutput = audioOutput ?? other.audioOutput

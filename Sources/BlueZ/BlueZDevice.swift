@@ -27,6 +27,9 @@ public struct BlueZDevice: Sendable, Hashable {
   /// The icon name BlueZ derives from the device class (`Icon`), such as
   /// `audio-headphones`, if any.
   public var icon: String?
+  /// The vendor and product from its Device ID record (`Modalias`), such
+  /// as `bluetooth:v004Cp2014d0001`, if known.
+  public var modalias: String?
   /// Whether the device is paired (`Paired`).
   public var isPaired: Bool
   /// Whether the device is connected (`Connected`).
@@ -40,7 +43,7 @@ public struct BlueZDevice: Sendable, Hashable {
     address: String, name: String? = nil, alias: String? = nil,
     uuids: [String] = [], manufacturerData: [UInt16: Data] = [:],
     serviceData: [String: Data] = [:], rssi: Int? = nil, icon: String? = nil,
-    isPaired: Bool = false, isConnected: Bool = false,
+    modalias: String? = nil, isPaired: Bool = false, isConnected: Bool = false,
     adapterAddress: String? = nil
   ) {
     self.address = address
@@ -51,6 +54,7 @@ public struct BlueZDevice: Sendable, Hashable {
     self.serviceData = serviceData
     self.rssi = rssi
     self.icon = icon
+    self.modalias = modalias
     self.isPaired = isPaired
     self.isConnected = isConnected
     self.adapterAddress = adapterAddress

@@ -10,6 +10,8 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
   case badAddress(String)
   /// The socket could not be made.
   case socket(errno: Int32)
+  /// The socket could not take the adapter's address.
+  case bind(errno: Int32)
   /// The connection failed.
   case connect(errno: Int32)
   /// A packet could not be sent.
@@ -26,6 +28,8 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
       "'\(text)' is not a Bluetooth address; expected six pairs of hex "
         + "digits such as AA:BB:CC:DD:EE:01"
     case .socket(let code): "cannot make a socket: \(Self.text(code))"
+    case .bind(let code):
+      "cannot connect from the adapter: \(Self.text(code))"
     case .connect(let code): "cannot connect: \(Self.text(code))"
     case .send(let code): "cannot send: \(Self.text(code))"
     case .receive(let code): "cannot receive: \(Self.text(code))"

@@ -39,13 +39,22 @@ public final class PacketSocket: Sendable {
   ///   - psm: The protocol/service multiplexer, such as ``AAP/psm``.
   ///   - receiveBuffer: The receive buffer to ask for, so that no packet
   ///     is cut short.
+  ///   - adapter: The address of the host's adapter to connect from (the
+  ///     one BlueZ connected the device on); nil lets the kernel choose.
   /// - Throws: ``LinkError/noBluetoothSockets`` on a kernel without
   ///   Bluetooth, or why the connection failed.
   public static func connectL2CAP(
-    to address: String, psm: UInt16, receiveBuffer: Int
+    to address: String, psm: UInt16, receiveBuffer: Int,
+    from adapter: String? = nil
   ) throws(LinkError) -> PacketSocket {
     guard let bytes = bluetoothAddressBytes(address) else {
       throw .badAddress(address)
+    }
+    let local = try adapter.map { adapter throws(LinkError) in
+      guard let bytes = bluetoothAddressBytes(adapter) else {
+        throw .badAddress(adapter)
+      }
+      return bytes
     }
     let descriptor = socket(
       bluetoothFamily,
@@ -60,6 +69,17 @@ public final class PacketSocket: Sendable {
     _ = setsockopt(
       descriptor, SOL_SOCKET, SO_RCVBUF, &size,
       socklen_t(MemoryLayout<Int32>.size))
+    if let local {
+      var source = SocketAddressL2(
+        family: sa_family_t(bluetoothFamily), psm: 0, address: local,
+        channel: 0, addressType: 0)
+      let bound = withUnsafePointer(to: &source) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          Glibc.bind(descriptor, $0, SocketAddressL2.length)
+        }
+      }
+      guard bound == 0 else { throw .bind(errno: errno) }
+    }
     var target = SocketAddressL2(
       family: sa_family_t(bluetoothFamily), psm: psm.littleEndian,
       address: bytes, channel: 0, addressType: 0)

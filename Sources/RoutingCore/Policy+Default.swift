@@ -18,6 +18,9 @@ extension Policy {
         eligibleWhenUnknown: true,
         // Taken off and put back on within this time: no switch.
         offHeadGraceSeconds: 3,
+        // Earbuds accessoryd reads itself (AirPods, Galaxy Buds) are worn when
+        // "either" bud is in the ear, or only when "both" are.
+        earbudsWorn: "either",
       },
 
       connection: {

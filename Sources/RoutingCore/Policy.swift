@@ -23,6 +23,14 @@ public struct Policy: Sendable, Hashable {
     case stay
   }
 
+  /// When earbuds whose buds accessoryd reads itself count as worn.
+  public enum EarbudsWorn: String, Sendable, Hashable, CaseIterable {
+    /// Either bud in the ear: worn (`inEar`).
+    case either
+    /// Only both buds in the ear (one bud alone counts as both).
+    case both
+  }
+
   /// What happens to a stream no media player can pause when the
   /// accessory it plays on is taken off.
   public enum UnpausableAction: String, Sendable, Hashable, CaseIterable {
@@ -102,6 +110,8 @@ public struct Policy: Sendable, Hashable {
   public var eligibleWhenPlacementUnknown = true
   /// How long an accessory may be off before the output leaves it.
   public var offHeadGraceSeconds: Double = 3
+  /// When earbuds that accessoryd reads itself count as worn.
+  public var earbudsWorn: EarbudsWorn = .either
   /// How long an accessory's output may be gone (a profile switch) before it
   /// counts as a disconnect.
   public var reappearGraceSeconds: Double = 5

@@ -89,8 +89,12 @@ public enum PolicyLoader {
     policy.description = try top.string("description") ?? ""
 
     if let placement = try top.object(
-      "placement", keys: ["eligibleWhenUnknown", "offHeadGraceSeconds"])
+      "placement",
+      keys: ["eligibleWhenUnknown", "offHeadGraceSeconds", "earbudsWorn"])
     {
+      policy.earbudsWorn =
+        try placement.choice("earbudsWorn", of: Policy.EarbudsWorn.self)
+        ?? policy.earbudsWorn
       policy.eligibleWhenPlacementUnknown =
         try placement.bool("eligibleWhenUnknown")
         ?? policy.eligibleWhenPlacementUnknown

@@ -98,13 +98,17 @@ struct Accessoryd {
         statePath: configuration.stateFilePath,
         socketPath: configuration.socketPath, hostAddresses: [])
     }
+    let headphoneLinks = HeadphoneLinkTable()
+    let methods = DaemonMethods(
+      engine: engine, router: router, discovery: discovery,
+      policies: policies, events: events, media: media,
+      mediaController: mediaController, headphoneLinks: headphoneLinks,
+      status: status, logger: logger)
     let control = ControlServer(
-      path: configuration.socketPath,
-      handler: DaemonMethods(
-        engine: engine, router: router, discovery: discovery,
-        policies: policies, events: events, media: media,
-        mediaController: mediaController,
-        status: status, logger: logger),
+      path: configuration.socketPath, handler: methods, events: events,
+      logger: logger)
+    let headphones = HeadphoneSources(
+      discovery: discovery, methods: methods, links: headphoneLinks,
       events: events, logger: logger)
     logger.notice(
       "Starting",
@@ -143,6 +147,7 @@ struct Accessoryd {
     let group = ServiceGroup(
       services: [
         control, link, discoveryService, media, router, mediaController,
+        headphones,
       ],
       logger: logger,
       stopDeadline: Self.stopDeadline,

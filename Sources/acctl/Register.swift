@@ -31,6 +31,12 @@ extension Acctl {
       .option(
         "secondary-source", valueName: "address",
         abstract: "The Bluetooth address of the secondary audio source."),
+      .option(
+        "placement-source", valueName: "source",
+        abstract: "Whether accessoryd reads the placement from the "
+          + "headphones themselves when it knows their protocol (AirPods): "
+          + "auto (the default) or none, for a companion that reports it.",
+        allValues: ["auto", "none"]),
       Shared.json("the accessory"),
       Shared.socket,
     ]
@@ -39,6 +45,8 @@ extension Acctl {
     var accessory: String
     /// The configuration to register.
     var configuration: AccessoryControlDevice.Configuration
+    /// `auto` or `none`, if given.
+    var placementSource: String?
     /// Whether to print JSON.
     var json: Bool
     /// The daemon's socket.
@@ -56,16 +64,21 @@ extension Acctl {
           "primary-source", parseAddress)?.data,
         secondaryAudioSourceDeviceIdentifier: try arguments.value(
           "secondary-source", parseAddress)?.data)
+      placementSource = arguments.value("placement-source")
       json = arguments.flag("json")
       socket = Acctl.socketPath(arguments)
     }
 
     func run() async throws {
-      let params: JSONValue = .object([
+      var params: [String: JSONValue] = [
         "accessory": .string(Acctl.selector(accessory)),
         "configuration": try JSONValue(encoding: configuration),
-      ])
-      let result = try Daemon(path: socket).call("accessory.register", params)
+      ]
+      if let placementSource {
+        params["placementSource"] = .string(placementSource)
+      }
+      let result = try Daemon(path: socket).call(
+        "accessory.register", .object(params))
       try Daemon.show(
         result, of: "accessory.register", json: json, Rendering.accessory)
     }

@@ -137,6 +137,9 @@ enum Rendering {
       add(
         "placement",
         configuration.devicePlacement.map(\.rawValue) ?? "none")
+      if let source = accessory.placementSource {
+        add("placement from", placementSource(source))
+      }
       add(
         "primary source",
         configuration.primaryAudioSourceDeviceIdentifier.map(hexBytes)
@@ -148,6 +151,12 @@ enum Rendering {
     } else {
       add("registration", "none")
     }
+    if accessory.placementSourceChoice == "none" {
+      add("headphones", "not read (registered with --placement-source none)")
+    } else if let link = accessory.headphones {
+      add("headphones", headphoneLink(link))
+      if !link.battery.isEmpty { add("battery", battery(link.battery)) }
+    }
     if accessory.routePending == true {
       add("route", "pending until the sound server is back")
     }
@@ -157,7 +166,9 @@ enum Rendering {
   /// Returns accessories as a table, one row each.
   static func accessoryList(_ accessories: [DaemonAccessory]) -> String {
     guard !accessories.isEmpty else { return "No accessories are paired." }
-    var rows = [["ADDRESS", "NAME", "CAPABILITIES", "PLACEMENT", "OUTPUT"]]
+    var rows = [
+      ["ADDRESS", "NAME", "CAPABILITIES", "PLACEMENT", "BATTERY", "OUTPUT"]
+    ]
     for accessory in accessories {
       let registration = accessory.registration
       let capabilitiesCell =
@@ -173,6 +184,7 @@ enum Rendering {
         accessory.displayName,
         capabilitiesCell,
         registration?.configuration.devicePlacement?.rawValue ?? "-",
+        accessory.headphones.map { battery($0.battery, short: true) } ?? "-",
         accessory.output ?? "-",
       ])
     }
@@ -398,9 +410,66 @@ enum Rendering {
         ? event.players.map(\.name).joined(separator: ", ")
         : "streams " + event.streams.map { "#\($0)" }.joined(separator: ", ")
       return "\(event.eventType.rawValue): \(names): \(event.reason)"
+    case .headphones(let event):
+      let address = canonicalAddress(event.address)
+      guard let link = event.link else {
+        return "headphones \(address): no longer read"
+      }
+      var line = "headphones \(address): " + headphoneLink(link)
+      if !link.battery.isEmpty { line += "; battery " + battery(link.battery) }
+      return line
     case .other(let value):
       return compactJSON(value)
     }
+  }
+
+  /// Says who reported a placement.
+  static func placementSource(_ source: String) -> String {
+    switch source {
+    case "update": "an update (a companion app or acctl update)"
+    case "aap": "the AirPods themselves (AAP over Bluetooth)"
+    case "galaxyBuds": "the Galaxy Buds themselves (over Bluetooth)"
+    default: source
+    }
+  }
+
+  /// Describes accessoryd's link to headphones: protocol, state, buds.
+  static func headphoneLink(_ link: HeadphoneLink) -> String {
+    let family =
+      switch link.protocolName {
+      case "aap": "AirPods (AAP)"
+      case "galaxyBuds": "Galaxy Buds"
+      default: link.protocolName
+      }
+    var line = "\(family), \(link.state)"
+    if !link.buds.isEmpty {
+      line += ", buds " + link.buds.joined(separator: " and ")
+    }
+    if let message = link.message { line += ": " + message }
+    return line
+  }
+
+  /// Describes battery levels, such as `left 80%, right 75% charging`;
+  /// `short` leaves out the charging state and uses `L`, `R`, `C`.
+  static func battery(
+    _ levels: [HeadphoneLink.Battery], short: Bool = false
+  ) -> String {
+    guard !levels.isEmpty else { return "-" }
+    return levels.map { level in
+      guard !short else {
+        let letter =
+          switch level.part {
+          case "left": "L"
+          case "right": "R"
+          case "case": "C"
+          default: ""
+          }
+        return "\(letter)\(level.percent)%"
+      }
+      let part = level.part == "single" ? "" : level.part + " "
+      return "\(part)\(level.percent)%"
+        + (level.charging == true ? " charging" : "")
+    }.joined(separator: short ? " " : ", ")
   }
 
   /// Returns the media players as a table: name, status, process, streams
@@ -456,6 +525,13 @@ enum Rendering {
           ? "followed on the session bus"
           : "not followed (\(media.reason ?? "no reason given")); pausing is off"
       )
+    }
+    if let headphones = status.headphones {
+      add(
+        "headphones",
+        headphones.reading
+          ? "read over Bluetooth when paired and connected (AirPods)"
+          : "not read: \(headphones.reason ?? "no reason given")")
     }
     if !status.hostAddresses.isEmpty {
       add(

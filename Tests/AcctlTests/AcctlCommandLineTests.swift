@@ -173,7 +173,8 @@ private let updateUsage = """
         placement
         Usage: acctl register <accessory> --capabilities <capabilities>
                [--placement <placement>] [--primary-source <address>]
-               [--secondary-source <address>] [--json] [--socket <path>]
+               [--secondary-source <address>] [--placement-source <source>] [--json]
+               [--socket <path>]
           See 'acctl register --help' for more information.
 
         """
@@ -185,7 +186,8 @@ private let updateUsage = """
         of inEar, onHead, overTheEar, offHead
         Usage: acctl register <accessory> --capabilities <capabilities>
                [--placement <placement>] [--primary-source <address>]
-               [--secondary-source <address>] [--json] [--socket <path>]
+               [--secondary-source <address>] [--placement-source <source>] [--json]
+               [--socket <path>]
           See 'acctl register --help' for more information.
 
         """

@@ -26,7 +26,15 @@ private let studioBudsRecord = DaemonAccessory(
         0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC,
       ])),
     invalidated: false),
-  output: "bluez_output.AA_BB_CC_DD_EE_01.1")
+  output: "bluez_output.AA_BB_CC_DD_EE_01.1", placementSource: "aap",
+  placementSourceChoice: "auto",
+  headphones: HeadphoneLink(
+    protocolName: "aap", state: .connected, buds: ["inEar", "outOfEar"],
+    battery: [
+      .init(part: "left", percent: 80, charging: false),
+      .init(part: "right", percent: 75, charging: true),
+      .init(part: "case", percent: 40),
+    ]))
 private let studioBuds = FakeDaemon.text(studioBudsRecord)
 
 /// A paired accessory without a registration or an output.
@@ -52,8 +60,11 @@ private let studioBudsText = """
     registration:      registered
     capabilities:      audioSwitching,placement
     placement:         inEar
+    placement from:    the AirPods themselves (AAP over Bluetooth)
     primary source:    12:34:56:78:9A:BC
     secondary source:  none
+    headphones:        AirPods (AAP), connected, buds inEar and outOfEar
+    battery:           left 80%, right 75% charging, case 40%
 
   """
 
@@ -62,7 +73,33 @@ private let studioBudsJSON = """
     "address": "AA:BB:CC:DD:EE:01",
     "displayName": "Studio Buds",
     "formFactor": "headphone",
+    "headphones": {
+      "battery": [
+        {
+          "charging": false,
+          "part": "left",
+          "percent": 80
+        },
+        {
+          "charging": true,
+          "part": "right",
+          "percent": 75
+        },
+        {
+          "part": "case",
+          "percent": 40
+        }
+      ],
+      "buds": [
+        "inEar",
+        "outOfEar"
+      ],
+      "protocol": "aap",
+      "state": "connected"
+    },
     "output": "bluez_output.AA_BB_CC_DD_EE_01.1",
+    "placementSource": "aap",
+    "placementSourceChoice": "auto",
     "registration": {
       "configuration": {
         "deviceCapabilities": [
@@ -325,10 +362,10 @@ private func run(
           #"{"accessories":[\#(studioBuds),\#(deskSpeaker),\#(oldBuds)]}"#
       ])
     let expected = """
-      ADDRESS            NAME          CAPABILITIES              PLACEMENT  OUTPUT
-      AA:BB:CC:DD:EE:01  Studio Buds   audioSwitching,placement  inEar      bluez_output.AA_BB_CC_DD_EE_01.1
-      AA:BB:CC:DD:EE:02  Desk Speaker  -                         -          -
-      AA:BB:CC:DD:EE:03  Old Buds      invalidated               -          -
+      ADDRESS            NAME          CAPABILITIES              PLACEMENT  BATTERY         OUTPUT
+      AA:BB:CC:DD:EE:01  Studio Buds   audioSwitching,placement  inEar      L80% R75% C40%  bluez_output.AA_BB_CC_DD_EE_01.1
+      AA:BB:CC:DD:EE:02  Desk Speaker  -                         -          -               -
+      AA:BB:CC:DD:EE:03  Old Buds      invalidated               -          -               -
 
       """
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
@@ -383,7 +420,10 @@ private func run(
             "address": "AA:BB:CC:DD:EE:02",
             "displayName": "Desk Speaker",
             "formFactor": "speaker",
+            "headphones": null,
             "output": null,
+            "placementSource": null,
+            "placementSourceChoice": null,
             "registration": null,
             "state": "authorized"
           }

@@ -29,8 +29,9 @@ private func read<Message: Decodable>(
     #expect(
       try wire(record)
         == #"{"address":"AA:BB:CC:DD:EE:02","displayName":"Desk Speaker","#
-        + #""formFactor":null,"output":null,"registration":null,"#
-        + #""state":"authorized"}"#)
+        + #""formFactor":null,"headphones":null,"output":null,"#
+        + #""placementSource":null,"placementSourceChoice":null,"#
+        + #""registration":null,"state":"authorized"}"#)
   }
 
   @Test func accessoryRoundTripsWithItsConfiguration() throws {

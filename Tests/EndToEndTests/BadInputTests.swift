@@ -33,7 +33,8 @@ struct BadInputTests {
   static let registerUsage = """
     Usage: acctl register <accessory> --capabilities <capabilities>
            [--placement <placement>] [--primary-source <address>]
-           [--secondary-source <address>] [--json] [--socket <path>]
+           [--secondary-source <address>] [--placement-source <source>] [--json]
+           [--socket <path>]
       See 'acctl register --help' for more information.
 
     """

@@ -92,7 +92,7 @@ struct PolicyLoaderTests {
       text: "{ version: 1, placement: { offHeadGrace: 3 } }",
       message:
         "placement.offHeadGrace: is not a known setting; expected one of "
-        + "'eligibleWhenUnknown', 'offHeadGraceSeconds'"),
+        + "'eligibleWhenUnknown', 'offHeadGraceSeconds', 'earbudsWorn'"),
     BadPolicy(
       kind: "wrong type",
       text: "{ version: 1, placement: { offHeadGraceSeconds: 'three' } }",
@@ -105,6 +105,12 @@ struct PolicyLoaderTests {
       message:
         "placement.offHeadGraceSeconds: is the number -1; expected a number "
         + "of seconds from 0 to 600"),
+    BadPolicy(
+      kind: "placement: an earbuds rule that is not one of the two",
+      text: "{ version: 1, placement: { earbudsWorn: 'one' } }",
+      message:
+        "placement.earbudsWorn: is the text 'one'; expected one of "
+        + "'either', 'both'"),
     BadPolicy(
       kind: "media: a pause that is not a boolean",
       text: "{ version: 1, media: { pauseWhenTakenOff: 'yes' } }",

@@ -200,8 +200,8 @@ public final class PrivateBus: Sendable {
   /// - Parameter remember: Whether ``stop()`` must stop it.
   func spawn(
     _ executable: String, arguments: [String],
-    environment: [String: String], output: String, errorOutput: String,
-    remember: Bool = true
+    environment: [String: String], input: ChildProcess.Input = .null,
+    output: String, errorOutput: String, remember: Bool = true
   ) async throws -> ChildProcess {
     let group = try state.withLock { state in
       guard !state.isStopped, let watchdog = state.watchdog else {
@@ -213,8 +213,8 @@ public final class PrivateBus: Sendable {
     do {
       process = try ChildProcess.spawn(
         executable: executable, arguments: arguments,
-        environment: environment, output: output, errorOutput: errorOutput,
-        processGroup: group)
+        environment: environment, input: input, output: output,
+        errorOutput: errorOutput, processGroup: group)
     } catch {
       throw BlueZMockError("\(error)")
     }

@@ -56,13 +56,27 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
   /// For `register` and `update`: whether the route waits for the sound
   /// server; nil (left out) for the other methods.
   public var routePending: Bool?
+  /// Who reported the placement last: `update` (a companion or `acctl
+  /// update`), `aap` or `galaxyBuds` (accessoryd read the headphones);
+  /// nil before any report.
+  public var placementSource: String?
+  /// Whether accessoryd reads the placement from the headphones when they
+  /// speak a protocol it knows: `auto` (the default) or `none`.
+  public var placementSourceChoice: String?
+  /// accessoryd's own link to the headphones, while it reads them.
+  public var headphones: HeadphoneLink?
 
   /// Creates a record.
   public init(
     address: String, displayName: String, formFactor: String? = nil,
     state: State = .authorized, registration: Registration? = nil,
-    output: String? = nil, routePending: Bool? = nil
+    output: String? = nil, routePending: Bool? = nil,
+    placementSource: String? = nil, placementSourceChoice: String? = nil,
+    headphones: HeadphoneLink? = nil
   ) {
+    self.placementSource = placementSource
+    self.placementSourceChoice = placementSourceChoice
+    self.headphones = headphones
     self.address = address
     self.displayName = displayName
     self.formFactor = formFactor
@@ -74,7 +88,7 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
 
   private enum CodingKeys: String, CodingKey {
     case address, displayName, formFactor, state, registration, output
-    case routePending
+    case routePending, placementSource, placementSourceChoice, headphones
   }
 
   /// Writes the record, with `null` for the members without a value.
@@ -87,6 +101,10 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
     try container.encode(registration, forKey: .registration)
     try container.encode(output, forKey: .output)
     try container.encodeIfPresent(routePending, forKey: .routePending)
+    try container.encode(placementSource, forKey: .placementSource)
+    try container.encode(
+      placementSourceChoice, forKey: .placementSourceChoice)
+    try container.encode(headphones, forKey: .headphones)
   }
 }
 

@@ -24,6 +24,9 @@ public enum ControlEvent<Configuration: WireConfiguration>: Sendable,
   case discovery(DiscoveryEvent)
   /// accessoryd paused or resumed media players.
   case media(MediaEvent)
+  /// accessoryd's own link to headphones changed, or what they say of
+  /// themselves did (buds, battery).
+  case headphones(HeadphoneLinkEvent)
   /// An event of a kind this version does not know, as it came.
   case other(JSONValue)
 
@@ -48,6 +51,7 @@ public enum ControlEvent<Configuration: WireConfiguration>: Sendable,
     case "soundServer": .soundServer(try SoundServerEvent(from: decoder))
     case "discovery": .discovery(try DiscoveryEvent(from: decoder))
     case "media": .media(try MediaEvent(from: decoder))
+    case "headphones": .headphones(try HeadphoneLinkEvent(from: decoder))
     default: .other(try JSONValue(from: decoder))
     }
   }
@@ -61,6 +65,7 @@ public enum ControlEvent<Configuration: WireConfiguration>: Sendable,
     case .soundServer(let event): try event.encode(to: encoder)
     case .discovery(let event): try event.encode(to: encoder)
     case .media(let event): try event.encode(to: encoder)
+    case .headphones(let event): try event.encode(to: encoder)
     case .other(let value): try value.encode(to: encoder)
     }
   }
@@ -76,7 +81,7 @@ private enum KindKey: String, CodingKey { case kind }
 
 extension Encoder {
   /// Writes an event's `kind`.
-  fileprivate func writeKind(_ kind: String) throws {
+  func writeKind(_ kind: String) throws {
     var container = container(keyedBy: KindKey.self)
     try container.encode(kind, forKey: .kind)
   }

@@ -49,13 +49,17 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
   /// Whether the session's media players are followed; nil from a daemon
   /// that does not say.
   public var media: MediaStatus?
+  /// Whether accessoryd can read headphones over Bluetooth itself; nil
+  /// from a daemon that does not say.
+  public var headphones: HeadphoneReading?
 
   /// Creates a status.
   public init(
     version: String, soundServer: SoundServer, policyPath: String,
     statePath: String, socketPath: String, hostAddresses: [String],
-    media: MediaStatus? = nil
+    media: MediaStatus? = nil, headphones: HeadphoneReading? = nil
   ) {
+    self.headphones = headphones
     self.version = version
     self.soundServer = soundServer
     self.policyPath = policyPath
@@ -63,5 +67,21 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
     self.socketPath = socketPath
     self.hostAddresses = hostAddresses
     self.media = media
+  }
+}
+
+/// Whether accessoryd reads headphones over Bluetooth itself (AirPods,
+/// Galaxy Buds), and if not, why.
+public struct HeadphoneReading: Sendable, Hashable, Codable {
+  /// Whether it can: BlueZ is reachable and the kernel has Bluetooth
+  /// sockets.
+  public var reading: Bool
+  /// Why not, when it cannot; said once, not per accessory.
+  public var reason: String?
+
+  /// Creates a status.
+  public init(reading: Bool, reason: String? = nil) {
+    self.reading = reading
+    self.reason = reason
   }
 }

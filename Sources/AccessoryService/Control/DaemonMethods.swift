@@ -18,6 +18,8 @@ public struct DaemonMethods: ControlHandler {
   let events: EventHub
   let media: MediaPlayers?
   let mediaController: MediaController?
+  /// accessoryd's own links to headphones, when it reads them.
+  let headphoneLinks: HeadphoneLinkTable?
   /// Turns per accessory for the changes that wait for the media players.
   let turns = AccessoryTurns()
   let status: @Sendable () -> DaemonStatus
@@ -29,8 +31,10 @@ public struct DaemonMethods: ControlHandler {
     discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
     policies: PolicyStore, events: EventHub, media: MediaPlayers? = nil,
     mediaController: MediaController? = nil,
+    headphoneLinks: HeadphoneLinkTable? = nil,
     status: @escaping @Sendable () -> DaemonStatus, logger: Logger
   ) {
+    self.headphoneLinks = headphoneLinks
     self.engine = engine
     self.router = router
     self.discovery = discovery
@@ -103,6 +107,7 @@ public struct DaemonMethods: ControlHandler {
           state: server == nil ? .disconnected : .connected,
           name: server?.serverName, version: server?.serverVersion)
         status.media = mediaStatus
+        status.headphones = headphoneLinks?.reading
         return try reply(status)
       case "media.players":
         try params.allow([])
@@ -209,11 +214,22 @@ public struct DaemonMethods: ControlHandler {
   private func register(
     _ params: Parameters
   ) async throws -> DaemonAccessory {
-    try params.allow(["accessory", "configuration"])
+    try params.allow(["accessory", "configuration", "placementSource"])
     let address = try resolve(params)
     let configuration = try params.configuration("configuration")
+    let readsHeadphones: Bool?
+    switch try params.string("placementSource") {
+    case nil: readsHeadphones = nil
+    case "auto": readsHeadphones = true
+    case "none": readsHeadphones = false
+    case let other?:
+      throw ControlError.invalidParams(
+        "'placementSource' is '\(other)'; expected 'auto' (read the "
+          + "headphones when accessoryd knows their protocol) or 'none'")
+    }
     try await engine.register(
-      engine.registry.accessory(at: address), configuration)
+      engine.registry.accessory(at: address), configuration, by: .update,
+      readsHeadphones: readsHeadphones)
     publishAccessory(.registered, address)
     let pending = await router.reconcile(
       because: "an accessory was registered", leavingFollowersToTheDefault: true
@@ -244,6 +260,25 @@ public struct DaemonMethods: ControlHandler {
       let changes = try params.changes("changes")
       edit = { changes.apply(to: &$0) }
     }
+    return try await update(address, by: .update, edit)
+  }
+
+  /// Updates an accessory for a companion, `acctl update` or the
+  /// headphones themselves: one path for every report, the newest wins.
+  ///
+  /// - Parameters:
+  ///   - address: A registered accessory.
+  ///   - source: Who reports the change.
+  ///   - edit: Changes its configuration.
+  /// - Returns: The accessory as it is now.
+  /// - Throws: ``AccessoryControlFailure`` naming a refused value, or why
+  ///   the change could not be saved (it is undone then).
+  func update(
+    _ address: BluetoothAddress, by source: PlacementSource,
+    _ edit:
+      @escaping @Sendable (inout AccessoryControlDevice.Configuration) ->
+      Void
+  ) async throws -> DaemonAccessory {
     // Pausing and staging take turns per accessory, so that a later
     // change from another connection is never staged first.
     let (before, after, pausedFirst, generation) = try await turns.take(
@@ -254,7 +289,8 @@ public struct DaemonMethods: ControlHandler {
       if after != nil { edit(&after!) }
       let pausedFirst = await pauseIfTakenOff(address, before, after)
       do {
-        let generation = try engine.stageUpdate(address, changing: edit)
+        let generation = try engine.stageUpdate(
+          address, by: source, changing: edit)
         return (before, after, pausedFirst, generation)
       } catch {
         // Refused: the accessory is as it was, and so is its media.
@@ -292,6 +328,40 @@ public struct DaemonMethods: ControlHandler {
         on: mirror)
     }
     return await accessoryRecord(address, routePending: pending)
+  }
+
+  /// Registers a paired accessory whose headphones accessoryd reads,
+  /// with `[.audioSwitching, .placement]` and the placement they report,
+  /// unless it is registered already or registered with
+  /// `placementSource: none`.
+  ///
+  /// - Parameters:
+  ///   - address: A paired accessory.
+  ///   - placement: Where the headphones say they are.
+  ///   - source: The protocol that read them.
+  /// - Returns: Whether it registered the accessory.
+  func registerFromHeadphones(
+    _ address: BluetoothAddress, placement: AccessoryControlDevice.Placement,
+    by source: PlacementSource
+  ) async throws -> Bool {
+    let registry = engine.registry
+    guard registry.accessories[address] != nil else { return false }
+    if let registration = registry.registrations[address],
+      !registration.isInvalidated || registration.readsHeadphones == false
+    {
+      return false
+    }
+    try await engine.register(
+      registry.accessory(at: address),
+      AccessoryControlDevice.Configuration(
+        devicePlacement: placement,
+        deviceCapabilities: [.audioSwitching, .placement]),
+      by: source)
+    publishAccessory(.registered, address)
+    await router.reconcile(
+      because: "accessoryd registered headphones it reads",
+      leavingFollowersToTheDefault: true)
+    return true
   }
 
   /// Before the route may change: pauses what plays on an accessory that
@@ -417,7 +487,13 @@ public struct DaemonMethods: ControlHandler {
         .init(configuration: $0.configuration, invalidated: $0.isInvalidated)
       },
       output: await router.outputName(for: address),
-      routePending: routePending)
+      routePending: routePending,
+      placementSource: registry.registrations[address]?.placementSource?
+        .rawValue,
+      placementSourceChoice: registry.registrations[address].map {
+        $0.readsHeadphones == false ? "none" : "auto"
+      },
+      headphones: headphoneLinks?.link(at: address))
   }
 
   func publishAccessory(

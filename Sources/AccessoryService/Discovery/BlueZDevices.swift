@@ -157,6 +157,7 @@ extension DiscoveredDevice {
       isConnected: device.isConnected,
       adapter: device.adapterAddress.flatMap(BluetoothAddress.init),
       sources: [.bluez])
+    modalias = device.modalias
   }
 }
 

@@ -45,6 +45,9 @@ public actor DeviceDiscovery {
   private let subscribers = Mutex<
     [UUID: AsyncStream<DiscoveredDeviceChange>.Continuation]
   >([:])
+  private let sourceWatchers = Mutex<
+    [UUID: AsyncStream<DiscoveredDevice.Source>.Continuation]
+  >([:])
   private let logger: Logger
   /// Whether someone follows the changes now (a picker, `acctl pair`, an
   /// app that filters discovery), each time that changes: sources that
@@ -62,6 +65,33 @@ public actor DeviceDiscovery {
   /// Every device some source sees, by address.
   public var devices: [DiscoveredDevice] {
     joined.values.sorted { $0.address < $1.address }
+  }
+
+  /// The devices one source sees, as it reports them (not joined with
+  /// what the other sources say), by address order.
+  public func devices(
+    seenBy source: DiscoveredDevice.Source
+  ) -> [DiscoveredDevice] {
+    (bySource[source] ?? [:]).values.sorted { $0.address < $1.address }
+  }
+
+  /// Returns each source whose devices change from now on.
+  ///
+  /// ``devices(seenBy:)`` tells what the source sees then. Unlike
+  /// ``changes()`` it does not make the sources scan, and it tells changes
+  /// the joined records hide (BlueZ says a device disconnected while the
+  /// sound server still has its output). The stream ends when dropped.
+  public nonisolated func sourceUpdates() -> AsyncStream<
+    DiscoveredDevice.Source
+  > {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: DiscoveredDevice.Source.self, bufferingPolicy: .bufferingNewest(16))
+    let id = UUID()
+    sourceWatchers.withLock { $0[id] = continuation }
+    continuation.onTermination = { [weak self] _ in
+      self?.sourceWatchers.withLock { _ = $0.removeValue(forKey: id) }
+    }
+    return stream
   }
 
   /// The device with this address, if a source sees it.
@@ -100,7 +130,13 @@ public actor DeviceDiscovery {
       table[device.address] = device
     }
     let touched = Set(table.keys).union(bySource[source, default: [:]].keys)
+    let sourceChanged = bySource[source] != table
     bySource[source] = table
+    if sourceChanged {
+      for watcher in sourceWatchers.withLock({ Array($0.values) }) {
+        watcher.yield(source)
+      }
+    }
     var changes: [DiscoveredDeviceChange] = []
     for address in touched.sorted() {
       let records = DiscoveredDevice.Source.allCases.compactMap {

@@ -502,7 +502,7 @@ public final class ASAccessorySession: Sendable {
         return
       }
       handle(event, as: eventType, deliver)
-    case .route, .soundServer, .discovery, .media, .other:
+    case .route, .soundServer, .discovery, .media, .headphones, .other:
       return
     }
   }

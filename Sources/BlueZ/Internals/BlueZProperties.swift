@@ -58,6 +58,9 @@ extension BlueZDevice {
       serviceData: Self.serviceData(properties["ServiceData"]),
       rssi: properties["RSSI"]?.integer,
       icon: properties["Icon"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+      modalias: properties["Modalias"]?.string.flatMap {
+        $0.isEmpty ? nil : $0
+      },
       isPaired: properties["Paired"]?.bool ?? false,
       isConnected: properties["Connected"]?.bool ?? false,
       adapterAddress: properties["Adapter"]?.string.flatMap {

@@ -9,6 +9,11 @@ public enum AAP {
   /// The BlueZ `Device1.UUIDs` entry of a device that speaks AAP.
   public static let serviceUUID = "74ec2172-0bad-4d01-8f77-997b2be0722a"
 
+  /// Apple's product identifiers of over-ear headphones that speak AAP:
+  /// AirPods Max with Lightning (0x200A) and with USB-C (0x201F), as the
+  /// model tables of LibrePods and CAPod list them.
+  public static let overEarProducts: Set<UInt16> = [0x200A, 0x201F]
+
   /// The L2CAP PSM the headphones listen on (4097).
   public static let psm: UInt16 = 0x1001
 

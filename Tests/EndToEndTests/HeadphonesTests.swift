@@ -1,0 +1,307 @@
+// Headphones accessoryd reads itself, end to end. Through the kernel's
+// Bluetooth stack: this machine's kernel has none, so the host's test boots
+// the Bluetooth VM (scripts/run-in-vm) once and runs the suite
+// `InsideTheBluetoothVM` there, with this same binary: BlueZ's D-Bus side
+// from python3-dbusmock, AirPods emulated on a real L2CAP socket of the
+// second controller, a private PulseAudio and accessoryd. On the host
+// itself: a kernel without Bluetooth sockets is reported, not a crash.
+
+import AccessoryControl
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("Headphones accessoryd reads itself")
+struct HeadphonesTests {
+  @Test(
+    "Through the kernel's Bluetooth stack, in a VM: AirPods move the output",
+    .enabled(if: !BluetoothVM.isInside), .timeLimit(.minutes(15)))
+  func throughTheKernel() async throws {
+    let run = try await BluetoothVM.runTests(matching: "InsideTheBluetoothVM")
+    let output = run.stdout + run.stderr
+    #expect(run.status == 0, "the tests inside the VM failed:\n\(output)")
+    for name in InsideTheBluetoothVM.testNames {
+      #expect(
+        output.contains("Test \"\(name)\" passed"),
+        "inside the VM, '\(name)' did not pass:\n\(output)")
+    }
+    #expect(!output.contains("skipped"), "a test was skipped:\n\(output)")
+  }
+
+  @Test(
+    "A kernel without Bluetooth sockets is reported once, and nothing stops",
+    .enabled(if: !BluetoothVM.isInside), .timeLimit(.minutes(2)))
+  func noBluetoothSockets() async throws {
+    // This machine's kernel has no Bluetooth: the test relies on it.
+    let probe = socket(31, Int32(SOCK_SEQPACKET.rawValue), 0)
+    if probe >= 0 { close(probe) }
+    try #require(probe < 0 && errno == EAFNOSUPPORT)
+    let airpods = MockDevice(
+      address: budsAddress, name: "AirPods Pro",
+      properties: [
+        ("UUIDs", .strings(AirPodsRig.uuids)),
+        ("Icon", .string("audio-headphones")),
+        ("Paired", .bool(true)), ("Connected", .bool(true)),
+      ])
+    try await withBlueZRig(devices: [airpods]) { rig, _ in
+      try await rig.ok(["pair", budsAddress])
+      let status = try await waitFor(
+        "the status to say why headphones are not read", within: .seconds(20),
+        observing: { try await rig.json(["status"]) },
+        until: { $0["headphones"]?["reading"] == false })
+      let reason = status["headphones"]?["reason"]?.stringValue ?? ""
+      #expect(reason.contains("no Bluetooth sockets"))
+      let text = try await rig.ok(["status"]).stdout
+      #expect(text.contains("no Bluetooth sockets"), "\(text)")
+      // Not registered yet: `acctl list` shows it, `current` refuses.
+      let listed = try await rig.json(["list"])
+      guard case .array(let accessories)? = listed["accessories"] else {
+        throw RigFailure("acctl list --json has no accessories", details: "")
+      }
+      #expect(accessories.first?["headphones"]?["state"] == "unavailable")
+      // Companions still work: the same accessory registers and switches.
+      try await rig.ok([
+        "register", budsAddress, "--capabilities", "audioSwitching,placement",
+        "--placement", "inEar", "--placement-source", "none",
+      ])
+      try await rig.eventually("the default on the buds") {
+        $0.defaultSink == "buds"
+      }
+      let registered = try await rig.json(["current", budsAddress])
+      #expect(registered["placementSourceChoice"] == "none")
+      #expect(registered["placementSource"] == "update")
+      #expect(registered["headphones"] == .null)
+      let log = rig.daemon.logTail(lines: 400)
+      #expect(
+        log.components(separatedBy: "no Bluetooth sockets").count - 1 == 1,
+        "said more than once:\n\(log)")
+    }
+  }
+}
+
+/// The suite that runs inside the Bluetooth VM only; the host's
+/// ``HeadphonesTests/throughTheKernel()`` runs it there and requires each
+/// of ``testNames`` to pass.
+@Suite("InsideTheBluetoothVM", .enabled(if: BluetoothVM.isInside), .serialized)
+struct InsideTheBluetoothVM {
+  /// The tests the host requires to pass inside.
+  static let testNames = [
+    "AirPods over L2CAP: placement, battery, rules, drops, silence"
+  ]
+
+  @Test("AirPods over L2CAP: placement, battery, rules, drops, silence")
+  func airPods() async throws {
+    let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 0)
+    let parts = try await AirPodsRig.start(policy: policy)
+    defer { parts.stop() }
+    let (address, mock, airpods, daemon) = (
+      parts.address, parts.mock, parts.airpods, parts.daemon
+    )
+    let (server, session) = (parts.server, parts.session)
+    let rig = Rig(server: server, daemon: daemon)
+    let events = try daemon.startAcctl(["events", "--json"])
+    defer { events.stop() }
+    // Waits for the emulator, and names what the daemon did if it fails.
+    func airpodsSaid(_ line: String, times: Int = 1) async throws {
+      do {
+        try await airpods.waitFor(line, times: times)
+      } catch {
+        throw RigFailure("\(error)", details: await rig.diagnostics())
+      }
+    }
+
+    // Paired with accessoryd: it connects, asks for notifications, and
+    // registers the AirPods with what they say (both in the case).
+    try await rig.ok(["pair", address])
+    try await airpodsSaid("notifications")
+    var current = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "connected"
+        && $0["registration"] != .null
+    }
+    #expect(
+      current["registration"]?["configuration"]?["deviceCapabilities"]
+        == ["audioSwitching", "placement"])
+    #expect(placement(current) == "offHead")
+    #expect(current["placementSource"] == "aap")
+    #expect(current["headphones"]?["buds"] == ["inCase", "inCase"])
+    #expect(battery(current, 2)?["part"] == "case")
+
+    // One bud in: worn ("either"), and the output moves to them.
+    try airpods.send("ear 00 01")
+    try await rig.eventually("the default on the AirPods") {
+      $0.defaultSink == "buds"
+    }
+    current = try await eventuallyCurrent(rig, address) {
+      placement($0) == "inEar"
+    }
+    #expect(current["headphones"]?["buds"] == ["inEar", "outOfEar"])
+
+    // A role swap resends the same buds in the other order: nothing
+    // changed. The battery report after it shows the swap was read first.
+    try airpods.send("ear 01 00")
+    try airpods.send("battery 4:70:2 2:60:1 8:40:2")
+    current = try await eventuallyCurrent(rig, address) {
+      battery($0, 0)?["percent"] == 70
+    }
+    #expect(placement(current) == "inEar")
+    #expect(current["headphones"]?["buds"] == ["inEar", "outOfEar"])
+    #expect(try await rig.observe().defaultSink == "buds")
+    let listed = try await rig.ok(["list"]).stdout
+    #expect(listed.contains("L70% R60% C40%"), "\(listed)")
+    let shown = try await rig.ok(["current", address]).stdout
+    #expect(
+      shown.contains("left 70%, right 60% charging, case 40%"), "\(shown)")
+    #expect(shown.contains("the AirPods themselves"), "\(shown)")
+
+    // A companion's report is the newest, and wins until the next one.
+    try await rig.place(address, "offHead")
+    try await rig.eventually("the default back on the speaker") {
+      $0.defaultSink == "speaker"
+    }
+    #expect(
+      try await rig.json(["current", address])["placementSource"] == "update")
+    try airpods.send("ear 00 00")
+    try await rig.eventually("the default on the AirPods again") {
+      $0.defaultSink == "buds"
+    }
+    #expect(
+      try await rig.json(["current", address])["placementSource"] == "aap")
+
+    // "both": one bud out is off the head.
+    try daemon.writePolicy(
+      policy.replacingOccurrences(
+        of: "earbudsWorn: \"either\"", with: "earbudsWorn: \"both\""))
+    daemon.signal(SIGHUP)
+    try await waitUntil("the policy to say both", within: .seconds(20)) {
+      try await rig.ok(["policy", "show"]).stdout.contains(
+        "earbudsWorn: \"both\"")
+    }
+    try airpods.send("ear 00 01")
+    try await rig.eventually("the default on the speaker: one bud is out") {
+      $0.defaultSink == "speaker"
+    }
+    try airpods.send("ear 00 00")
+    try await rig.eventually("both in: the AirPods") {
+      $0.defaultSink == "buds"
+    }
+    // A player plays on them; both in the case: off the head, and it is
+    // paused before the output moves.
+    let player = try await MediaPlayerProcess.start(on: session, server: server)
+    try await eventuallyPlayer(rig, "Playing", on: "buds")
+    try airpods.send("ear 02 02")
+    try await rig.eventually("in the case: the speaker") {
+      $0.defaultSink == "speaker"
+    }
+    try await eventuallyPlayer(rig, "Paused", on: "speaker")
+
+    // Garbage from the air is skipped, and the link goes on.
+    for packet in ["raw 0400", "raw 04000400ff00", "raw 040004000600 07 07"] {
+      try airpods.send(packet)
+    }
+    try airpods.send("ear 00 00")
+    try await rig.eventually("the AirPods after the garbage") {
+      $0.defaultSink == "buds"
+    }
+    // Back in: what accessoryd paused plays again, on them.
+    try await eventuallyPlayer(rig, "Playing", on: "buds")
+    await player.stop()
+    let log = daemon.logTail(lines: 2000)
+    #expect(log.contains("Skipped a packet"), "\(log)")
+
+    // The link drops: accessoryd connects again and reads the state.
+    try airpods.send("drop")
+    try await airpodsSaid("closed")
+    try await airpodsSaid("notifications", times: 2)
+    _ = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "connected"
+    }
+
+    // AirPods that never answer (BlueZ without Apple's DeviceID): the
+    // status says what to set.
+    try airpods.send("silent on")
+    try await airpodsSaid("silent on")
+    try airpods.send("drop")
+    try await airpodsSaid("notifications", times: 3)
+    current = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "noAnswer"
+    }
+    let message = current["headphones"]?["message"]?.stringValue ?? ""
+    #expect(
+      message.contains("DeviceID = bluetooth:004C:0000:0000"), "\(message)")
+    try airpods.send("silent off")
+    try await airpodsSaid("silent off")
+    try airpods.send("drop")
+    _ = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "connected"
+    }
+
+    // BlueZ says the AirPods disconnected: the link closes and stops.
+    try await mock.setDeviceProperty(address, "Connected", .bool(false))
+    try await airpodsSaid("closed", times: 4)
+    _ = try await eventuallyCurrent(rig, address) {
+      $0["headphones"] == .null
+    }
+    // And connected again: read again.
+    try await mock.setDeviceProperty(address, "Connected", .bool(true))
+    try await airpodsSaid("notifications", times: 5)
+
+    // The events told each change of the link and battery.
+    let told = events.outputSoFar
+    #expect(told.contains("\"kind\":\"headphones\""), "\(told)")
+    #expect(told.contains("\"noAnswer\""), "\(told)")
+    await #expect(
+      daemon.stop() == 0,
+      "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")
+  }
+
+  /// Waits until `acctl players --json` shows the one player with this
+  /// status, its stream on this output.
+  private func eventuallyPlayer(
+    _ rig: Rig, _ status: String, on output: String
+  ) async throws {
+    do {
+      try await waitFor(
+        "the player \(status) on \(output)", within: .seconds(30),
+        observing: { try await rig.json(["players"]) },
+        until: { list in
+          guard case .array(let players)? = list["players"],
+            let player = players.first,
+            case .array(let streams)? = player["streams"]
+          else { return false }
+          return player["playbackStatus"] == .string(status)
+            && streams.first?["output"] == .string(output)
+        })
+    } catch {
+      throw RigFailure("\(error)", details: await rig.diagnostics())
+    }
+  }
+
+  /// One battery part in an `acctl current --json` answer.
+  private func battery(_ current: JSONValue, _ index: Int) -> JSONValue? {
+    guard case .array(let parts)? = current["headphones"]?["battery"],
+      parts.indices.contains(index)
+    else { return nil }
+    return parts[index]
+  }
+
+  /// The placement in an `acctl current --json` answer.
+  private func placement(_ current: JSONValue) -> String? {
+    current["registration"]?["configuration"]?["devicePlacement"]?.stringValue
+  }
+
+  /// Polls `acctl current --json` until a condition holds.
+  private func eventuallyCurrent(
+    _ rig: Rig, _ address: String, within limit: Duration = .seconds(30),
+    _ condition: @escaping (JSONValue) -> Bool
+  ) async throws -> JSONValue {
+    do {
+      return try await waitFor(
+        "acctl current \(address) to change", within: limit,
+        observing: { try await rig.json(["current", address]) },
+        until: condition)
+    } catch {
+      throw RigFailure("\(error)", details: await rig.diagnostics())
+    }
+  }
+}

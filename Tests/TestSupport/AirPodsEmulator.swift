@@ -1,0 +1,148 @@
+// AirPods for the headphone tests: Tests/Emulators/airpods.py, an AAP peer
+// on a real L2CAP socket, run with Debian's Python (which has Bluetooth
+// sockets) inside the Bluetooth VM, and driven line by line.
+
+import Foundation
+import Glibc
+
+/// One AirPods emulator listening on PSM 0x1001 of a controller.
+///
+/// ```swift
+/// let airpods = try await AirPodsEmulator.start(on: mock.bus, address: b)
+/// try await airpods.waitFor("notifications")
+/// try airpods.send("ear 00 01")
+/// ```
+public final class AirPodsEmulator: Sendable {
+  private let process: ChildProcess
+  private let commands: Int32
+  private let outputPath: String
+
+  /// Debian's Python, which has `socket.AF_BLUETOOTH`.
+  public static let python = "/usr/bin/python3"
+
+  /// The emulator program, beside the tests.
+  public static let script =
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Emulators/airpods.py")
+    .path
+
+  private init(process: ChildProcess, commands: Int32, outputPath: String) {
+    self.process = process
+    self.commands = commands
+    self.outputPath = outputPath
+  }
+
+  deinit {
+    close(commands)
+    process.send(SIGKILL)
+  }
+
+  /// Starts the emulator in the bus's process group and waits until it
+  /// listens.
+  ///
+  /// - Parameters:
+  ///   - bus: The private bus whose processes it lives and dies with.
+  ///   - address: The controller address it listens on (`BT_ADDR_B`).
+  ///   - name: A name for its output file.
+  ///   - psm: The PSM it listens on: AAP's, or another for a second one.
+  /// - Throws: ``FixtureError`` with its output if it does not listen.
+  public static func start(
+    on bus: PrivateBus, address: String, name: String = "airpods",
+    psm: UInt16 = 0x1001
+  ) async throws -> AirPodsEmulator {
+    var descriptors: [Int32] = [0, 0]
+    guard pipe(&descriptors) == 0 else {
+      throw FixtureError("cannot make a pipe: errno \(errno)")
+    }
+    // Only the child's copy of the reading end stays open in it.
+    _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
+    let outputPath = "\(bus.directory)/\(name).log"
+    let process: ChildProcess
+    do {
+      process = try await bus.spawn(
+        python,
+        arguments: ["-u", script, "--address", address, "--psm", "\(psm)"],
+        environment: ["PATH": SoundServer.searchPath],
+        input: .descriptor(descriptors[0]), output: outputPath,
+        errorOutput: outputPath)
+    } catch {
+      close(descriptors[0])
+      close(descriptors[1])
+      throw error
+    }
+    close(descriptors[0])
+    let emulator = AirPodsEmulator(
+      process: process, commands: descriptors[1], outputPath: outputPath)
+    try await emulator.waitFor("listening")
+    return emulator
+  }
+
+  /// Sends the emulator one command line, such as `ear 00 01`.
+  public func send(_ command: String) throws {
+    let line = Array((command + "\n").utf8)
+    let written = line.withUnsafeBytes {
+      write(commands, $0.baseAddress, $0.count)
+    }
+    guard written == line.count else {
+      throw FixtureError(
+        "cannot send '\(command)' to the AirPods emulator: errno \(errno)",
+        logTail: output)
+    }
+  }
+
+  /// Everything it said so far.
+  public var output: String { SoundServer.readFile(outputPath) }
+
+  /// How many of its lines are exactly `line`.
+  public func count(_ line: String) -> Int {
+    output.split(separator: "\n").count { $0 == line }
+  }
+
+  /// How many of its lines begin with `prefix`.
+  public func count(prefix: String) -> Int {
+    output.split(separator: "\n").count { $0.hasPrefix(prefix) }
+  }
+
+  /// When it last sent a packet, from its `sent HEX at NS` line: in
+  /// nanoseconds of CLOCK_BOOTTIME.
+  ///
+  /// - Parameter hex: The packet, in lower-case hexadecimal.
+  public func lastSendTime(of hex: String) -> Int64? {
+    let prefix = "sent \(hex) at "
+    return output.split(separator: "\n").last { $0.hasPrefix(prefix) }
+      .flatMap { Int64($0.dropFirst(prefix.count)) }
+  }
+
+  /// Waits until at least `times` of its lines begin with `prefix`.
+  ///
+  /// - Throws: ``FixtureError`` with its output after `limit`.
+  public func waitFor(
+    prefix: String, times: Int, within limit: Duration = .seconds(60)
+  ) async throws {
+    do {
+      try await waitUntil(
+        "the AirPods emulator to say '\(prefix)…' \(times) times",
+        within: limit
+      ) { count(prefix: prefix) >= times }
+    } catch {
+      throw FixtureError("\(error)", logTail: output)
+    }
+  }
+
+  /// Waits until it has said `line` at least `times` times.
+  ///
+  /// - Throws: ``FixtureError`` with its output after `limit`.
+  public func waitFor(
+    _ line: String, times: Int = 1, within limit: Duration = .seconds(60)
+  ) async throws {
+    do {
+      try await waitUntil(
+        "the AirPods emulator to say '\(line)'", within: limit
+      ) {
+        count(line) >= times
+      }
+    } catch {
+      throw FixtureError("\(error)", logTail: output)
+    }
+  }
+}
