@@ -40,7 +40,7 @@ struct HeadphonesBenchmark {
     progress(
       "starting BlueZ's mock, the AirPods emulator, PulseAudio, accessoryd")
     let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 0)
-    let rig = try await AirPodsRig.start(policy: policy)
+    let rig = try await HeadphoneRig.start(policy: policy)
     defer { rig.stop() }
     let connection = try await PulseConnection.connect(
       .init(
@@ -50,7 +50,7 @@ struct HeadphonesBenchmark {
     let client = try ControlClient(path: rig.daemon.socketPath)
     _ = try client.call(
       "accessory.pair", params: .object(["address": .string(rig.address)]))
-    try await rig.airpods.waitFor("notifications")
+    try await rig.emulator.waitFor("notifications")
     try await observer.reach(
       Goal(defaultSink: "speaker"), timeout: .seconds(30))
     try await settle()
@@ -58,17 +58,17 @@ struct HeadphonesBenchmark {
     progress("\(repetitions) switches by the AirPods' packet")
     var packet = Samples()
     for _ in 0..<repetitions {
-      try rig.airpods.send("ear 02 02")
+      try rig.emulator.send("ear 02 02")
       try await observer.reach(
         Goal(defaultSink: "speaker"), timeout: .seconds(30))
       try await settle()
-      let sent = rig.airpods.count(prefix: "sent 0400040006000000 at ")
+      let sent = rig.emulator.count(prefix: "sent 0400040006000000 at ")
       try await observer.arm(Goal(defaultSink: "buds"))
-      try rig.airpods.send("ear 00 00")
+      try rig.emulator.send("ear 00 00")
       let seen = try await observer.wait(until: .now + .seconds(30))
-      try await rig.airpods.waitFor(
+      try await rig.emulator.waitFor(
         prefix: "sent 0400040006000000 at ", times: sent + 1)
-      guard let seen, let at = rig.airpods.lastSendTime(of: "0400040006000000")
+      guard let seen, let at = rig.emulator.lastSendTime(of: "0400040006000000")
       else {
         packet.timeouts += 1
         continue
@@ -100,11 +100,11 @@ struct HeadphonesBenchmark {
   /// The same packet's way through the kernel and the emulated controllers
   /// alone: a second emulator on another PSM, and this process reading it
   /// on a thread of its own the moment it arrives.
-  private func measureTransit(_ rig: AirPodsRig) async throws -> Samples {
-    let reference = try await AirPodsEmulator.start(
-      on: rig.mock.bus, address: rig.address, name: "reference", psm: 0x1003)
+  private func measureTransit(_ rig: HeadphoneRig) async throws -> Samples {
+    let reference = try await HeadphoneEmulator.start(
+      on: rig.mock.bus, address: rig.address, name: "reference", port: 0x1003)
     let socket = try await onOwnThread {
-      try PacketSocket.connectL2CAP(
+      try HeadphoneSocket.connectL2CAP(
         to: rig.address, psm: 0x1003, receiveBuffer: AAP.receiveBufferSize,
         from: BluetoothVM.hostAdapter)
     }
@@ -141,7 +141,7 @@ struct HeadphonesBenchmark {
   /// taken off by a socket update, then `switchOn` timed until the
   /// default is theirs.
   private func measureSwitches(
-    _ client: ControlClient, _ rig: AirPodsRig, _ observer: ServerObserver,
+    _ client: ControlClient, _ rig: HeadphoneRig, _ observer: ServerObserver,
     switchOn: () async throws -> Void
   ) async throws -> Samples {
     var samples = Samples()
@@ -172,7 +172,7 @@ struct HeadphonesBenchmark {
 
   /// Sends `accessory.update` with a placement, on a thread of its own.
   private func place(
-    _ placement: String, with client: ControlClient, _ rig: AirPodsRig
+    _ placement: String, with client: ControlClient, _ rig: HeadphoneRig
   ) async throws {
     let params: JSONValue = .object([
       "accessory": .string(rig.address),

@@ -28,8 +28,8 @@ import DBus
 /// - Important: Call ``close()`` when done; `deinit` closes the connection
 ///   too. A closed client cannot be reopened.
 public final class BlueZClient: Sendable {
-  private let driver: DBusConnectionDriver
-  private let tracker: BlueZObjectTracker
+  let driver: DBusConnectionDriver
+  let tracker: BlueZObjectTracker
 
   /// The address of the bus the client is connected to.
   public let busAddress: String

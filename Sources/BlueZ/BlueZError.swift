@@ -91,6 +91,15 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
       rawValue: "org.bluez.Error.NotAuthorized")
     /// BlueZ: the operation failed.
     public static let bluezFailed = Name(rawValue: "org.bluez.Error.Failed")
+    /// BlueZ: it is registered already, such as a profile for a UUID.
+    public static let alreadyExists = Name(
+      rawValue: "org.bluez.Error.AlreadyExists")
+    /// BlueZ: no such object, such as a device it does not know.
+    public static let doesNotExist = Name(
+      rawValue: "org.bluez.Error.DoesNotExist")
+    /// BlueZ: the device does not offer the service.
+    public static let notAvailable = Name(
+      rawValue: "org.bluez.Error.NotAvailable")
   }
 
   /// The D-Bus error name.

@@ -43,6 +43,12 @@ package final class DBusConnectionDriver: @unchecked Sendable {
   package typealias SignalHandler =
     @Sendable (DBusSignal, DBusConnectionDriver) -> ()
 
+  /// Runs on the dispatch thread for each method call another peer makes
+  /// on an exported object, and returns the reply's arguments or the
+  /// error to answer with.
+  package typealias MethodHandler =
+    @Sendable (DBusIncomingCall) -> Result<[DBusValue], DBusFailure>
+
   /// What other threads share with the dispatch thread.
   private struct Shared {
     var work: [@Sendable () -> Void] = []
@@ -65,6 +71,8 @@ package final class DBusConnectionDriver: @unchecked Sendable {
   private var calls: [Int: PendingCall] = [:]
   private var nextCallID = 0
   private var isDisconnected = false
+  /// The objects this connection serves, by path.
+  private var exported: [String: MethodHandler] = [:]
 
   private init(
     address: String, matchRules: [String], wakeDescriptors: [Int32],
@@ -418,12 +426,78 @@ package final class DBusConnectionDriver: @unchecked Sendable {
     }
   }
 
+  // MARK: - Exported objects
+
+  /// Serves an object.
+  ///
+  /// Method calls on `path` go to `handler`, on the dispatch thread, and
+  /// its result is the reply. Calls on paths not exported get libdbus's
+  /// `UnknownMethod`.
+  ///
+  /// - Returns: Whether the connection is still open to take it.
+  package func export(
+    _ path: String, handler: @escaping MethodHandler
+  ) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let isAccepted = submit { [self] in
+        self.exported[path] = handler
+        continuation.resume(returning: true)
+      }
+      if !isAccepted { continuation.resume(returning: false) }
+    }
+  }
+
+  /// Stops serving an object.
+  package func unexport(_ path: String) {
+    _ = submit { [self] in self.exported[path] = nil }
+  }
+
+  /// Dispatch thread: answers a method call on an exported object.
+  ///
+  /// - Returns: Whether it was one.
+  private func answer(_ message: OpaquePointer) -> Bool {
+    let text = { (value: UnsafePointer<CChar>?) in
+      value.map { String(cString: $0) } ?? ""
+    }
+    guard let connection,
+      let handler = exported[text(dbus_message_get_path(message))]
+    else { return false }
+    let call = DBusIncomingCall(
+      sender: text(dbus_message_get_sender(message)),
+      path: text(dbus_message_get_path(message)),
+      interface: text(dbus_message_get_interface(message)),
+      member: text(dbus_message_get_member(message)),
+      arguments: DBusValue.arguments(of: message, keepingDescriptors: true))
+    let reply: OpaquePointer?
+    switch handler(call) {
+    case .success(let arguments):
+      reply = dbus_message_new_method_return(message)
+      if let reply, !DBusValue.append(arguments, to: reply) {
+        dbus_message_unref(reply)
+        return true
+      }
+    case .failure(let failure):
+      reply = dbus_message_new_error(message, failure.name, failure.message)
+    }
+    guard let reply else { return true }
+    if dbus_message_get_no_reply(message) == 0 {
+      dbus_connection_send(connection, reply, nil)
+    }
+    dbus_message_unref(reply)
+    return true
+  }
+
   // MARK: - Signals
 
   /// Dispatch thread: handles one incoming message that is not a reply.
-  fileprivate func handle(message: OpaquePointer) {
+  ///
+  /// - Returns: Whether it answered it (a call on an exported object).
+  fileprivate func handle(message: OpaquePointer) -> Bool {
+    if dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL {
+      return answer(message)
+    }
     guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL else {
-      return
+      return false
     }
     let text = { (value: UnsafePointer<CChar>?) in
       value.map { String(cString: $0) } ?? ""
@@ -438,9 +512,10 @@ package final class DBusConnectionDriver: @unchecked Sendable {
       signal.member == "Disconnected"
     {
       isDisconnected = true
-      return
+      return false
     }
     signalHandler(signal, self)
+    return false
   }
 
   // MARK: - Closing
@@ -540,9 +615,11 @@ private func messageFilter(
   _ connection: OpaquePointer?, _ message: OpaquePointer?,
   _ userdata: UnsafeMutableRawPointer?
 ) -> DBusHandlerResult {
-  if let message {
+  if let message,
     Unmanaged<DBusConnectionDriver>.fromOpaque(userdata!)
       .takeUnretainedValue().handle(message: message)
+  {
+    return DBUS_HANDLER_RESULT_HANDLED
   }
   return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
 }

@@ -60,8 +60,16 @@ package struct DBusReply: Sendable {
   }
 }
 
-/// One signal received.
-package struct DBusSignal: Sendable {
+/// A signal received.
+package typealias DBusSignal = DBusIncomingMessage
+
+/// A method call another peer made on an object this connection serves;
+/// the Unix file descriptors among its arguments are the handler's to
+/// close.
+package typealias DBusIncomingCall = DBusIncomingMessage
+
+/// A signal, or a method call on a served object, that arrived.
+package struct DBusIncomingMessage: Sendable {
   /// The unique bus name of the connection that sent it.
   package var sender: String
   /// The object it was emitted from.

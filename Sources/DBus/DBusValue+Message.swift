@@ -38,13 +38,20 @@ enum DBusTypeCode {
 extension DBusValue {
   /// Decodes every argument of a message, in order.
   ///
-  /// - Parameter message: A `DBusMessage *`.
-  static func arguments(of message: OpaquePointer) -> [DBusValue] {
+  /// - Parameters:
+  ///   - message: A `DBusMessage *`.
+  ///   - keepingDescriptors: Whether the copies of Unix file descriptors
+  ///     stay open for the caller, who must close them; otherwise they are
+  ///     closed and -1 is kept.
+  static func arguments(
+    of message: OpaquePointer, keepingDescriptors: Bool = false
+  ) -> [DBusValue] {
     var iterator = DBusMessageIter()
     guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
     var values: [DBusValue] = []
     while dbus_message_iter_get_arg_type(&iterator) != DBusTypeCode.invalid {
-      values.append(DBusValue(reading: &iterator))
+      values.append(
+        DBusValue(reading: &iterator, keepingDescriptors: keepingDescriptors))
       dbus_message_iter_next(&iterator)
     }
     return values
@@ -53,7 +60,7 @@ extension DBusValue {
   /// Decodes the value an iterator points at, recursing into containers.
   ///
   /// The iterator is not advanced.
-  init(reading iterator: inout DBusMessageIter) {
+  init(reading iterator: inout DBusMessageIter, keepingDescriptors: Bool) {
     let type = dbus_message_iter_get_arg_type(&iterator)
     switch type {
     case DBusTypeCode.byte:
@@ -83,18 +90,24 @@ extension DBusValue {
     case DBusTypeCode.unixFileDescriptor:
       // libdbus hands out a duplicate that the reader owns.
       let descriptor = Self.basic(&iterator, Int32(-1))
-      if descriptor >= 0 { close(descriptor) }
-      self = .unixFileDescriptor
+      if keepingDescriptors {
+        self = .unixFileDescriptor(descriptor)
+      } else {
+        if descriptor >= 0 { close(descriptor) }
+        self = .unixFileDescriptor(-1)
+      }
     case DBusTypeCode.array:
-      self = Self.readArray(&iterator)
+      self = Self.readArray(&iterator, keepingDescriptors: keepingDescriptors)
     case DBusTypeCode.variant:
       var content = DBusMessageIter()
       dbus_message_iter_recurse(&iterator, &content)
-      self = .variant(DBusValue(reading: &content))
+      self = .variant(
+        DBusValue(reading: &content, keepingDescriptors: keepingDescriptors))
     case DBusTypeCode.structure:
       var fields = DBusMessageIter()
       dbus_message_iter_recurse(&iterator, &fields)
-      self = .structure(Self.readSequence(&fields))
+      self = .structure(
+        Self.readSequence(&fields, keepingDescriptors: keepingDescriptors))
     default:
       self = .unsupported(type)
     }
@@ -120,8 +133,9 @@ extension DBusValue {
 
   /// Reads an array: bytes in one piece, dictionary entries as a
   /// dictionary, anything else element by element.
-  private static func readArray(_ iterator: inout DBusMessageIter) -> DBusValue
-  {
+  private static func readArray(
+    _ iterator: inout DBusMessageIter, keepingDescriptors: Bool
+  ) -> DBusValue {
     let elementType = dbus_message_iter_get_element_type(&iterator)
     var elements = DBusMessageIter()
     dbus_message_iter_recurse(&iterator, &elements)
@@ -138,33 +152,38 @@ extension DBusValue {
       while dbus_message_iter_get_arg_type(&elements) != DBusTypeCode.invalid {
         var entry = DBusMessageIter()
         dbus_message_iter_recurse(&elements, &entry)
-        let key = DBusValue(reading: &entry)
+        let key = DBusValue(
+          reading: &entry, keepingDescriptors: keepingDescriptors)
         dbus_message_iter_next(&entry)
-        entries[key] = DBusValue(reading: &entry)
+        entries[key] = DBusValue(
+          reading: &entry, keepingDescriptors: keepingDescriptors)
         dbus_message_iter_next(&elements)
       }
       return .dictionary(entries)
     default:
-      return .array(readSequence(&elements))
+      return .array(
+        readSequence(&elements, keepingDescriptors: keepingDescriptors))
     }
   }
 
   /// Reads values from an iterator until its end.
   private static func readSequence(
-    _ iterator: inout DBusMessageIter
+    _ iterator: inout DBusMessageIter, keepingDescriptors: Bool
   ) -> [DBusValue] {
     var values: [DBusValue] = []
     while dbus_message_iter_get_arg_type(&iterator) != DBusTypeCode.invalid {
-      values.append(DBusValue(reading: &iterator))
+      values.append(
+        DBusValue(reading: &iterator, keepingDescriptors: keepingDescriptors))
       dbus_message_iter_next(&iterator)
     }
     return values
   }
 
-  /// Appends values of basic types to a message as its arguments.
+  /// Appends values to a message as its arguments.
   ///
-  /// - Precondition: Every value is of a basic type, and every object path
-  ///   is valid; containers are not needed by any call this module makes.
+  /// - Precondition: Every value is of a basic type, a variant of one, or
+  ///   a dictionary of such variants by string (`a{sv}`, the options of
+  ///   BlueZ's calls), and every object path is valid.
   /// - Returns: Whether libdbus had the memory to append them.
   static func append(_ values: [DBusValue], to message: OpaquePointer) -> Bool {
     var iterator = DBusMessageIter()
@@ -205,8 +224,61 @@ extension DBusValue {
       return Self.appendText(path, DBusTypeCode.objectPath, &iterator)
     case .signature(let text):
       return Self.appendText(text, DBusTypeCode.signature, &iterator)
+    case .variant(let inner):
+      var content = DBusMessageIter()
+      guard
+        dbus_message_iter_open_container(
+          &iterator, DBusTypeCode.variant, inner.basicSignature, &content)
+          != 0
+      else { return false }
+      let appended = inner.append(to: &content)
+      return dbus_message_iter_close_container(&iterator, &content) != 0
+        && appended
+    case .dictionary(let entries):
+      var array = DBusMessageIter()
+      guard
+        dbus_message_iter_open_container(
+          &iterator, DBusTypeCode.array, "{sv}", &array) != 0
+      else { return false }
+      var appended = true
+      for (key, value) in entries.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+        guard case .string = key, case .variant = value else {
+          preconditionFailure("DBusValue.append: only a{sv} dictionaries")
+        }
+        var entry = DBusMessageIter()
+        guard
+          dbus_message_iter_open_container(
+            &array, DBusTypeCode.dictionaryEntry, nil, &entry) != 0
+        else { return false }
+        appended =
+          appended && key.append(to: &entry) && value.append(to: &entry)
+        appended =
+          dbus_message_iter_close_container(&array, &entry) != 0 && appended
+      }
+      return dbus_message_iter_close_container(&iterator, &array) != 0
+        && appended
     default:
-      preconditionFailure("DBusValue.append: \(self) is not of a basic type")
+      preconditionFailure("DBusValue.append: \(self) cannot be appended")
+    }
+  }
+
+  /// The signature of a basic value, for the variant that holds it.
+  private var basicSignature: String {
+    switch self {
+    case .byte: "y"
+    case .boolean: "b"
+    case .int16: "n"
+    case .uint16: "q"
+    case .int32: "i"
+    case .uint32: "u"
+    case .int64: "x"
+    case .uint64: "t"
+    case .double: "d"
+    case .string: "s"
+    case .objectPath: "o"
+    case .signature: "g"
+    default:
+      preconditionFailure("DBusValue.append: \(self) in a variant")
     }
   }
 

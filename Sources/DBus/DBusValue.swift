@@ -19,9 +19,10 @@ package indirect enum DBusValue: Hashable, Sendable {
   case string(String)
   case objectPath(String)
   case signature(String)
-  /// A Unix file descriptor: the message's copy is closed on decoding, so
-  /// only its presence is kept.
-  case unixFileDescriptor
+  /// A Unix file descriptor. In an incoming method call it is a copy the
+  /// handler owns and must close; in signals and replies the copy is
+  /// closed on decoding and -1 is kept.
+  case unixFileDescriptor(Int32)
   /// An array of bytes (`ay`).
   case bytes([UInt8])
   /// An array of any other element type.

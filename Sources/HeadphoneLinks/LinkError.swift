@@ -18,6 +18,9 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
   case send(errno: Int32)
   /// A packet could not be received.
   case receive(errno: Int32)
+  /// BlueZ did not open the link (a Galaxy Buds' RFCOMM link, which BlueZ
+  /// opens and hands over), and why.
+  case bluez(String)
 
   /// What failed, and the system's words for why.
   public var description: String {
@@ -33,6 +36,7 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
     case .connect(let code): "cannot connect: \(Self.text(code))"
     case .send(let code): "cannot send: \(Self.text(code))"
     case .receive(let code): "cannot receive: \(Self.text(code))"
+    case .bluez(let why): why
     }
   }
 

@@ -530,7 +530,7 @@ enum Rendering {
       add(
         "headphones",
         headphones.reading
-          ? "read over Bluetooth when paired and connected (AirPods)"
+          ? "read over Bluetooth when paired and connected (AirPods, Galaxy Buds)"
           : "not read: \(headphones.reason ?? "no reason given")")
     }
     if !status.hostAddresses.isEmpty {

@@ -20,35 +20,25 @@ Run it with Debian's /usr/bin/python3 (Bluetooth sockets); the layouts are
 those in accessoryd's HeadphoneProtocols module.
 """
 
-import argparse
 import socket
-import sys
-import threading
 import time
+
+import peer
+from peer import Peer
 
 HEADER = bytes([0x04, 0x00, 0x04, 0x00])
 HANDSHAKE = bytes.fromhex("00000400010002000000000000000000")
 REQUEST_NOTIFICATIONS = HEADER + bytes([0x0F, 0x00])
 
 
-class AirPods:
+class AirPods(Peer):
     def __init__(self, address, psm):
-        self.lock = threading.Lock()
+        super().__init__(socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP, address, psm)
         self.ear = bytes([0x02, 0x02])
         self.battery = [(0x04, 90, 0x02), (0x02, 80, 0x02), (0x08, 50, 0x01)]
-        self.connection = None
-        self.dropping = None
         self.notifying = False
         self.silent = False
-        self.server = socket.socket(
-            socket.AF_BLUETOOTH, socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP
-        )
-        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.server.bind((address, psm))
-        self.server.listen(1)
-
-    def say(self, line):
-        print(line, flush=True)
+        self.session_silent = False
 
     def ear_packet(self):
         return HEADER + bytes([0x06, 0x00]) + self.ear
@@ -71,56 +61,24 @@ class AirPods:
         except OSError as error:
             self.say(f"error {error}")
 
-    def accept(self):
-        self.say("listening")
-        while True:
-            connection, _ = self.server.accept()
+    def connected(self, connection):
+        with self.lock:
+            self.notifying = False
+            self.session_silent = self.silent
+
+    def received(self, connection, packet):
+        if packet == HANDSHAKE:
+            self.say("handshake")
+        elif packet.startswith(REQUEST_NOTIFICATIONS):
+            self.say("notifications")
             with self.lock:
-                self.connection = connection
-                self.notifying = False
-                silent = self.silent
-            self.say("connected")
-            threading.Thread(
-                target=self.serve, args=(connection, silent), daemon=True
-            ).start()
+                silent = self.session_silent
+                self.notifying = not silent
+            if not silent:
+                self.send(self.ear_packet())
+                self.send(self.battery_packet())
 
-    def serve(self, connection, silent):
-        # A short timeout lets "drop" close the connection from here: a
-        # blocked recv would not see another thread's close.
-        connection.settimeout(0.1)
-        while True:
-            try:
-                packet = connection.recv(4096)
-            except socket.timeout:
-                with self.lock:
-                    dropped = self.dropping is connection
-                if not dropped:
-                    continue
-                packet = b""
-            except OSError:
-                packet = b""
-            if not packet:
-                with self.lock:
-                    if self.connection is connection:
-                        self.connection = None
-                connection.close()
-                self.say("closed")
-                return
-            if packet == HANDSHAKE:
-                self.say("handshake")
-            elif packet.startswith(REQUEST_NOTIFICATIONS):
-                self.say("notifications")
-                if not silent:
-                    with self.lock:
-                        self.notifying = True
-                    self.send(self.ear_packet())
-                    self.send(self.battery_packet())
-
-    def command(self, line):
-        words = line.split()
-        if not words:
-            return
-        verb, arguments = words[0], words[1:]
+    def command(self, verb, arguments):
         if verb == "ear":
             self.ear = bytes(int(word, 16) for word in arguments[:2])
             self.send(self.ear_packet())
@@ -135,23 +93,12 @@ class AirPods:
             with self.lock:
                 self.silent = arguments == ["on"]
             self.say("silent " + " ".join(arguments))
-        elif verb == "drop":
-            with self.lock:
-                self.dropping = self.connection
         else:
-            self.say(f"error unknown command {line.strip()!r}")
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--address", required=True)
-    parser.add_argument("--psm", type=lambda text: int(text, 0), default=0x1001)
-    options = parser.parse_args()
-    airpods = AirPods(options.address, options.psm)
-    threading.Thread(target=airpods.accept, daemon=True).start()
-    for line in sys.stdin:
-        airpods.command(line)
+            return False
+        return True
 
 
 if __name__ == "__main__":
-    main()
+    peer.main(
+        __doc__.splitlines()[0], AirPods, "psm", 0x1001, lambda text: int(text, 0)
+    )

@@ -15,18 +15,20 @@ import Testing
 @Suite("Headphones accessoryd reads itself")
 struct HeadphonesTests {
   @Test(
-    "Through the kernel's Bluetooth stack, in a VM: AirPods move the output",
+    "Through the kernel's Bluetooth stack, in a VM: AirPods and Galaxy Buds move the output",
     .enabled(if: !BluetoothVM.isInside), .timeLimit(.minutes(15)))
   func throughTheKernel() async throws {
-    let run = try await BluetoothVM.runTests(matching: "InsideTheBluetoothVM")
-    let output = run.stdout + run.stderr
-    #expect(run.status == 0, "the tests inside the VM failed:\n\(output)")
-    for name in InsideTheBluetoothVM.testNames {
+    // One boot each: the emulated controllers start from a clean state.
+    for (function, name) in InsideTheBluetoothVM.tests {
+      let run = try await BluetoothVM.runTests(
+        matching: "InsideTheBluetoothVM/\(function)")
+      let output = run.stdout + run.stderr
+      #expect(run.status == 0, "inside the VM, '\(name)' failed:\n\(output)")
       #expect(
         output.contains("Test \"\(name)\" passed"),
         "inside the VM, '\(name)' did not pass:\n\(output)")
+      #expect(!output.contains("skipped"), "a test was skipped:\n\(output)")
     }
-    #expect(!output.contains("skipped"), "a test was skipped:\n\(output)")
   }
 
   @Test(
@@ -40,7 +42,7 @@ struct HeadphonesTests {
     let airpods = MockDevice(
       address: budsAddress, name: "AirPods Pro",
       properties: [
-        ("UUIDs", .strings(AirPodsRig.uuids)),
+        ("UUIDs", .strings(HeadphoneRig.uuids)),
         ("Icon", .string("audio-headphones")),
         ("Paired", .bool(true)), ("Connected", .bool(true)),
       ])
@@ -81,34 +83,109 @@ struct HeadphonesTests {
 }
 
 /// The suite that runs inside the Bluetooth VM only; the host's
-/// ``HeadphonesTests/throughTheKernel()`` runs it there and requires each
-/// of ``testNames`` to pass.
+/// ``HeadphonesTests/throughTheKernel()`` runs each of ``tests`` there and
+/// requires it to pass.
 @Suite("InsideTheBluetoothVM", .enabled(if: BluetoothVM.isInside), .serialized)
 struct InsideTheBluetoothVM {
-  /// The tests the host requires to pass inside.
-  static let testNames = [
-    "AirPods over L2CAP: placement, battery, rules, drops, silence"
+  /// The tests the host runs inside, each in a VM of its own: the
+  /// function, and the name it passes under.
+  static let tests = [
+    (
+      "airPods", "AirPods over L2CAP: placement, battery, rules, drops, silence"
+    ),
+    (
+      "galaxyBuds",
+      "Galaxy Buds over RFCOMM, handed over by BlueZ: placement, battery, drops"
+    ),
   ]
+
+  @Test(
+    "Galaxy Buds over RFCOMM, handed over by BlueZ: placement, battery, drops")
+  func galaxyBuds() async throws {
+    let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 0)
+    let parts = try await HeadphoneRig.start(.galaxyBuds, policy: policy)
+    defer { parts.stop() }
+    let (address, mock, buds, daemon) = (
+      parts.address, parts.mock, parts.emulator, parts.daemon
+    )
+    let rig = Rig(server: parts.server, daemon: daemon)
+    func budsSaid(_ line: String, times: Int = 1) async throws {
+      try await said(line, times: times, by: buds, rig)
+    }
+
+    // Paired with accessoryd: BlueZ connects the buds' service and hands
+    // the socket over; their full status registers them (both in the case).
+    try await rig.ok(["pair", address])
+    try await budsSaid("connected")
+    var current = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "connected" && $0["registration"] != .null
+    }
+    #expect(placement(current) == "offHead")
+    #expect(current["placementSource"] == "galaxyBuds")
+    #expect(current["headphones"]?["protocol"] == "galaxyBuds")
+    #expect(current["headphones"]?["buds"] == ["inCase", "inCase"])
+    #expect(battery(current, 0)?["percent"] == 90)
+
+    // The left bud in: worn, and the output moves to them.
+    try buds.send("wear 1 3")
+    try await rig.eventually("the default on the buds") {
+      $0.defaultSink == "buds"
+    }
+    // A frame cut across two reads, then garbage: read, then skipped.
+    try buds.send("split")
+    try buds.send("wear 1 1")
+    current = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["buds"] == ["inEar", "inEar"]
+    }
+    #expect(placement(current) == "inEar")
+    try buds.send("raw fd0500600000dd 00 11 22")
+    try buds.send("battery 70 60 40")
+    current = try await eventuallyCurrent(rig, address) {
+      battery($0, 0)?["percent"] == 70
+    }
+    #expect(daemon.logTail(lines: 2000).contains("Skipped a packet"))
+
+    // Both in the case: off the head.
+    try buds.send("wear 3 3")
+    try await rig.eventually("in the case: the speaker") {
+      $0.defaultSink == "speaker"
+    }
+
+    // The link drops: accessoryd asks BlueZ again and reads on.
+    try buds.send("drop")
+    try await budsSaid("closed")
+    try await budsSaid("connected", times: 2)
+    _ = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "connected"
+    }
+    try buds.send("wear 1 2")
+    try await rig.eventually("the buds again") { $0.defaultSink == "buds" }
+
+    // BlueZ says they disconnected: the link closes and stops.
+    try await mock.setDeviceProperty(address, "Connected", .bool(false))
+    try await budsSaid("closed", times: 2)
+    _ = try await eventuallyCurrent(rig, address) {
+      $0["headphones"] == .null
+    }
+    await #expect(
+      daemon.stop() == 0,
+      "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")
+  }
 
   @Test("AirPods over L2CAP: placement, battery, rules, drops, silence")
   func airPods() async throws {
     let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 0)
-    let parts = try await AirPodsRig.start(policy: policy)
+    let parts = try await HeadphoneRig.start(policy: policy)
     defer { parts.stop() }
     let (address, mock, airpods, daemon) = (
-      parts.address, parts.mock, parts.airpods, parts.daemon
+      parts.address, parts.mock, parts.emulator, parts.daemon
     )
     let (server, session) = (parts.server, parts.session)
     let rig = Rig(server: server, daemon: daemon)
     let events = try daemon.startAcctl(["events", "--json"])
     defer { events.stop() }
-    // Waits for the emulator, and names what the daemon did if it fails.
     func airpodsSaid(_ line: String, times: Int = 1) async throws {
-      do {
-        try await airpods.waitFor(line, times: times)
-      } catch {
-        throw RigFailure("\(error)", details: await rig.diagnostics())
-      }
+      try await said(line, times: times, by: airpods, rig)
     }
 
     // Paired with accessoryd: it connects, asks for notifications, and
@@ -283,6 +360,18 @@ struct InsideTheBluetoothVM {
       parts.indices.contains(index)
     else { return nil }
     return parts[index]
+  }
+
+  /// Waits for an emulator's line, and names what the daemon did if it
+  /// does not come.
+  private func said(
+    _ line: String, times: Int, by emulator: HeadphoneEmulator, _ rig: Rig
+  ) async throws {
+    do {
+      try await emulator.waitFor(line, times: times)
+    } catch {
+      throw RigFailure("\(error)", details: await rig.diagnostics())
+    }
   }
 
   /// The placement in an `acctl current --json` answer.

@@ -191,28 +191,26 @@ struct MediaRig {
   /// default since they are worn.
   ///
   /// WirePlumber 0.4.13 sometimes fails to take a node made while another
-  /// goes ("failed to activate item: Object activation aborted"), and then
-  /// never routes to it; such a sink is made again, as a card's profile
-  /// would be switched again.
+  /// goes ("failed to activate item: Object activation aborted", or
+  /// nothing at all), and then never routes to it; such a sink is made
+  /// again, as a card's profile would be switched again.
   func loadBudsSink(_ name: String) async throws {
-    for _ in 0..<3 {
+    for attempt in 1...3 {
       let failures = wirePlumberFailures
       let module = try await server.loadNullSink(
         .bluetoothHeadphones(
           name: name, address: budsAddress, description: "Studio Buds",
           deviceAPI: server.kind.bluetoothDeviceAPI))
       guard server.kind == .pipeWire else { return }
-      do {
-        try await waitUntil("\(name) the default", within: .seconds(3)) {
-          try await server.defaultSinkName() == name
-            || wirePlumberFailures > failures
-        }
-      } catch {
+      // Taken when it becomes the default; not taken when WirePlumber says
+      // so, or stays silent and never makes it the default.
+      try? await waitUntil("\(name) the default", within: .seconds(4)) {
+        try await server.defaultSinkName() == name
+          || wirePlumberFailures > failures
+      }
+      guard attempt < 3, try await server.defaultSinkName() != name else {
         return
       }
-      guard wirePlumberFailures > failures,
-        try await server.defaultSinkName() != name
-      else { return }
       try await server.unloadModule(module)
     }
   }

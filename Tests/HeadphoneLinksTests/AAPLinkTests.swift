@@ -12,7 +12,7 @@ private func bytes(_ hex: String) -> [UInt8] {
 }
 
 /// Reads from a socket on a thread of its own.
-private func receive(_ socket: PacketSocket) async throws -> [UInt8]? {
+private func receive(_ socket: HeadphoneSocket) async throws -> [UInt8]? {
   try await onOwnThread(named: "test.airpods") { () throws(LinkError) in
     try socket.receive(capacity: 4096)
   }
@@ -20,7 +20,7 @@ private func receive(_ socket: PacketSocket) async throws -> [UInt8]? {
 
 @Suite struct AAPLinkTests {
   @Test func theLinkOpensAndReportsWhatTheAirPodsSay() async throws {
-    let (host, airPods) = try PacketSocket.pair()
+    let (host, airPods) = try HeadphoneSocket.pair()
     var reports = AAPLink.run(on: host, answerTimeout: .seconds(60))
       .makeAsyncIterator()
     // The AirPods' side reads the opening, in order.
@@ -49,7 +49,7 @@ private func receive(_ socket: PacketSocket) async throws -> [UInt8]? {
   }
 
   @Test func silentAirPodsAreReportedOnceWithWhatToSetUp() async throws {
-    let (host, airPods) = try PacketSocket.pair()
+    let (host, airPods) = try HeadphoneSocket.pair()
     var reports = AAPLink.run(on: host, answerTimeout: .milliseconds(1))
       .makeAsyncIterator()
     #expect(await reports.next() == .noAnswer(AAPSession.noAnswerMessage))
@@ -61,7 +61,7 @@ private func receive(_ socket: PacketSocket) async throws -> [UInt8]? {
     // These machines' kernel has no Bluetooth; one that has it answers that
     // nothing listens there.
     do {
-      _ = try PacketSocket.connectL2CAP(
+      _ = try HeadphoneSocket.connectL2CAP(
         to: "AA:BB:CC:DD:EE:01", psm: AAP.psm, receiveBuffer: 4096)
       Issue.record("connected to nothing")
     } catch .noBluetoothSockets {
@@ -79,7 +79,7 @@ private func receive(_ socket: PacketSocket) async throws -> [UInt8]? {
 
   @Test func aBadAddressIsNamed() {
     #expect(throws: LinkError.badAddress("AA:BB")) {
-      try PacketSocket.connectL2CAP(
+      try HeadphoneSocket.connectL2CAP(
         to: "AA:BB", psm: AAP.psm, receiveBuffer: 4096)
     }
   }

@@ -538,6 +538,84 @@ public final class BlueZMock: Sendable {
     deviceAdapters.withLock { $0[address.uppercased()] = nil }
   }
 
+  /// Makes the mock's `ProfileManager1.RegisterProfile` remember each
+  /// profile, and the device's `Device1.ConnectProfile` open a real
+  /// RFCOMM connection to it and hand the socket to the registered
+  /// profile with `org.bluez.Profile1.NewConnection`, as BlueZ does.
+  ///
+  /// The mock must run with Debian's Python (it does), which has
+  /// Bluetooth sockets; the kernel must have them (the Bluetooth VM).
+  ///
+  /// - Parameters:
+  ///   - address: A device added with ``addDevice(adapter:address:name:)``.
+  ///   - channel: The RFCOMM channel its service listens on.
+  ///   - adapter: The local controller's address to connect from.
+  public func handOverRFCOMM(
+    of address: String, channel: Int, from adapter: String
+  ) async throws {
+    guard
+      let adapterName = deviceAdapters.withLock({ $0[address.uppercased()] })
+    else {
+      throw BlueZMockError("no device \(address) was added to the mock")
+    }
+    let register = """
+      bluez = objects['/org/bluez']
+      if not hasattr(bluez, 'profiles'):
+          bluez.profiles = {}
+      bluez.profiles[str(args[1]).lower()] = str(args[0])
+      """
+    _ = try await callMock(
+      "/org/bluez", "org.freedesktop.DBus.Mock.AddMethod",
+      [
+        quoted("org.bluez.ProfileManager1"), quoted("RegisterProfile"),
+        quoted("osa{sv}"), quoted(""), quoted(register),
+      ])
+    // The profile's owner is whichever connection serves its object: the
+    // mock tries each peer but itself, as BlueZ knows the one that
+    // registered it.
+    let connect = """
+      import socket
+      profiles = getattr(objects['/org/bluez'], 'profiles', {})
+      path = profiles.get(str(args[0]).lower())
+      if path is None:
+          raise dbus.exceptions.DBusException(
+              'no profile for ' + str(args[0]), name='org.bluez.Error.NotAvailable')
+      link = socket.socket(
+          socket.AF_BLUETOOTH, socket.SOCK_STREAM, socket.BTPROTO_RFCOMM)
+      link.bind(('\(adapter)', 0))
+      link.connect(('\(address.uppercased())', \(channel)))
+      bus = self.connection
+      me = bus.get_unique_name()
+      names = dbus.Interface(
+          bus.get_object('org.freedesktop.DBus', '/org/freedesktop/DBus'),
+          'org.freedesktop.DBus').ListNames()
+      handed = False
+      for name in names:
+          if not name.startswith(':') or name == me:
+              continue
+          try:
+              bus.call_blocking(
+                  name, path, 'org.bluez.Profile1', 'NewConnection', 'oha{sv}',
+                  [dbus.ObjectPath(self.__dbus_object_path__),
+                   dbus.types.UnixFd(link), {}], timeout=10)
+              handed = True
+              break
+          except dbus.exceptions.DBusException:
+              continue
+      link.close()
+      if not handed:
+          raise dbus.exceptions.DBusException(
+              'nobody took the connection', name='org.bluez.Error.Failed')
+      """
+    _ = try await callMock(
+      Self.devicePath(adapter: adapterName, address: address),
+      "org.freedesktop.DBus.Mock.AddMethod",
+      [
+        quoted("org.bluez.Device1"), quoted("ConnectProfile"), quoted("s"),
+        quoted(""), quoted(connect),
+      ])
+  }
+
   // MARK: - Calls
 
   private func setProperty(
@@ -581,6 +659,7 @@ public final class BlueZMock: Sendable {
 private func quoted(_ text: String) -> String {
   let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
     .replacingOccurrences(of: "'", with: "\\'")
+    .replacingOccurrences(of: "\n", with: "\\n")
   return "'\(escaped)'"
 }
 

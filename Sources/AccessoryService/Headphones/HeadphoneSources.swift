@@ -23,7 +23,9 @@ public actor HeadphoneSources: Service {
   public nonisolated let name = "headphones"
 
   /// The protocols accessoryd reads so far.
-  public static let readProtocols: Set<HeadphoneProtocol> = [.aap]
+  public static let readProtocols: Set<HeadphoneProtocol> = [
+    .aap, .galaxyBuds,
+  ]
 
   /// The first pause before a link is opened again; each failure in a
   /// row doubles it, up to ``longestRetryPause``.
@@ -36,6 +38,8 @@ public actor HeadphoneSources: Service {
   private let links: HeadphoneLinkTable
   private let events: EventHub
   private let logger: Logger
+  /// The RFCOMM links BlueZ opens for the Galaxy Buds and hands over.
+  private let handedOver: HandedOverLinks
   /// The running readers, by accessory.
   private var readers: [BluetoothAddress: Reader] = [:]
 
@@ -64,6 +68,7 @@ public actor HeadphoneSources: Service {
     self.links = links
     self.events = events
     self.logger = logger
+    handedOver = HandedOverLinks(logger: logger)
   }
 
   /// Follows devices and registrations until cancelled, then stops every
@@ -86,6 +91,7 @@ public actor HeadphoneSources: Service {
     }
     let stopping = readers
     readers = [:]
+    await handedOver.close()
     for reader in stopping.values { reader.task.cancel() }
     for (address, reader) in stopping {
       await reader.task.value
@@ -119,10 +125,13 @@ public actor HeadphoneSources: Service {
     for (address, spoken) in wanted where readers[address] == nil {
       let device = devices.first { $0.address == address }
       let overEar = spoken.isOverEar(modalias: device?.modalias)
+      let service = spoken.connectionUUID(
+        among: device?.serviceUUIDs.map(\.uuidString) ?? [])
       readers[address] = Reader(
         spoken: spoken,
         task: Task { [weak self] in
-          await self?.read(address, spoken, overEar: overEar)
+          await self?.read(
+            address, spoken, service: service, overEar: overEar)
         })
       logger.info(
         "Reading the headphones",
@@ -156,7 +165,7 @@ public actor HeadphoneSources: Service {
   /// each end with a growing pause.
   private func read(
     _ address: BluetoothAddress, _ spoken: HeadphoneProtocol,
-    overEar: Bool
+    service: String, overEar: Bool
   ) async {
     var pause = Self.firstRetryPause
     if let reason = links.reading.reason {
@@ -174,7 +183,8 @@ public actor HeadphoneSources: Service {
       let ended: LinkError?
       do throws(LinkError) {
         let adapter = await discovery.device(at: address)?.adapter
-        let reports = try await Self.open(address, spoken, from: adapter)
+        let reports = try await open(
+          address, spoken, service: service, from: adapter)
         ended = await follow(
           reports, of: address, spoken, overEar: overEar,
           answered: { pause = Self.firstRetryPause })
@@ -216,22 +226,22 @@ public actor HeadphoneSources: Service {
 
   /// Opens a link over the kernel's Bluetooth sockets, connecting on a
   /// thread of its own.
-  private static func open(
+  private func open(
     _ address: BluetoothAddress, _ spoken: HeadphoneProtocol,
-    from adapter: BluetoothAddress?
+    service: String, from adapter: BluetoothAddress?
   ) async throws(LinkError) -> AsyncStream<LinkReport> {
     switch spoken {
     case .aap:
       let socket = try await onOwnThread(named: "aap.connect") {
         () throws(LinkError) in
-        try PacketSocket.connectL2CAP(
+        try HeadphoneSocket.connectL2CAP(
           to: address.description, psm: AAP.psm,
           receiveBuffer: AAP.receiveBufferSize, from: adapter?.description)
       }
       return AAPLink.run(on: socket)
     case .galaxyBuds:
-      // Not in readProtocols yet: settle() never starts such a reader.
-      throw .connect(errno: EPROTONOSUPPORT)
+      let socket = try await handedOver.connect(service, of: address)
+      return GalaxyBudsLink.run(on: socket)
     }
   }
 
@@ -248,6 +258,11 @@ public actor HeadphoneSources: Service {
       switch report {
       case .event(let event):
         answered()
+        // The route first: the link's record and its event can wait.
+        if case .wear(let buds) = event {
+          await applyPlacement(
+            buds, of: address, from: source, overEar: overEar)
+        }
         publish(
           address,
           links.change(address) {
@@ -255,10 +270,6 @@ public actor HeadphoneSources: Service {
             $0?.message = nil
             $0?.take(event)
           })
-        if case .wear(let buds) = event {
-          await applyPlacement(
-            buds, of: address, from: source, overEar: overEar)
-        }
       case .skipped(let why):
         logger.debug(
           "Skipped a packet from the headphones",

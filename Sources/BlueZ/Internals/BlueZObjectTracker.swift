@@ -70,6 +70,24 @@ final class BlueZObjectTracker: Sendable {
     }
   }
 
+  /// The object path of the device with this address, if BlueZ has one.
+  func devicePath(of address: String) -> String? {
+    state.withLock { state in
+      state.objects.devices.first {
+        $0.value["Address"]?.string.flatMap(BlueZDevice.normalizedAddress)
+          == address
+      }?.key
+    }
+  }
+
+  /// The address of the device at an object path, if BlueZ has it.
+  func deviceAddress(at path: String) -> String? {
+    state.withLock {
+      $0.objects.devices[path]?["Address"]?.string.flatMap(
+        BlueZDevice.normalizedAddress)
+    }
+  }
+
   // MARK: - Subscribing
 
   /// Returns a new stream of the changes from now on.

@@ -1,18 +1,20 @@
-// AirPods for the headphone tests: Tests/Emulators/airpods.py, an AAP peer
-// on a real L2CAP socket, run with Debian's Python (which has Bluetooth
-// sockets) inside the Bluetooth VM, and driven line by line.
+// Headphones for the headphone tests: Tests/Emulators/airpods.py (an AAP
+// peer on a real L2CAP socket) and galaxybuds.py (the buds' frames on
+// RFCOMM), run with Debian's Python (which has Bluetooth sockets) inside
+// the Bluetooth VM, and driven line by line.
 
 import Foundation
 import Glibc
 
-/// One AirPods emulator listening on PSM 0x1001 of a controller.
+/// One emulator: AirPods listening on an L2CAP PSM (0x1001), or Galaxy
+/// Buds on an RFCOMM channel, of a controller.
 ///
 /// ```swift
-/// let airpods = try await AirPodsEmulator.start(on: mock.bus, address: b)
+/// let airpods = try await HeadphoneEmulator.start(on: mock.bus, address: b)
 /// try await airpods.waitFor("notifications")
 /// try airpods.send("ear 00 01")
 /// ```
-public final class AirPodsEmulator: Sendable {
+public final class HeadphoneEmulator: Sendable {
   private let process: ChildProcess
   private let commands: Int32
   private let outputPath: String
@@ -20,11 +22,20 @@ public final class AirPodsEmulator: Sendable {
   /// Debian's Python, which has `socket.AF_BLUETOOTH`.
   public static let python = "/usr/bin/python3"
 
-  /// The emulator program, beside the tests.
-  public static let script =
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Emulators/airpods.py")
-    .path
+  /// Which headphones.
+  public enum Kind: String, Sendable {
+    /// AirPods: AAP on L2CAP.
+    case airPods = "airpods"
+    /// Galaxy Buds: their frames on RFCOMM.
+    case galaxyBuds = "galaxybuds"
+
+    /// The emulator program, beside the tests.
+    var script: String {
+      URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("Emulators/\(rawValue).py").path
+    }
+  }
 
   private init(process: ChildProcess, commands: Int32, outputPath: String) {
     self.process = process
@@ -43,25 +54,32 @@ public final class AirPodsEmulator: Sendable {
   /// - Parameters:
   ///   - bus: The private bus whose processes it lives and dies with.
   ///   - address: The controller address it listens on (`BT_ADDR_B`).
-  ///   - name: A name for its output file.
-  ///   - psm: The PSM it listens on: AAP's, or another for a second one.
+  ///   - kind: AirPods or Galaxy Buds.
+  ///   - name: A name for its output file; the kind's when nil.
+  ///   - port: The AirPods' PSM (AAP's by default, another for a second
+  ///     emulator) or the Galaxy Buds' RFCOMM channel (1 by default).
   /// - Throws: ``FixtureError`` with its output if it does not listen.
   public static func start(
-    on bus: PrivateBus, address: String, name: String = "airpods",
-    psm: UInt16 = 0x1001
-  ) async throws -> AirPodsEmulator {
+    _ kind: Kind = .airPods, on bus: PrivateBus, address: String,
+    name: String? = nil, port: UInt16? = nil
+  ) async throws -> HeadphoneEmulator {
     var descriptors: [Int32] = [0, 0]
     guard pipe(&descriptors) == 0 else {
       throw FixtureError("cannot make a pipe: errno \(errno)")
     }
     // Only the child's copy of the reading end stays open in it.
     _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
-    let outputPath = "\(bus.directory)/\(name).log"
+    let outputPath = "\(bus.directory)/\(name ?? kind.rawValue).log"
+    let portOption =
+      switch kind {
+      case .airPods: ["--psm", "\(port ?? 0x1001)"]
+      case .galaxyBuds: ["--channel", "\(port ?? 1)"]
+      }
     let process: ChildProcess
     do {
       process = try await bus.spawn(
         python,
-        arguments: ["-u", script, "--address", address, "--psm", "\(psm)"],
+        arguments: ["-u", kind.script, "--address", address] + portOption,
         environment: ["PATH": SoundServer.searchPath],
         input: .descriptor(descriptors[0]), output: outputPath,
         errorOutput: outputPath)
@@ -71,7 +89,7 @@ public final class AirPodsEmulator: Sendable {
       throw error
     }
     close(descriptors[0])
-    let emulator = AirPodsEmulator(
+    let emulator = HeadphoneEmulator(
       process: process, commands: descriptors[1], outputPath: outputPath)
     try await emulator.waitFor("listening")
     return emulator

@@ -1,17 +1,19 @@
 // Everything the headphone tests and benchmark start inside the Bluetooth
-// VM: BlueZ's mock with the host's adapter at hci0's address and AirPods
-// connected at hci1's, the AirPods emulator listening there, a private
-// PulseAudio with a speaker and the AirPods' sink, a session bus for media
-// players, and accessoryd.
+// VM: BlueZ's mock with the host's adapter at hci0's address and the
+// headphones (AirPods or Galaxy Buds) connected at hci1's, their emulator
+// listening there, a private PulseAudio with a speaker and the headphones'
+// sink, a session bus for media players, and accessoryd.
 
-/// The AirPods, their emulator, a sound server and the daemon, inside the
-/// Bluetooth VM.
-public struct AirPodsRig: Sendable {
+/// The headphones, their emulator, a sound server and the daemon, inside
+/// the Bluetooth VM.
+public struct HeadphoneRig: Sendable {
   /// BlueZ's D-Bus API.
   public let mock: BlueZMock
-  /// The AirPods, on L2CAP PSM 0x1001 of hci1.
-  public let airpods: AirPodsEmulator
-  /// PulseAudio with the sinks `speaker` and `buds` (the AirPods' output).
+  /// The headphones: AirPods on L2CAP PSM 0x1001 of hci1, or Galaxy Buds
+  /// on its RFCOMM channel 1.
+  public let emulator: HeadphoneEmulator
+  /// PulseAudio with the sinks `speaker` and `buds` (the headphones'
+  /// output).
   public let server: SoundServer
   /// The session bus, for media players.
   public let session: PrivateBus
@@ -24,38 +26,56 @@ public struct AirPodsRig: Sendable {
     "74ec2172-0bad-4d01-8f77-997b2be0722a",
   ]
 
-  /// The AirPods' address: hci1's.
+  /// BlueZ's `UUIDs` of Galaxy Buds2: A2DP sink and their own service.
+  public static let galaxyBudsUUIDs = [
+    "0000110b-0000-1000-8000-00805f9b34fb",
+    "2e73a4ad-332d-41fc-90e2-16bef06523f2",
+  ]
+
+  /// The headphones' address: hci1's.
   public var address: String { BluetoothVM.headphones }
 
-  /// Starts everything; the AirPods are paired and connected in BlueZ,
-  /// not yet paired with accessoryd.
+  /// Starts everything; the headphones are paired and connected in
+  /// BlueZ, not yet paired with accessoryd.
   ///
-  /// - Parameter policy: The daemon's policy text.
+  /// - Parameters:
+  ///   - kind: AirPods or Galaxy Buds; for Galaxy Buds the mock hands the
+  ///     daemon a real RFCOMM socket to the emulator.
+  ///   - policy: The daemon's policy text.
   /// - Throws: ``FixtureError`` if a part does not start; what started is
   ///   stopped.
-  public static func start(policy: String) async throws -> AirPodsRig {
+  public static func start(
+    _ kind: HeadphoneEmulator.Kind = .airPods, policy: String
+  ) async throws -> HeadphoneRig {
     let address = BluetoothVM.headphones
+    let (name, uuids) =
+      kind == .airPods
+      ? ("AirPods Pro", uuids) : ("Galaxy Buds2", galaxyBudsUUIDs)
     let mock = try await BlueZMock.start()
     var started: [@Sendable () -> Void] = [{ mock.stop() }]
     do {
       try await mock.addAdapter("hci0", systemName: "laptop")
       try await mock.setAdapterProperty(
         "hci0", "Address", .string(BluetoothVM.hostAdapter))
-      try await mock.addDevice(address: address, name: "AirPods Pro")
+      try await mock.addDevice(address: address, name: name)
       for (property, value): (String, BlueZMock.PropertyValue) in [
         ("UUIDs", .strings(uuids)), ("Icon", .string("audio-headphones")),
         ("Paired", .bool(true)), ("Connected", .bool(true)),
       ] {
         try await mock.setDeviceProperty(address, property, value)
       }
-      let airpods = try await AirPodsEmulator.start(
-        on: mock.bus, address: address)
+      let emulator = try await HeadphoneEmulator.start(
+        kind, on: mock.bus, address: address)
+      if kind == .galaxyBuds {
+        try await mock.handOverRFCOMM(
+          of: address, channel: 1, from: BluetoothVM.hostAdapter)
+      }
       let server = try await SoundServer.start(
         .pulseAudio,
         sinks: [
           .speaker(name: "speaker", description: "Built-in Speaker"),
           .bluetoothHeadphones(
-            name: "buds", address: address, description: "AirPods Pro",
+            name: "buds", address: address, description: name,
             deviceAPI: SoundServerKind.pulseAudio.bluetoothDeviceAPI),
         ])
       started.append { server.stop() }
@@ -64,8 +84,8 @@ public struct AirPodsRig: Sendable {
       let daemon = try await DaemonFixture.start(
         on: server, policy: policy, hostAddresses: [],
         systemBusAddress: mock.busAddress, sessionBusAddress: session.address)
-      return AirPodsRig(
-        mock: mock, airpods: airpods, server: server, session: session,
+      return HeadphoneRig(
+        mock: mock, emulator: emulator, server: server, session: session,
         daemon: daemon)
     } catch {
       for stop in started.reversed() { stop() }

@@ -1,11 +1,16 @@
-// A socket that keeps message boundaries (SOCK_SEQPACKET): L2CAP to a pair
-// of AirPods, or a Unix socket pair for tests. Every call blocks: run them
-// on a thread of their own, never on the shared task threads.
+// A connected socket to headphones: L2CAP SOCK_SEQPACKET to a pair of
+// AirPods (message boundaries kept), RFCOMM SOCK_STREAM to Galaxy Buds
+// (a byte stream, handed over by BlueZ), or a Unix socket pair for tests.
+// Every call blocks: run them on a thread of their own, never on the
+// shared task threads.
 
 import Glibc
 
-/// A connected `SOCK_SEQPACKET` socket.
-public final class PacketSocket: Sendable {
+/// A connected socket to headphones.
+///
+/// On a `SOCK_SEQPACKET` socket each ``receive(capacity:)`` is one packet;
+/// on a `SOCK_STREAM` socket it is whatever bytes have arrived.
+public final class HeadphoneSocket: Sendable {
   /// The file descriptor; -1 once closed.
   private let descriptor: Int32
 
@@ -17,18 +22,31 @@ public final class PacketSocket: Sendable {
     Glibc.close(descriptor)
   }
 
-  /// Two connected Unix `SOCK_SEQPACKET` sockets, for tests that play the
-  /// headphones' side.
-  public static func pair() throws(LinkError) -> (PacketSocket, PacketSocket) {
+  /// Takes a connected socket, such as the RFCOMM socket BlueZ hands
+  /// over; the socket closes it when released.
+  ///
+  /// - Parameter descriptor: A connected socket's descriptor, which the
+  ///   caller gives up.
+  public convenience init(adopting descriptor: Int32) {
+    self.init(descriptor: descriptor)
+  }
+
+  /// Two connected Unix sockets, for tests that play the headphones' side.
+  ///
+  /// - Parameter streaming: `SOCK_STREAM` rather than `SOCK_SEQPACKET`.
+  public static func pair(
+    streaming: Bool = false
+  ) throws(LinkError) -> (HeadphoneSocket, HeadphoneSocket) {
     var descriptors: [Int32] = [-1, -1]
+    let type = streaming ? SOCK_STREAM : SOCK_SEQPACKET
     guard
       socketpair(
-        AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
-        0, &descriptors) == 0
+        AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0,
+        &descriptors) == 0
     else { throw .socket(errno: errno) }
     return (
-      PacketSocket(descriptor: descriptors[0]),
-      PacketSocket(descriptor: descriptors[1])
+      HeadphoneSocket(descriptor: descriptors[0]),
+      HeadphoneSocket(descriptor: descriptors[1])
     )
   }
 
@@ -46,7 +64,7 @@ public final class PacketSocket: Sendable {
   public static func connectL2CAP(
     to address: String, psm: UInt16, receiveBuffer: Int,
     from adapter: String? = nil
-  ) throws(LinkError) -> PacketSocket {
+  ) throws(LinkError) -> HeadphoneSocket {
     guard let bytes = bluetoothAddressBytes(address) else {
       throw .badAddress(address)
     }
@@ -64,7 +82,7 @@ public final class PacketSocket: Sendable {
       let code = errno
       throw code == EAFNOSUPPORT ? .noBluetoothSockets : .socket(errno: code)
     }
-    let socket = PacketSocket(descriptor: descriptor)
+    let socket = HeadphoneSocket(descriptor: descriptor)
     var size = Int32(receiveBuffer)
     _ = setsockopt(
       descriptor, SOL_SOCKET, SO_RCVBUF, &size,
@@ -100,11 +118,11 @@ public final class PacketSocket: Sendable {
     guard sent == packet.count else { throw .send(errno: errno) }
   }
 
-  /// Waits for the next packet.
+  /// Waits for the next packet, or on a stream for the next bytes.
   ///
   /// - Parameter capacity: The largest packet expected; a longer one is
-  ///   cut, as the kernel does.
-  /// - Returns: The packet, or nil once the other side closed (or
+  ///   cut, as the kernel does. On a stream, the most bytes to take.
+  /// - Returns: The packet or bytes, or nil once the other side closed (or
   ///   ``shutDown()`` was called).
   public func receive(capacity: Int) throws(LinkError) -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: capacity)
