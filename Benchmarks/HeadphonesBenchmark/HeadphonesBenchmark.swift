@@ -3,7 +3,9 @@
 // packet takes to move the output, beside an update on the control socket
 // and `acctl update` for the same switch. Each is timed from its start (the
 // emulator's send, the request's write, the process's spawn) to the moment
-// an independent libpulse client sees the new default.
+// an independent libpulse client sees the new default. Outside the VM, on
+// this machine's own clock: what the AirPods' link adds before the update
+// path, from a packet's send to its event, over a Unix socket pair.
 
 import AccessoryControl
 import BenchmarkSupport
@@ -17,14 +19,17 @@ import TestSupport
 @main
 struct HeadphonesBenchmark {
   static func main() async {
-    guard BluetoothVM.isInside else {
-      print(
-        "headphones-benchmark runs inside the Bluetooth VM: "
-          + "BTVM_VERBOSE=0 \(BluetoothVM.marker)=1 scripts/run-in-vm "
-          + ".build/release/headphones-benchmark [--quick]")
-      exit(64)
-    }
     let quick = CommandLine.arguments.contains("--quick")
+    guard BluetoothVM.isInside else {
+      // Outside the VM: the link's own share, natively, over a Unix pair.
+      do {
+        try await LinkLatency(packets: quick ? 200 : 2000).run()
+        exit(0)
+      } catch {
+        print("headphones (native): benchmark failed: \(error)")
+        exit(1)
+      }
+    }
     do {
       try await HeadphonesBenchmark(repetitions: quick ? 10 : 40).run()
       exit(0)
@@ -241,5 +246,46 @@ enum BootClock {
     let instantNow = ContinuousClock.now
     let bootNow = now()
     return .nanoseconds(bootNow - boot) - (instantNow - instant)
+  }
+}
+
+/// The AirPods' link on its own, natively.
+///
+/// Each sample is a packet written to one end of a Unix `SOCK_SEQPACKET`
+/// pair until `AAPLink`'s event for it comes out of its stream to an async
+/// consumer. This, and one hop to the headphones service, is all the packet
+/// path does before the update path a companion's request also takes.
+struct LinkLatency {
+  let packets: Int
+
+  func run() async throws {
+    let (host, airPods) = try HeadphoneSocket.pair()
+    var reports = AAPLink.run(on: host, answerTimeout: .seconds(3600))
+      .makeAsyncIterator()
+    for _ in AAP.opening {
+      _ = try await onOwnThread { try airPods.receive(capacity: 4096) }
+    }
+    var samples = Samples()
+    for round in 0..<packets {
+      // Alternate, so that each packet is a change the session reports.
+      let packet: [UInt8] =
+        AAP.header + [0x06, 0x00]
+        + (round.isMultiple(of: 2) ? [0x00, 0x00] : [0x02, 0x02])
+      let start = ContinuousClock.now
+      try airPods.send(packet)
+      guard case .event = await reports.next() else {
+        throw BenchmarkError("the link did not report packet \(round)")
+      }
+      samples.append(.now - start)
+    }
+    airPods.shutDown()
+    let median = samples.median.map { format($0 * 1000, digits: 1) } ?? "-"
+    let worst = samples.p99.map { format($0 * 1000, digits: 1) } ?? "-"
+    print("")
+    print("headphones, natively on this machine (\(packets) packets)")
+    print(
+      "  the AirPods' link, from a packet's send to its event: median "
+        + "\(median) µs, p99 \(worst) µs")
+    fflush(nil)
   }
 }

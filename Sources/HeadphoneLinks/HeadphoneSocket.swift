@@ -50,6 +50,9 @@ public final class HeadphoneSocket: Sendable {
     )
   }
 
+  /// How long a connect may wait for the headphones, in seconds.
+  public static let connectTimeoutSeconds = 10
+
   /// Connects to an L2CAP PSM of a Bluetooth device.
   ///
   /// - Parameters:
@@ -87,6 +90,12 @@ public final class HeadphoneSocket: Sendable {
     _ = setsockopt(
       descriptor, SOL_SOCKET, SO_RCVBUF, &size,
       socklen_t(MemoryLayout<Int32>.size))
+    // L2CAP's connect waits as long as the send timeout: headphones out of
+    // range then fail in seconds, not after the kernel's 40.
+    var wait = timeval(tv_sec: Self.connectTimeoutSeconds, tv_usec: 0)
+    _ = setsockopt(
+      descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait,
+      socklen_t(MemoryLayout<timeval>.size))
     if let local {
       var source = SocketAddressL2(
         family: sa_family_t(bluetoothFamily), psm: 0, address: local,
@@ -106,7 +115,13 @@ public final class HeadphoneSocket: Sendable {
         Glibc.connect(descriptor, $0, SocketAddressL2.length)
       }
     }
-    guard connected == 0 else { throw .connect(errno: errno) }
+    guard connected == 0 else {
+      // The kernel gives up waiting after the send timeout set above.
+      let code = errno
+      throw code == EINPROGRESS || code == EAGAIN
+        ? .connectTimedOut(seconds: Self.connectTimeoutSeconds)
+        : .connect(errno: code)
+    }
     return socket
   }
 

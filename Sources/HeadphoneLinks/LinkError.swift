@@ -14,6 +14,9 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
   case bind(errno: Int32)
   /// The connection failed.
   case connect(errno: Int32)
+  /// The headphones did not answer the connection in time: out of range,
+  /// or off.
+  case connectTimedOut(seconds: Int)
   /// A packet could not be sent.
   case send(errno: Int32)
   /// A packet could not be received.
@@ -34,6 +37,8 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
     case .bind(let code):
       "cannot connect from the adapter: \(Self.text(code))"
     case .connect(let code): "cannot connect: \(Self.text(code))"
+    case .connectTimedOut(let seconds):
+      "cannot connect: no answer within \(seconds) s (out of range, or off)"
     case .send(let code): "cannot send: \(Self.text(code))"
     case .receive(let code): "cannot receive: \(Self.text(code))"
     case .bluez(let why): why

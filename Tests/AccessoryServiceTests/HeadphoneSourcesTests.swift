@@ -54,10 +54,13 @@ struct HeadphoneSourcesTests {
     var away = airpods
     away.isConnected = false
     #expect(HeadphoneSources.protocolToRead(away, in: registry) == nil)
-    // No protocol accessoryd reads yet (Galaxy Buds), or none at all.
+    // Galaxy Buds are read too; headphones with no protocol it knows not.
     var buds = airpods
     buds.serviceUUIDs = [CBUUID(string: GalaxyBuds.buds2UUID)]
-    #expect(HeadphoneSources.protocolToRead(buds, in: registry) == nil)
+    #expect(HeadphoneSources.protocolToRead(buds, in: registry) == .galaxyBuds)
+    var plain = airpods
+    plain.serviceUUIDs = [CBUUID(string: "110B")]
+    #expect(HeadphoneSources.protocolToRead(plain, in: registry) == nil)
     // Registered with placementSource none: a companion reports.
     try registry.register(
       registry.accessory(at: address),

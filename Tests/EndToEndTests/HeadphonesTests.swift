@@ -91,22 +91,24 @@ struct InsideTheBluetoothVM {
   /// function, and the name it passes under.
   static let tests = [
     (
-      "airPods", "AirPods over L2CAP: placement, battery, rules, drops, silence"
+      "airPods",
+      "AirPods over L2CAP: placement, battery, rules, drops, silence, out of range"
     ),
     (
       "galaxyBuds",
-      "Galaxy Buds over RFCOMM, handed over by BlueZ: placement, battery, drops"
+      "Galaxy Buds over RFCOMM, handed over by BlueZ: placement, drops, BlueZ restarts"
     ),
   ]
 
   @Test(
-    "Galaxy Buds over RFCOMM, handed over by BlueZ: placement, battery, drops")
+    "Galaxy Buds over RFCOMM, handed over by BlueZ: placement, drops, BlueZ restarts"
+  )
   func galaxyBuds() async throws {
     let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 0)
     let parts = try await HeadphoneRig.start(.galaxyBuds, policy: policy)
     defer { parts.stop() }
-    let (address, mock, buds, daemon) = (
-      parts.address, parts.mock, parts.emulator, parts.daemon
+    let (address, buds, daemon) = (
+      parts.address, parts.emulator, parts.daemon
     )
     let rig = Rig(server: parts.server, daemon: daemon)
     func budsSaid(_ line: String, times: Int = 1) async throws {
@@ -161,9 +163,23 @@ struct InsideTheBluetoothVM {
     try buds.send("wear 1 2")
     try await rig.eventually("the buds again") { $0.defaultSink == "buds" }
 
-    // BlueZ says they disconnected: the link closes and stops.
-    try await mock.setDeviceProperty(address, "Connected", .bool(false))
+    // BlueZ exits and starts again: the devices go, and the link with
+    // them; back, the profile is registered again and the buds read.
+    try await parts.restartBlueZ()
     try await budsSaid("closed", times: 2)
+    try await budsSaid("connected", times: 3)
+    _ = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "connected"
+    }
+    try buds.send("wear 3 3")
+    try await rig.eventually("after BlueZ's restart: the speaker") {
+      $0.defaultSink == "speaker"
+    }
+
+    // BlueZ says they disconnected: the link closes and stops.
+    try await parts.mock.setDeviceProperty(
+      address, "Connected", .bool(false))
+    try await budsSaid("closed", times: 3)
     _ = try await eventuallyCurrent(rig, address) {
       $0["headphones"] == .null
     }
@@ -172,7 +188,9 @@ struct InsideTheBluetoothVM {
       "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")
   }
 
-  @Test("AirPods over L2CAP: placement, battery, rules, drops, silence")
+  @Test(
+    "AirPods over L2CAP: placement, battery, rules, drops, silence, out of range"
+  )
   func airPods() async throws {
     let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 0)
     let parts = try await HeadphoneRig.start(policy: policy)
@@ -322,6 +340,20 @@ struct InsideTheBluetoothVM {
     // And connected again: read again.
     try await mock.setDeviceProperty(address, "Connected", .bool(true))
     try await airpodsSaid("notifications", times: 5)
+    _ = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "connected"
+    }
+
+    // Out of range while BlueZ still says connected: the link ends, and
+    // each new try fails; acctl says why, and when it tries again.
+    airpods.vanish()
+    current = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "retrying"
+        && ($0["headphones"]?["message"]?.stringValue ?? "").contains(
+          "cannot connect")
+    }
+    let shownAway = try await rig.ok(["current", address]).stdout
+    #expect(shownAway.contains("retrying: cannot connect"), "\(shownAway)")
 
     // The events told each change of the link and battery.
     let told = events.outputSoFar

@@ -60,3 +60,54 @@ public enum BluetoothVM {
       environment: environment, within: limit)
   }
 }
+
+/// Makes the emulated controllers pair afresh whenever no link is up.
+///
+/// Once the ACL link between hci0 and hci1 drops (about 2 s after its last
+/// channel closes), `btvirt`'s controllers sometimes refuse every new one
+/// ("Connection reset by peer", or "No route to host") while they keep
+/// the old link key; forgetting the keys on both sides (`btmgmt unpair`)
+/// lets the next connection pair again, as real headphones do. Measured
+/// here with a plain L2CAP client: without it, a connect that races the
+/// link's end fails from then on; with it, the next try succeeds.
+public final class LinkKeyJanitor: Sendable {
+  private let task: Task<Void, Never>
+
+  private init(task: Task<Void, Never>) {
+    self.task = task
+  }
+
+  /// Starts watching the controllers' links, every 300 ms.
+  public static func start() -> LinkKeyJanitor {
+    let environment = ["PATH": SoundServer.searchPath]
+    let host = BluetoothVM.hostAdapter
+    let headphones = BluetoothVM.headphones
+    return LinkKeyJanitor(
+      task: Task {
+        var forgotten = ContinuousClock.now
+        while !Task.isCancelled {
+          let links = try? await runProgram(
+            "/usr/bin/hcitool", ["con"], environment: environment,
+            within: .seconds(20))
+          let up = links?.stdout.contains("ACL") ?? false
+          // No link: forget the keys, at most every 2 s, so that the next
+          // connection pairs afresh (also after a first one that failed).
+          if !up, ContinuousClock.now - forgotten >= .seconds(2) {
+            forgotten = .now
+            _ = try? await runProgram(
+              "/usr/bin/btmgmt", ["--index", "0", "unpair", headphones],
+              environment: environment, within: .seconds(20))
+            _ = try? await runProgram(
+              "/usr/bin/btmgmt", ["--index", "1", "unpair", host],
+              environment: environment, within: .seconds(20))
+          }
+          try? await Task.sleep(for: .milliseconds(300))
+        }
+      })
+  }
+
+  /// Stops watching.
+  public func stop() {
+    task.cancel()
+  }
+}

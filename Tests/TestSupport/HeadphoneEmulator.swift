@@ -95,6 +95,12 @@ public final class HeadphoneEmulator: Sendable {
     return emulator
   }
 
+  /// Ends the emulator at once, as headphones that go out of range: its
+  /// socket closes and nothing listens any more.
+  public func vanish() {
+    process.send(SIGKILL)
+  }
+
   /// Sends the emulator one command line, such as `ear 00 01`.
   public func send(_ command: String) throws {
     let line = Array((command + "\n").utf8)

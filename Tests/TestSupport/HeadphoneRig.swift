@@ -7,6 +7,8 @@
 /// The headphones, their emulator, a sound server and the daemon, inside
 /// the Bluetooth VM.
 public struct HeadphoneRig: Sendable {
+  /// AirPods or Galaxy Buds.
+  public let kind: HeadphoneEmulator.Kind
   /// BlueZ's D-Bus API.
   public let mock: BlueZMock
   /// The headphones: AirPods on L2CAP PSM 0x1001 of hci1, or Galaxy Buds
@@ -19,6 +21,8 @@ public struct HeadphoneRig: Sendable {
   public let session: PrivateBus
   /// accessoryd, on the system bus of the mock and that session bus.
   public let daemon: DaemonFixture
+  /// Lets the emulated controllers pair again after their link went.
+  let janitor: LinkKeyJanitor
 
   /// BlueZ's `UUIDs` of AirPods: A2DP sink and AAP.
   public static let uuids = [
@@ -48,34 +52,19 @@ public struct HeadphoneRig: Sendable {
     _ kind: HeadphoneEmulator.Kind = .airPods, policy: String
   ) async throws -> HeadphoneRig {
     let address = BluetoothVM.headphones
-    let (name, uuids) =
-      kind == .airPods
-      ? ("AirPods Pro", uuids) : ("Galaxy Buds2", galaxyBudsUUIDs)
     let mock = try await BlueZMock.start()
     var started: [@Sendable () -> Void] = [{ mock.stop() }]
     do {
-      try await mock.addAdapter("hci0", systemName: "laptop")
-      try await mock.setAdapterProperty(
-        "hci0", "Address", .string(BluetoothVM.hostAdapter))
-      try await mock.addDevice(address: address, name: name)
-      for (property, value): (String, BlueZMock.PropertyValue) in [
-        ("UUIDs", .strings(uuids)), ("Icon", .string("audio-headphones")),
-        ("Paired", .bool(true)), ("Connected", .bool(true)),
-      ] {
-        try await mock.setDeviceProperty(address, property, value)
-      }
+      try await populate(mock, with: kind)
       let emulator = try await HeadphoneEmulator.start(
         kind, on: mock.bus, address: address)
-      if kind == .galaxyBuds {
-        try await mock.handOverRFCOMM(
-          of: address, channel: 1, from: BluetoothVM.hostAdapter)
-      }
       let server = try await SoundServer.start(
         .pulseAudio,
         sinks: [
           .speaker(name: "speaker", description: "Built-in Speaker"),
           .bluetoothHeadphones(
-            name: "buds", address: address, description: name,
+            name: "buds", address: address,
+            description: kind == .airPods ? "AirPods Pro" : "Galaxy Buds2",
             deviceAPI: SoundServerKind.pulseAudio.bluetoothDeviceAPI),
         ])
       started.append { server.stop() }
@@ -85,16 +74,50 @@ public struct HeadphoneRig: Sendable {
         on: server, policy: policy, hostAddresses: [],
         systemBusAddress: mock.busAddress, sessionBusAddress: session.address)
       return HeadphoneRig(
-        mock: mock, emulator: emulator, server: server, session: session,
-        daemon: daemon)
+        kind: kind, mock: mock, emulator: emulator, server: server,
+        session: session, daemon: daemon, janitor: LinkKeyJanitor.start())
     } catch {
       for stop in started.reversed() { stop() }
       throw error
     }
   }
 
+  /// BlueZ exits and starts again: the devices go, then the adapter and
+  /// the headphones, connected, come back.
+  public func restartBlueZ() async throws {
+    try await mock.restartBlueZ()
+    try await Self.populate(mock, with: kind)
+  }
+
+  /// Gives the mock the host's adapter (at hci0's address) and the
+  /// headphones, paired and connected; for Galaxy Buds, the mock hands
+  /// the daemon a real RFCOMM socket to the emulator.
+  private static func populate(
+    _ mock: BlueZMock, with kind: HeadphoneEmulator.Kind
+  ) async throws {
+    let address = BluetoothVM.headphones
+    let (name, uuids) =
+      kind == .airPods
+      ? ("AirPods Pro", uuids) : ("Galaxy Buds2", galaxyBudsUUIDs)
+    try await mock.addAdapter("hci0", systemName: "laptop")
+    try await mock.setAdapterProperty(
+      "hci0", "Address", .string(BluetoothVM.hostAdapter))
+    try await mock.addDevice(address: address, name: name)
+    for (property, value): (String, BlueZMock.PropertyValue) in [
+      ("UUIDs", .strings(uuids)), ("Icon", .string("audio-headphones")),
+      ("Paired", .bool(true)), ("Connected", .bool(true)),
+    ] {
+      try await mock.setDeviceProperty(address, property, value)
+    }
+    if kind == .galaxyBuds {
+      try await mock.handOverRFCOMM(
+        of: address, channel: 1, from: BluetoothVM.hostAdapter)
+    }
+  }
+
   /// Stops the daemon, the players' bus, the server and the mock.
   public func stop() {
+    janitor.stop()
     daemon.shutDown()
     session.stop()
     server.stop()
