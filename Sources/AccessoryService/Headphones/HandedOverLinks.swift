@@ -3,6 +3,7 @@
 // One client of BlueZ on the system bus, one profile per service UUID,
 // registered when first needed and again after BlueZ restarts.
 
+import AccessoryControl
 import AccessorySetupKit
 import BlueZ
 import HeadphoneLinks
@@ -70,7 +71,10 @@ actor HandedOverLinks {
     for continuation in waiting.values { continuation.resume(returning: nil) }
     waiting = [:]
     arrived = [:]
-    client?.close()
+    if let client {
+      // Closing joins the client's D-Bus thread: not on a shared one.
+      Task { await onOwnThread(named: "bluez.close") { client.close() } }
+    }
     client = nil
   }
 

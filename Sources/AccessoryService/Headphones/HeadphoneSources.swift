@@ -92,9 +92,11 @@ public actor HeadphoneSources: Service {
     let stopping = readers
     readers = [:]
     await handedOver.close()
-    for reader in stopping.values { reader.task.cancel() }
+    // Not awaited: a reader may wait up to the connect timeout on its
+    // thread, longer than a service may take to stop. Cancelled, it ends
+    // its link as soon as the connect returns.
     for (address, reader) in stopping {
-      await reader.task.value
+      reader.task.cancel()
       publish(address, links.change(address) { $0 = nil })
     }
   }
