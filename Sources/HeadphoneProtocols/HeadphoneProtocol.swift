@@ -67,12 +67,4 @@ public enum HeadphoneProtocol: String, Sendable, Hashable, CaseIterable {
     return UInt16(product, radix: 16).map(AAP.overEarProducts.contains)
       ?? false
   }
-
-  /// The name people know the headphones by.
-  public var productFamily: String {
-    switch self {
-    case .aap: "AirPods (AAP)"
-    case .galaxyBuds: "Galaxy Buds"
-    }
-  }
 }

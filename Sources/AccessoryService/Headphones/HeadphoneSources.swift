@@ -10,7 +10,6 @@ import AccessoryControl
 import AccessorySetupKit
 import AudioAccessoryKit
 import FoundationEssentials
-import Glibc
 import HeadphoneLinks
 import HeadphoneProtocols
 import Logging
