@@ -170,11 +170,11 @@ struct MediaRig {
   }
 
   /// Switches the buds' card to another profile: their sink goes and
-  /// another, with the same address, comes.
+  /// another, with the same address, comes; returns the new sink's name.
   func flip(
     from old: String, to new: String,
     settled: () async throws -> Bool = { true }
-  ) async throws {
+  ) async throws -> String {
     try await server.unloadModule(try await module(of: old))
     // As a card does, the new profile's sink comes once the server has
     // settled the old one's going, its streams moved (PipeWire 0.3.65 with
@@ -184,35 +184,39 @@ struct MediaRig {
       guard try await server.defaultSinkName() != old else { return false }
       return try await settled()
     }
-    try await loadBudsSink(new)
+    return try await loadBudsSink(new)
   }
 
   /// Loads a sink with the buds' address, which accessoryd makes the
-  /// default since they are worn.
+  /// default since they are worn; returns the name it has.
   ///
   /// WirePlumber 0.4.13 sometimes fails to take a node made while another
   /// goes ("failed to activate item: Object activation aborted", or
-  /// nothing at all), and then never routes to it; such a sink is made
-  /// again, as a card's profile would be switched again.
-  func loadBudsSink(_ name: String) async throws {
-    for attempt in 1...3 {
+  /// nothing at all), and then never makes it the default; such a sink is
+  /// made again, as a card's profile would be switched again, under a name
+  /// of its own (PipeWire 0.3.65 may never report as the default a sink
+  /// made again under a name WirePlumber failed on).
+  func loadBudsSink(_ name: String) async throws -> String {
+    for attempt in 1...4 {
+      let attemptName = attempt == 1 ? name : "\(name)-\(attempt)"
       let failures = wirePlumberFailures
       let module = try await server.loadNullSink(
         .bluetoothHeadphones(
-          name: name, address: budsAddress, description: "Studio Buds",
+          name: attemptName, address: budsAddress, description: "Studio Buds",
           deviceAPI: server.kind.bluetoothDeviceAPI))
-      guard server.kind == .pipeWire else { return }
+      guard server.kind == .pipeWire else { return attemptName }
       // Taken when it becomes the default; not taken when WirePlumber says
       // so, or stays silent and never makes it the default.
-      try? await waitUntil("\(name) the default", within: .seconds(4)) {
-        try await server.defaultSinkName() == name
+      try? await waitUntil("\(attemptName) the default", within: .seconds(5)) {
+        try await server.defaultSinkName() == attemptName
           || wirePlumberFailures > failures
       }
-      guard attempt < 3, try await server.defaultSinkName() != name else {
-        return
-      }
+      guard attempt < 4,
+        try await server.defaultSinkName() != attemptName
+      else { return attemptName }
       try await server.unloadModule(module)
     }
+    return name
   }
 
   /// How often WirePlumber said it could not take a node, in its log's
@@ -226,8 +230,8 @@ struct MediaRig {
 
   /// The buds connect again: their A2DP sink comes back, under a name of
   /// its own (PipeWire 0.3.65 may not report a default sink made a third
-  /// time under the same name).
-  func connectBuds(as name: String = "buds") async throws {
+  /// time under the same name); returns the name it has.
+  func connectBuds(as name: String = "buds") async throws -> String {
     try await loadBudsSink(name)
   }
 
@@ -547,9 +551,10 @@ struct MediaFollowsTheWearerTests {
         rig.server, sink: "speaker", processes: processes)
       defer { _ = watch.stop() }
       do {
-        try await flipIsNeverHeard(rig, watch, processes)
-        try await disconnectPausesWithoutResuming(rig, watch, tone)
-        try await reconnectResumesWhenAsked(rig)
+        let headset = try await flipIsNeverHeard(rig, watch, processes)
+        let buds = try await disconnectPausesWithoutResuming(
+          rig, watch, tone, headset: headset)
+        try await reconnectResumesWhenAsked(rig, buds: buds)
       } catch {
         throw FixtureError(
           "\(error)",
@@ -562,26 +567,28 @@ struct MediaFollowsTheWearerTests {
   /// The card switches from A2DP to the headset profile: the A2DP sink
   /// goes, and the headset's comes with the same address, within the
   /// reappear grace time.
+  ///
+  /// Returns the headset sink's name.
   private func flipIsNeverHeard(
     _ rig: MediaRig, _ watch: AudibilityWatch, _ processes: Set<Int32>
-  ) async throws {
-    // Time for a second switch, should the first not take.
+  ) async throws -> String {
+    // Time for more switches, should the first not take.
     try await rig.reloadPolicy(
       try DaemonFixture.policyText().replacingOccurrences(
-        of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 15,"))
-    try await rig.flip(from: "buds", to: "buds-headset") {
+        of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 30,"))
+    let headset = try await rig.flip(from: "buds", to: "buds-headset") {
       // Moved to the speaker, and muted there.
       let streams = try await watch.placements(of: processes)
       return streams.count == processes.count
         && streams.allSatisfy { $0.sink == "speaker" && $0.muted }
     }
-    try await rig.waitForDefault("buds-headset")
+    try await rig.waitForDefault(headset)
     try await waitUntil(
       "every stream unmuted on the headset's output", within: .seconds(10)
     ) {
       let streams = try await watch.placements(of: processes)
       return streams.count == processes.count
-        && streams.allSatisfy { $0.sink == "buds-headset" && !$0.muted }
+        && streams.allSatisfy { $0.sink == headset && !$0.muted }
     }
     // The server moves the streams to the speaker before any client hears
     // that the sink went: accessoryd mutes them as the removal arrives,
@@ -597,18 +604,22 @@ struct MediaFollowsTheWearerTests {
         "Muted the streams moved off an accessory's output that went away"),
       "\(rig.daemon.logTail())")
     #expect(!log.contains("Paused media players"))
+    return headset
   }
 
   /// The headset's output goes for good: past a 1 s grace time the players
   /// pause and the tone stays muted; back, the tone plays on the buds
   /// again and the players stay paused.
+  ///
+  /// Returns the name of the buds' sink once back.
   private func disconnectPausesWithoutResuming(
-    _ rig: MediaRig, _ watch: AudibilityWatch, _ tone: PlaybackStream
-  ) async throws {
+    _ rig: MediaRig, _ watch: AudibilityWatch, _ tone: PlaybackStream,
+    headset: String
+  ) async throws -> String {
     try await rig.reloadPolicy(
       try DaemonFixture.policyText().replacingOccurrences(
         of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 1,"))
-    try await rig.server.unloadModule(try await rig.module(of: "buds-headset"))
+    try await rig.server.unloadModule(try await rig.module(of: headset))
     try await rig.waitForStatuses(
       [(rig.playing[0], .paused), (rig.playing[1], .paused)],
       "both players paused once the grace time ended")
@@ -622,10 +633,10 @@ struct MediaFollowsTheWearerTests {
       "\(explained)")
     #expect(explained.contains("media.resumeOnReconnect is false"))
 
-    try await rig.connectBuds()
+    let buds = try await rig.connectBuds()
     try await waitUntil("the tone unmuted on the buds", within: .seconds(10)) {
       try await watch.placements(of: [tone.processIdentifier]).contains {
-        $0.sink == "buds" && !$0.muted
+        $0.sink == buds && !$0.muted
       }
     }
     try await waitUntil("the decision not to resume", within: .seconds(10)) {
@@ -637,11 +648,14 @@ struct MediaFollowsTheWearerTests {
     // Muted as the sink went, then paused: never heard once muted.
     #expect(watch.neverSilenced().isEmpty, "\(watch.audibleMoments)")
     #expect(watch.audibleAfterMuted().isEmpty, "\(watch.audibleMoments)")
+    return buds
   }
 
   /// With `media.resumeOnReconnect`, the players a disconnect paused play
   /// again once the buds are back.
-  private func reconnectResumesWhenAsked(_ rig: MediaRig) async throws {
+  private func reconnectResumesWhenAsked(
+    _ rig: MediaRig, buds: String
+  ) async throws {
     try await rig.reloadPolicy(
       try DaemonFixture.policyText().replacingOccurrences(
         of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 1,"
@@ -654,15 +668,15 @@ struct MediaFollowsTheWearerTests {
     try await rig.waitForStatuses(
       [(rig.playing[0], .playing), (rig.playing[1], .playing)],
       "both played again by the person")
-    try await rig.server.unloadModule(try await rig.module(of: "buds"))
+    try await rig.server.unloadModule(try await rig.module(of: buds))
     try await rig.waitForStatuses(
       [(rig.playing[0], .paused), (rig.playing[1], .paused)],
       "both paused by the second disconnect")
-    try await rig.connectBuds(as: "buds-again")
+    let again = try await rig.connectBuds(as: "buds-again")
     try await rig.waitForStatuses(
       [(rig.playing[0], .playing), (rig.playing[1], .playing)],
       "both resumed on the buds")
     #expect(rig.status(of: rig.paused) == .paused)
-    try await rig.waitForDefault("buds-again")
+    try await rig.waitForDefault(again)
   }
 }
