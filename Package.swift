@@ -104,11 +104,15 @@ let package = Package(
 
     // MARK: - Executables
 
-    .executableTarget(
-      name: "acctl",
+    .target(
+      name: "AcctlCommands",
       dependencies: [
         "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
       ]
+    ),
+    .executableTarget(
+      name: "acctl",
+      dependencies: ["AcctlCommands"]
     ),
     .executableTarget(
       name: "accessoryd",
@@ -150,6 +154,23 @@ let package = Package(
       path: "Benchmarks/RoutingBenchmark"
     ),
 
+    // MARK: - Fuzzing: the targets, and the libFuzzer binary scripts/fuzz
+    // builds from them with -sanitize=fuzzer,address
+
+    .target(
+      name: "FuzzTargets",
+      dependencies: [
+        "AccessoryControl", "AccessoryService", "AcctlCommands", "BlueZ", "CommandLineKit",
+        "DBus", "HeadphoneProtocols", "RoutingCore",
+      ],
+      path: "Fuzz/FuzzTargets"
+    ),
+    .executableTarget(
+      name: "accessoryd-fuzz",
+      dependencies: ["FuzzTargets"],
+      path: "Fuzz/accessoryd-fuzz"
+    ),
+
     // MARK: - Examples, benchmarks and test support, outside Sources/
 
     .target(
@@ -170,6 +191,10 @@ let package = Package(
 
     // MARK: - Tests
 
+    .testTarget(
+      name: "FuzzRegressionTests",
+      dependencies: ["FuzzTargets", "BlueZ", "DBus"]
+    ),
     .testTarget(
       name: "HeadphoneProtocolsTests",
       dependencies: ["HeadphoneProtocols"]

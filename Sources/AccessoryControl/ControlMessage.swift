@@ -31,6 +31,64 @@ public struct ControlRequest: Sendable, Hashable, Codable {
     members["params"] = params
     return .object(members)
   }
+
+  /// Reads one request line as the daemon does: JSON text holding an
+  /// object with `jsonrpc` "2.0", a string `method`, an optional `id` (a
+  /// string, a number or null) and optional `params` (an object or null).
+  ///
+  /// - Parameter line: The line, without its newline.
+  /// - Throws: ``ControlRequestRejection``: the answer the line gets, and
+  ///   the id to give it when the line had one.
+  public init(line: some Collection<UInt8>) throws(ControlRequestRejection) {
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: line)
+    } catch {
+      throw ControlRequestRejection(
+        id: nil, .parseError("the line is not valid JSON"))
+    }
+    guard case .object(let fields) = value else {
+      throw ControlRequestRejection(
+        id: nil, .invalidRequest("expected a JSON object"))
+    }
+    let id = fields["id"]
+    switch id {
+    case nil, .string?, .number?, .null?: break
+    default:
+      throw ControlRequestRejection(
+        id: nil, .invalidRequest("'id' must be a string, a number or null"))
+    }
+    guard fields["jsonrpc"] == .string("2.0") else {
+      throw ControlRequestRejection(
+        id: id, .invalidRequest("'jsonrpc' must be \"2.0\""))
+    }
+    guard case .string(let method) = fields["method"] else {
+      throw ControlRequestRejection(
+        id: id, .invalidRequest("'method' must be a string"))
+    }
+    let params = fields["params"]
+    switch params {
+    case nil, .object?, .null?: break
+    default:
+      throw ControlRequestRejection(
+        id: id, .invalidParams("'params' must be an object"))
+    }
+    self.init(id: id, method: method, params: params)
+  }
+}
+
+/// Why a request line is refused, and the id to answer it with.
+public struct ControlRequestRejection: Error, Sendable, Hashable {
+  /// The request's id, when the line was an object with a valid one.
+  public var id: JSONValue?
+  /// The error the answer carries.
+  public var error: ControlError
+
+  /// Creates a rejection.
+  public init(id: JSONValue?, _ error: ControlError) {
+    self.id = id
+    self.error = error
+  }
 }
 
 /// A JSON-RPC 2.0 error object.

@@ -62,7 +62,7 @@ public struct BlueZDevice: Sendable, Hashable {
 
   /// Returns a Bluetooth address in BlueZ's form (six hexadecimal pairs,
   /// upper case, colons), or nil if the text is not one.
-  static func normalizedAddress(_ text: String) -> String? {
+  package static func normalizedAddress(_ text: String) -> String? {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
     guard parts.count == 6,
       parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil })

@@ -456,18 +456,11 @@ package final class DBusConnectionDriver: @unchecked Sendable {
   ///
   /// - Returns: Whether it was one.
   private func answer(_ message: OpaquePointer) -> Bool {
-    let text = { (value: UnsafePointer<CChar>?) in
-      value.map { String(cString: $0) } ?? ""
+    let path = dbus_message_get_path(message).map { String(cString: $0) }
+    guard let connection, let path, let handler = exported[path] else {
+      return false
     }
-    guard let connection,
-      let handler = exported[text(dbus_message_get_path(message))]
-    else { return false }
-    let call = DBusIncomingCall(
-      sender: text(dbus_message_get_sender(message)),
-      path: text(dbus_message_get_path(message)),
-      interface: text(dbus_message_get_interface(message)),
-      member: text(dbus_message_get_member(message)),
-      arguments: DBusValue.arguments(of: message, keepingDescriptors: true))
+    let call = DBusIncomingCall(reading: message, keepingDescriptors: true)
     let reply: OpaquePointer?
     switch handler(call) {
     case .success(let arguments):
@@ -499,15 +492,7 @@ package final class DBusConnectionDriver: @unchecked Sendable {
     guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL else {
       return false
     }
-    let text = { (value: UnsafePointer<CChar>?) in
-      value.map { String(cString: $0) } ?? ""
-    }
-    let signal = DBusSignal(
-      sender: text(dbus_message_get_sender(message)),
-      path: text(dbus_message_get_path(message)),
-      interface: text(dbus_message_get_interface(message)),
-      member: text(dbus_message_get_member(message)),
-      arguments: DBusValue.arguments(of: message))
+    let signal = DBusSignal(reading: message)
     if signal.interface == "org.freedesktop.DBus.Local",
       signal.member == "Disconnected"
     {

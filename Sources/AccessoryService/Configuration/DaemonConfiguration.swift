@@ -200,7 +200,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
   }
 
   /// The settings a config file may hold.
-  struct FileSettings: Decodable {
+  package struct FileSettings: Decodable {
     var server: String?
     var policy: String?
     var stateDirectory: String?
@@ -223,6 +223,16 @@ public struct DaemonConfiguration: Sendable, Equatable {
           description: "\(path): cannot be read: \(systemReason(error))",
           source: .configFile)
       }
+      return try decode(data, path: path)
+    }
+
+    /// Reads a config file's text; `path` names it in errors.
+    ///
+    /// - Throws: ``UsageError`` naming the file, and the setting when one
+    ///   is unknown or has the wrong type.
+    package static func decode(
+      _ data: Data, path: String
+    ) throws(UsageError) -> FileSettings {
       do {
         try JSON5Reader.check(data)
       } catch {

@@ -296,38 +296,13 @@ public final class ControlServer: Service {
   func respond(
     to data: Data, on connection: ControlConnection
   ) async -> ControlResponse? {
-    let value: JSONValue
-    do {
-      value = try JSONValue(parsing: data)
+    let request: ControlRequest
+    do throws(ControlRequestRejection) {
+      request = try ControlRequest(line: data)
     } catch {
-      return .failure(id: nil, .parseError("the line is not valid JSON"))
+      return .failure(id: error.id, error.error)
     }
-    guard case .object(let fields) = value else {
-      return .failure(id: nil, .invalidRequest("expected a JSON object"))
-    }
-    let id = fields["id"]
-    if let id {
-      switch id {
-      case .string, .number, .null: break
-      default:
-        return .failure(
-          id: nil, .invalidRequest("'id' must be a string, a number or null"))
-      }
-    }
-    guard fields["jsonrpc"] == .string("2.0") else {
-      return .failure(id: id, .invalidRequest("'jsonrpc' must be \"2.0\""))
-    }
-    guard case .string(let method) = fields["method"] else {
-      return .failure(id: id, .invalidRequest("'method' must be a string"))
-    }
-    let params = fields["params"]
-    if let params {
-      switch params {
-      case .object, .null: break
-      default:
-        return .failure(id: id, .invalidParams("'params' must be an object"))
-      }
-    }
+    let (id, method, params) = (request.id, request.method, request.params)
     do {
       let result = try await handler.handle(
         method: method, params: params, connection: connection)

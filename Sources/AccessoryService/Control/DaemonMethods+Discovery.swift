@@ -212,7 +212,7 @@ extension DiscoveredDevice {
 /// The descriptors a device must match one of; `discovery.list` and
 /// `discovery.subscribe` take one descriptor or several (a picker with
 /// several items).
-struct DeviceFilter: Sendable {
+package struct DeviceFilter: Sendable {
   /// The descriptors, at least one.
   let descriptors: [ASDiscoveryDescriptor]
 

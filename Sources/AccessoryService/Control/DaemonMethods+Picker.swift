@@ -267,7 +267,7 @@ extension DaemonMethods {
 extension Parameters {
   /// Reads picker items: objects with `name`, `descriptor`, and optionally
   /// `setupOptions`, `productImage` and `migration`.
-  func pickerItems(_ key: String) throws(ControlError) -> [PickerItem] {
+  package func pickerItems(_ key: String) throws(ControlError) -> [PickerItem] {
     guard case .array(let values)? = fields[key], !values.isEmpty else {
       throw .invalidParams("'\(key)' must be a non-empty array of items")
     }
@@ -308,7 +308,7 @@ extension Parameters {
   }
 
   /// Reads a Bluetooth address.
-  func address(_ key: String) throws -> BluetoothAddress {
+  package func address(_ key: String) throws -> BluetoothAddress {
     let text = try string(key, required: true)!
     do {
       return try BluetoothAddress(parsing: text)

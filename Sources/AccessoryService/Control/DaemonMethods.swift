@@ -532,10 +532,12 @@ extension ControlError {
 }
 
 /// The params of a request, read with errors that name the field.
-struct Parameters {
-  let fields: [String: JSONValue]
+package struct Parameters {
+  /// The params' members.
+  package let fields: [String: JSONValue]
 
-  init(_ value: JSONValue?) {
+  /// Reads params: an object's members; none for anything else.
+  package init(_ value: JSONValue?) {
     if case .object(let fields) = value {
       self.fields = fields
     } else {
@@ -543,9 +545,11 @@ struct Parameters {
     }
   }
 
-  subscript(key: String) -> JSONValue? { fields[key] }
+  /// A member.
+  package subscript(key: String) -> JSONValue? { fields[key] }
 
-  func allow(_ keys: [String]) throws(ControlError) {
+  /// Refuses members other than these.
+  package func allow(_ keys: [String]) throws(ControlError) {
     for key in fields.keys.sorted() where !keys.contains(key) {
       throw .invalidParams(
         "unknown parameter '\(key)'"
@@ -555,7 +559,8 @@ struct Parameters {
     }
   }
 
-  func string(
+  /// A string member; required, it must be there.
+  package func string(
     _ key: String, required: Bool = false
   ) throws(ControlError)
     -> String?
@@ -570,7 +575,8 @@ struct Parameters {
     }
   }
 
-  func number(_ key: String) throws(ControlError) -> Double? {
+  /// A number member.
+  package func number(_ key: String) throws(ControlError) -> Double? {
     switch fields[key] {
     case .number(let value): return value
     case nil, .null?: return nil
@@ -578,7 +584,8 @@ struct Parameters {
     }
   }
 
-  func bool(_ key: String) throws(ControlError) -> Bool? {
+  /// A true-or-false member.
+  package func bool(_ key: String) throws(ControlError) -> Bool? {
     switch fields[key] {
     case .bool(let flag): return flag
     case nil, .null?: return nil
@@ -586,7 +593,8 @@ struct Parameters {
     }
   }
 
-  func configuration(
+  /// An accessory configuration member, which must be there.
+  package func configuration(
     _ key: String
   ) throws(ControlError) -> AccessoryControlDevice.Configuration {
     guard let value = fields[key], value != .null else {
@@ -602,7 +610,7 @@ struct Parameters {
 
   /// Reads `descriptor` or `descriptors` (not both) as a filter; nil when
   /// neither is given.
-  func deviceFilter() throws(ControlError) -> DeviceFilter? {
+  package func deviceFilter() throws(ControlError) -> DeviceFilter? {
     if let one = try descriptor("descriptor") {
       guard fields["descriptors"] == nil else {
         throw .invalidParams("give 'descriptor' or 'descriptors', not both")
@@ -625,8 +633,9 @@ struct Parameters {
 
   /// Reads a discovery descriptor (Apple's property names as keys) and
   /// checks it with Apple's rules; nil when the key is absent.
-  func descriptor(_ key: String) throws(ControlError) -> ASDiscoveryDescriptor?
-  {
+  package func descriptor(
+    _ key: String
+  ) throws(ControlError) -> ASDiscoveryDescriptor? {
     guard let value = fields[key], value != .null else { return nil }
     return try Self.descriptor(from: value, named: "'\(key)'")
   }
@@ -652,7 +661,8 @@ struct Parameters {
     return descriptor
   }
 
-  func changes(
+  /// The fields to change of an accessory's configuration.
+  package func changes(
     _ key: String
   ) throws(ControlError) -> AccessoryConfigurationChanges {
     guard case .object(let changes) = fields[key] else {

@@ -6,7 +6,7 @@ import AccessorySetupKit
 import Synchronization
 
 /// One item of a picker request: what the app looks for.
-struct PickerItem: Sendable {
+package struct PickerItem: Sendable {
   /// The name the app gives the accessory kind.
   let name: String
   /// The devices it takes.

@@ -9,7 +9,7 @@ import DBus
 import Synchronization
 
 /// BlueZ's objects as last seen, and the streams of their changes.
-final class BlueZObjectTracker: Sendable {
+package final class BlueZObjectTracker: Sendable {
   /// The properties of BlueZ's objects, by object path.
   struct Objects {
     var adapters: [String: PropertyMap] = [:]
@@ -33,7 +33,8 @@ final class BlueZObjectTracker: Sendable {
   }
 
   /// What the owner of the tracker should do after a signal.
-  enum FollowUp {
+  package enum FollowUp {
+    /// Nothing to do.
     case none
     /// `org.bluez` has a new owner: fetch its objects.
     case refresh
@@ -48,10 +49,13 @@ final class BlueZObjectTracker: Sendable {
 
   private let state = Mutex(State())
 
+  /// Creates a tracker that knows no objects yet.
+  package init() {}
+
   // MARK: - Reading
 
   /// The adapters, in object path order.
-  func adapters() -> [BlueZAdapter] {
+  package func adapters() -> [BlueZAdapter] {
     state.withLock { state in
       state.objects.adapters.sorted { $0.key < $1.key }.compactMap {
         BlueZAdapter(objectPath: $0.key, properties: $0.value)
@@ -60,7 +64,7 @@ final class BlueZObjectTracker: Sendable {
   }
 
   /// The devices, in object path order.
-  func devices() -> [BlueZDevice] {
+  package func devices() -> [BlueZDevice] {
     state.withLock { state in
       let addresses = state.objects.adapterAddresses
       return state.objects.devices.sorted { $0.key < $1.key }.compactMap {
@@ -142,7 +146,7 @@ final class BlueZObjectTracker: Sendable {
   /// - Parameters:
   ///   - managedObjects: The reply's objects, from ``parseManagedObjects(_:)``.
   ///   - owner: The unique name that sent the reply.
-  func replaceAll(
+  package func replaceAll(
     with managedObjects: [String: [String: PropertyMap]], owner: String
   ) {
     var adapters: [String: PropertyMap] = [:]
@@ -179,7 +183,7 @@ final class BlueZObjectTracker: Sendable {
   /// Applies one signal from the bus.
   ///
   /// - Returns: Whether BlueZ's objects must be fetched again.
-  func handle(_ signal: DBusSignal) -> FollowUp {
+  package func handle(_ signal: DBusSignal) -> FollowUp {
     if signal.interface == BlueZNames.bus,
       signal.member == "NameOwnerChanged"
     {
@@ -378,7 +382,7 @@ final class BlueZObjectTracker: Sendable {
 
   /// Reads the reply of `GetManagedObjects`, an `a{oa{sa{sv}}}`: interfaces
   /// and their properties, by object path; nil if it has another shape.
-  static func parseManagedObjects(
+  package static func parseManagedObjects(
     _ arguments: [DBusValue]
   ) -> [String: [String: PropertyMap]]? {
     guard arguments.count == 1, let entries = arguments[0].dictionary else {

@@ -17,7 +17,7 @@ enum BlueZNames {
 }
 
 /// The properties of one interface of one object, by name.
-typealias PropertyMap = [String: DBusValue]
+package typealias PropertyMap = [String: DBusValue]
 
 extension BlueZAdapter {
   /// Creates an adapter record from its `org.bluez.Adapter1` properties, or

@@ -6,7 +6,7 @@ import CommandLineKit
 
 extension Acctl {
   /// Lists the paired accessories.
-  struct List: Command {
+  struct List: DaemonQuery {
     static let configuration = CommandConfiguration(
       abstract: "List the paired accessories.")
 
@@ -15,22 +15,15 @@ extension Acctl {
       Shared.socket,
     ]
 
+    static let method = "accessory.list"
+
     /// Whether to print JSON.
-    var json: Bool
+    let json: Bool
     /// The daemon's socket.
-    var socket: String
+    let socket: String
 
-    init(arguments: inout ArgumentCursor) throws {
-      json = arguments.flag("json")
-      socket = Acctl.socketPath(arguments)
-    }
-
-    func run() async throws {
-      let result = try Daemon(path: socket).call("accessory.list")
-      try Daemon.show(result, of: "accessory.list", json: json) {
-        (list: DaemonAccessoryList) in
-        Rendering.accessoryList(list.accessories)
-      }
+    static func render(_ answer: DaemonAccessoryList) -> String {
+      Rendering.accessoryList(answer.accessories)
     }
   }
 }

@@ -6,7 +6,7 @@ import CommandLineKit
 
 extension Acctl {
   /// Lists the media players.
-  struct Players: Command {
+  struct Players: DaemonQuery {
     static let configuration = CommandConfiguration(
       abstract: "List the media players of the session and what they play.")
 
@@ -15,20 +15,15 @@ extension Acctl {
       Shared.socket,
     ]
 
+    static let method = "media.players"
+
     /// Whether to print JSON.
-    var json: Bool
+    let json: Bool
     /// The daemon's socket.
-    var socket: String
+    let socket: String
 
-    init(arguments: inout ArgumentCursor) throws {
-      json = arguments.flag("json")
-      socket = Acctl.socketPath(arguments)
-    }
-
-    func run() async throws {
-      let result = try Daemon(path: socket).call("media.players")
-      try Daemon.show(
-        result, of: "media.players", json: json, Rendering.players)
+    static func render(_ answer: MediaPlayerList) -> String {
+      Rendering.players(answer)
     }
   }
 }

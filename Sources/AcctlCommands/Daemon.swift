@@ -134,3 +134,32 @@ enum Output {
     FileHandle.standardError.write(Data((text + "\n").utf8))
   }
 }
+
+/// A command that calls one method of the daemon, without parameters, and
+/// prints the answer as text or, with `--json`, as the daemon sent it; its
+/// only other option is `--socket`.
+protocol DaemonQuery: Command {
+  /// The answer's type.
+  associatedtype Answer: Decodable
+  /// The method it calls.
+  static var method: String { get }
+  /// The answer as text.
+  static func render(_ answer: Answer) -> String
+  /// Whether to print JSON.
+  var json: Bool { get }
+  /// The daemon's socket.
+  var socket: String { get }
+  /// Creates the command.
+  init(json: Bool, socket: String)
+}
+
+extension DaemonQuery {
+  init(arguments: inout ArgumentCursor) throws {
+    self.init(json: arguments.flag("json"), socket: Acctl.socketPath(arguments))
+  }
+
+  func run() async throws {
+    let result = try Daemon(path: socket).call(Self.method)
+    try Daemon.show(result, of: Self.method, json: json, Self.render)
+  }
+}

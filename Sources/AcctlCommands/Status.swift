@@ -6,7 +6,7 @@ import CommandLineKit
 
 extension Acctl {
   /// Shows the daemon's status.
-  struct Status: Command {
+  struct Status: DaemonQuery {
     static let configuration = CommandConfiguration(
       abstract: "Show the daemon, its sound server and its files.")
 
@@ -15,20 +15,15 @@ extension Acctl {
       Shared.socket,
     ]
 
+    static let method = "daemon.status"
+
     /// Whether to print JSON.
-    var json: Bool
+    let json: Bool
     /// The daemon's socket.
-    var socket: String
+    let socket: String
 
-    init(arguments: inout ArgumentCursor) throws {
-      json = arguments.flag("json")
-      socket = Acctl.socketPath(arguments)
-    }
-
-    func run() async throws {
-      let result = try Daemon(path: socket).call("daemon.status")
-      try Daemon.show(
-        result, of: "daemon.status", json: json, Rendering.status)
+    static func render(_ answer: DaemonStatus) -> String {
+      Rendering.status(answer)
     }
   }
 }

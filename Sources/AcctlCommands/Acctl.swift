@@ -1,16 +1,18 @@
 // acctl: the command line of accessoryd. Each subcommand calls one method
 // of the daemon's control socket and prints its answer as text or JSON.
+// The commands are a library, so that the fuzzer parses the same tree the
+// tool does; Sources/acctl holds only the entry point.
 
 import CommandLineKit
 
 /// The `acctl` command: pairs, registers and updates accessories, and shows
 /// the route accessoryd chose and why.
-@main
-struct Acctl: Command {
+public struct Acctl: Command {
   /// The version `acctl --version` prints.
-  static let version = "0.1.0"
+  public static let version = "0.1.0"
 
-  static let configuration = CommandConfiguration(
+  /// The tool's name, abstract, version and subcommands.
+  public static let configuration = CommandConfiguration(
     abstract: "Control accessoryd, the automatic audio output switcher.",
     version: version,
     subcommands: [
@@ -20,5 +22,6 @@ struct Acctl: Command {
       Status.self,
     ])
 
-  init(arguments: inout ArgumentCursor) throws {}
+  /// Creates the root command, which takes no options of its own.
+  public init(arguments: inout ArgumentCursor) throws {}
 }

@@ -1,0 +1,25 @@
+// accessoryd's config file: the JSON5 reader and the settings' schema.
+
+import AccessoryService
+import FoundationEssentials
+
+extension FuzzTarget {
+  /// A config file.
+  static let configuration = FuzzTarget(
+    name: "configuration",
+    summary: "accessoryd's config file: JSON5 and the settings schema"
+  ) { bytes in
+    do throws(DaemonConfiguration.UsageError) {
+      _ = try DaemonConfiguration.FileSettings.decode(
+        Data(bytes), path: "accessoryd.json5")
+    } catch {
+      guard error.description.hasPrefix("accessoryd.json5: ") else {
+        return "a refusal that does not name the file: \(error.description)"
+      }
+      guard error.exitStatus == 78 else {
+        return "a config file refusal with exit status \(error.exitStatus)"
+      }
+    }
+    return nil
+  }
+}

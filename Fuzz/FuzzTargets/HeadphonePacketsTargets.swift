@@ -1,0 +1,46 @@
+// The headphones' own protocols: AAP packets (L2CAP keeps their bounds)
+// and the Galaxy Buds' RFCOMM byte stream, cut into reads anywhere.
+
+import HeadphoneProtocols
+
+extension FuzzTarget {
+  /// AirPods' packets.
+  static let aapPackets = FuzzTarget(
+    name: "aap-packets",
+    summary: "AirPods' AAP packets, each after a length byte"
+  ) { bytes in
+    var session = AAPSession()
+    for packet in bytes.lengthPrefixedPieces() {
+      if case .success(let events) = session.receive(packet),
+        events.count > 1
+      {
+        return "one packet gave \(events.count) events"
+      }
+    }
+    return nil
+  }
+
+  /// Galaxy Buds' byte stream.
+  static let galaxyBudsStream = FuzzTarget(
+    name: "galaxy-buds-stream",
+    summary: "Galaxy Buds' RFCOMM stream, in reads each after a length byte"
+  ) { bytes in
+    var session = GalaxyBudsSession()
+    var reader = GalaxyBudsFrameReader()
+    for read in bytes.lengthPrefixedPieces() {
+      _ = session.receive(read)
+      // Each frame read must read back the same once encoded again.
+      for case .success(let frame) in reader.append(read) {
+        var again = GalaxyBudsFrameReader()
+        let results = again.append(frame.encoded)
+        guard results.count == 1, case .success(let copy) = results[0],
+          copy == frame
+        else {
+          return "a frame that does not read back once encoded: "
+            + frame.encoded.hexDescription
+        }
+      }
+    }
+    return nil
+  }
+}
