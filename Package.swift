@@ -28,17 +28,20 @@ let package = Package(
   targets: [
     // MARK: - Apple-shaped frameworks
 
+    // The lock every module uses, one ThreadSanitizer can follow.
+    .target(name: "Locking"),
+
     .target(name: "CommandLineKit", dependencies: ["Logging"]),
     .target(name: "CoreBluetooth"),
-    .target(name: "Logging"),
-    .target(name: "AccessoryControl", dependencies: ["RoutingCore"]),
+    .target(name: "Logging", dependencies: ["Locking"]),
+    .target(name: "AccessoryControl", dependencies: ["Locking", "RoutingCore"]),
     .target(
       name: "AccessorySetupKit",
-      dependencies: ["CoreBluetooth", "AccessoryControl"]
+      dependencies: ["Locking", "CoreBluetooth", "AccessoryControl"]
     ),
     .target(
       name: "AudioAccessoryKit",
-      dependencies: ["AccessorySetupKit", "Logging", "AccessoryControl"]
+      dependencies: ["Locking", "AccessorySetupKit", "Logging", "AccessoryControl"]
     ),
 
     // MARK: - Backend: the registry, its state file and the in-process engine
@@ -46,7 +49,7 @@ let package = Package(
     .target(
       name: "AccessoryBackend",
       dependencies: [
-        "AudioAccessoryKit", "AccessorySetupKit", "AccessoryControl", "Logging",
+        "Locking", "AudioAccessoryKit", "AccessorySetupKit", "AccessoryControl", "Logging",
       ]
     ),
 
@@ -63,7 +66,7 @@ let package = Package(
     ),
     .target(
       name: "PulseAudio",
-      dependencies: ["CPulse"]
+      dependencies: ["CPulse", "Locking"]
     ),
 
     // MARK: - Bluetooth discovery
@@ -75,20 +78,20 @@ let package = Package(
     ),
     .target(
       name: "DBus",
-      dependencies: ["CDBus"]
+      dependencies: ["Locking", "CDBus"]
     ),
     .target(
       name: "BlueZ",
-      dependencies: ["DBus"]
+      dependencies: ["Locking", "DBus"]
     ),
     .target(
       name: "MPRIS",
-      dependencies: ["DBus"]
+      dependencies: ["Locking", "DBus"]
     ),
     .target(name: "HeadphoneProtocols"),
     .target(
       name: "HeadphoneLinks",
-      dependencies: ["HeadphoneProtocols", "AccessoryControl"]
+      dependencies: ["Locking", "HeadphoneProtocols", "AccessoryControl"]
     ),
 
     // MARK: - Service
@@ -96,7 +99,7 @@ let package = Package(
     .target(
       name: "AccessoryService",
       dependencies: [
-        "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
+        "Locking", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
         "AccessoryControl", "BlueZ", "MPRIS", "CommandLineKit", "HeadphoneProtocols",
         "HeadphoneLinks",
       ]
@@ -107,7 +110,7 @@ let package = Package(
     .target(
       name: "AcctlCommands",
       dependencies: [
-        "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+        "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
       ]
     ),
     .executableTarget(
@@ -134,7 +137,7 @@ let package = Package(
     .executableTarget(
       name: "AccessorydBenchmark",
       dependencies: [
-        "AudioAccessoryKit", "AccessoryControl", "BenchmarkSupport",
+        "Locking", "AudioAccessoryKit", "AccessoryControl", "BenchmarkSupport",
         "PulseAudio", "TestSupport", "MPRIS",
       ],
       path: "Benchmarks/AccessorydBenchmark"
@@ -175,7 +178,7 @@ let package = Package(
 
     .target(
       name: "TestSupport",
-      dependencies: [],
+      dependencies: ["Locking"],
       path: "Tests/TestSupport"
     ),
     .target(
@@ -206,31 +209,31 @@ let package = Package(
     .testTarget(
       name: "AcctlTests",
       dependencies: [
-        "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+        "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
         "TestSupport",
       ]
     ),
     .testTarget(
       name: "AccessorySetupKitTests",
-      dependencies: ["AccessorySetupKit", "CoreBluetooth"]
+      dependencies: ["Locking", "AccessorySetupKit", "CoreBluetooth"]
     ),
     .testTarget(
       name: "AudioAccessoryKitTests",
       dependencies: [
-        "AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging", "TestSupport",
+        "Locking", "AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging", "TestSupport",
         "StateFileWriter",
       ]
     ),
     .testTarget(
       name: "AccessoryServiceTests",
       dependencies: [
-        "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
+        "Locking", "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
         "Logging", "MPRIS", "HeadphoneProtocols", "RoutingCore",
       ]
     ),
     .testTarget(
       name: "PulseAudioTests",
-      dependencies: ["PulseAudio", "CPulse", "TestSupport"]
+      dependencies: ["Locking", "PulseAudio", "CPulse", "TestSupport"]
     ),
     .testTarget(
       name: "RoutingCoreTests",
@@ -254,7 +257,7 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "TestSupport", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
+        "Locking", "TestSupport", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
         "PulseAudio", "MPRIS",
       ]
     ),

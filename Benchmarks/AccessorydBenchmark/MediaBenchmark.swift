@@ -10,9 +10,9 @@ import AccessoryControl
 import AudioAccessoryKit
 import BenchmarkSupport
 import Foundation
+import Locking
 import MPRIS
 import PulseAudio
-import Synchronization
 import TestSupport
 
 /// The figures of one server and one number of players.

@@ -6,8 +6,8 @@ import AccessorySetupKit
 import AudioAccessoryKit
 import Dispatch
 import FoundationEssentials
+import Locking
 import Logging
-import Synchronization
 
 /// An engine that holds paired accessories and registrations in this
 /// process, optionally persisted to a ``StateFile``.

@@ -2,7 +2,7 @@
 // that sends one request line and reads lines until its response.
 
 import FoundationEssentials
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
   import Glibc

@@ -5,6 +5,8 @@
 // an fsync or a wait on either holds one of them, and every other task of
 // the process waits. So each blocking step runs on a thread of its own.
 
+import Locking
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -51,11 +53,9 @@ package func startThread(
 package func onOwnThread<T: Sendable, Failure: Error>(
   named name: String, _ body: @escaping @Sendable () throws(Failure) -> T
 ) async throws(Failure) -> T {
-  let result: Result<T, Failure> = await withCheckedContinuation {
-    continuation in
+  let result: Result<T, Failure> = await withHandover { handover in
     startThread(named: name) {
-      continuation.resume(
-        returning: Result { () throws(Failure) in try body() })
+      handover.resume(returning: Result { () throws(Failure) in try body() })
     }
   }
   return try result.get()

@@ -5,7 +5,7 @@
 
 import CoreBluetooth
 import FoundationEssentials
-import Synchronization
+import Locking
 
 /// A 16-bit Bluetooth company identifier, as assigned by the Bluetooth SIG.
 ///

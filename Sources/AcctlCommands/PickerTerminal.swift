@@ -4,7 +4,7 @@
 
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// The terminal the picker reads keys from and draws on.
 ///

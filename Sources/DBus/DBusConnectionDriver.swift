@@ -9,7 +9,7 @@
 
 internal import CDBus
 import Glibc
-import Synchronization
+import Locking
 
 /// One method call in flight, found again through the `userdata` pointer of
 /// its pending call.
@@ -124,9 +124,8 @@ package final class DBusConnectionDriver: @unchecked Sendable {
     let driver = DBusConnectionDriver(
       address: address, matchRules: matchRules, wakeDescriptors: descriptors,
       signalHandler: signalHandler, onEnd: onEnd)
-    let setUp: Result<Void, DBusFailure> = await withCheckedContinuation {
-      continuation in
-      driver.startThread { continuation.resume(returning: $0) }
+    let setUp: Result<Void, DBusFailure> = await withHandover { handover in
+      driver.startThread { handover.resume(returning: $0) }
     }
     switch setUp {
     case .success:
@@ -312,15 +311,15 @@ package final class DBusConnectionDriver: @unchecked Sendable {
     _ call: DBusMethodCall, timeout: Duration,
     onReply: (@Sendable (Result<DBusReply, DBusFailure>) -> Void)? = nil
   ) async -> Result<DBusReply, DBusFailure> {
-    await withCheckedContinuation { continuation in
+    await withHandover { handover in
       let isAccepted = submit { [self] in
         self.start(call, timeout: timeout) { result in
           onReply?(result)
-          continuation.resume(returning: result)
+          handover.resume(returning: result)
         }
       }
       if !isAccepted {
-        continuation.resume(returning: .failure(Self.closedFailure))
+        handover.resume(returning: .failure(Self.closedFailure))
       }
     }
   }
@@ -438,12 +437,12 @@ package final class DBusConnectionDriver: @unchecked Sendable {
   package func export(
     _ path: String, handler: @escaping MethodHandler
   ) async -> Bool {
-    await withCheckedContinuation { continuation in
+    await withHandover { handover in
       let isAccepted = submit { [self] in
         self.exported[path] = handler
-        continuation.resume(returning: true)
+        handover.resume(returning: true)
       }
-      if !isAccepted { continuation.resume(returning: false) }
+      if !isAccepted { handover.resume(returning: false) }
     }
   }
 

@@ -4,7 +4,7 @@
 
 import AccessoryControl
 import HeadphoneProtocols
-import Synchronization
+import Locking
 
 /// The reading loop of a link, whatever the protocol.
 enum LinkReader {

@@ -3,7 +3,7 @@
 
 import FoundationEssentials
 import Glibc
-import Synchronization
+import Locking
 
 /// A value that emits log messages at a level, with structured metadata.
 ///

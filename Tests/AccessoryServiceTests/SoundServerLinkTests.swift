@@ -4,9 +4,9 @@
 
 import AccessoryService
 import Foundation
+import Locking
 import Logging
 import PulseAudio
-import Synchronization
 import TestSupport
 import Testing
 

@@ -5,7 +5,7 @@ import AccessorySetupKit
 import CoreBluetooth
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @Suite("ASAccessorySession, without accessoryd")

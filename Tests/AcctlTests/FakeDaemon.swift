@@ -4,7 +4,7 @@
 import AccessoryControl
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 /// A fake control socket that answers requests with canned JSON-RPC lines.
 final class FakeDaemon: Sendable {

@@ -3,7 +3,7 @@
 import AccessoryBackend
 import AudioAccessoryKit
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @Suite("Registration rules")

@@ -6,9 +6,9 @@
 
 import AccessoryControl
 import Foundation
+import Locking
 import MPRIS
 import PulseAudio
-import Synchronization
 import TestSupport
 import Testing
 

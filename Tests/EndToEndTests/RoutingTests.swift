@@ -4,8 +4,8 @@
 
 import AccessoryControl
 import Foundation
+import Locking
 import PulseAudio
-import Synchronization
 import TestSupport
 import Testing
 

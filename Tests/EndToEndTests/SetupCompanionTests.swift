@@ -8,7 +8,7 @@ import AccessorySetupKit
 import AudioAccessoryKit
 import CoreBluetooth
 import Foundation
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 

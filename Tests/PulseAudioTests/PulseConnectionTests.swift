@@ -3,8 +3,8 @@
 // own server.
 
 import Foundation
+import Locking
 import PulseAudio
-import Synchronization
 import TestSupport
 import Testing
 

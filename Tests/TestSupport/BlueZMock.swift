@@ -5,7 +5,7 @@
 
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 /// A private D-Bus message bus for one test, with nothing on it.
 ///

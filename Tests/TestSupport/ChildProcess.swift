@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// A process that this test process spawned, and alone waits for.
 ///

@@ -7,6 +7,7 @@
 // that block trap when a task calls them.
 
 import Foundation
+import Locking
 
 /// Runs blocking work on a new thread of its own and waits for it without
 /// holding a shared task thread.
@@ -17,11 +18,12 @@ import Foundation
 public func onOwnThread<T: Sendable>(
   _ body: @escaping @Sendable () throws -> T
 ) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
+  let result: Result<T, any Error> = await withHandover { handover in
     Thread.detachNewThread {
-      continuation.resume(with: Result { try body() })
+      handover.resume(returning: Result { try body() })
     }
   }
+  return try result.get()
 }
 
 /// Runs blocking work that cannot fail on a new thread of its own and waits
@@ -32,9 +34,9 @@ public func onOwnThread<T: Sendable>(
 public func onOwnThread<T: Sendable>(
   _ body: @escaping @Sendable () -> T
 ) async -> T {
-  await withCheckedContinuation { continuation in
+  await withHandover { handover in
     Thread.detachNewThread {
-      continuation.resume(returning: body())
+      handover.resume(returning: body())
     }
   }
 }

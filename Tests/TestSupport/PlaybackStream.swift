@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import Locking
 
 /// A silent playback stream: a `pacat` process playing `/dev/zero`.
 ///

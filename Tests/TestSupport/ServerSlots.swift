@@ -4,7 +4,7 @@
 
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// A counting semaphore for running servers.
 ///

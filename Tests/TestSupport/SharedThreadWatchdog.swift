@@ -8,7 +8,7 @@
 // stall, with how long it lasted, so a suite that times out says why.
 
 import Foundation
-import Synchronization
+import Locking
 
 /// Reports, on standard error, stalls of Swift's shared task threads.
 public enum SharedThreadWatchdog {

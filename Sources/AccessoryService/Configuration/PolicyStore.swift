@@ -1,9 +1,9 @@
 // The policy in force, and where it came from; SIGHUP reloads it.
 
 import FoundationEssentials
+import Locking
 import Logging
 import RoutingCore
-import Synchronization
 
 /// The routing policy in force.
 public final class PolicyStore: Sendable {

@@ -5,8 +5,8 @@
 import AccessoryControl
 import Dispatch
 import FoundationEssentials
+import Locking
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc

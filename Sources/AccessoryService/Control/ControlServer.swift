@@ -3,8 +3,8 @@
 
 import AccessoryControl
 import FoundationEssentials
+import Locking
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc

@@ -4,7 +4,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import FoundationEssentials
-import Synchronization
+import Locking
 
 /// Delivers events to any number of subscribers.
 public final class EventHub: Sendable {

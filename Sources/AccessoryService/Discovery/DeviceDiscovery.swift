@@ -4,8 +4,8 @@
 
 import AccessorySetupKit
 import FoundationEssentials
+import Locking
 import Logging
-import Synchronization
 
 /// A change to the set of discovered devices.
 public enum DiscoveredDeviceChange: Sendable, Hashable {

@@ -5,7 +5,7 @@
 import AccessoryControl
 import AccessorySetupKit
 import HeadphoneProtocols
-import Synchronization
+import Locking
 
 /// The links accessoryd has to headphones, by accessory address.
 public final class HeadphoneLinkTable: Sendable {

@@ -3,8 +3,8 @@
 // once. The exit is logged once, whichever way it comes.
 
 import Glibc
+import Locking
 import Logging
-import Synchronization
 
 /// The daemon's handling of SIGHUP, SIGTERM and SIGINT.
 public enum DaemonSignals {

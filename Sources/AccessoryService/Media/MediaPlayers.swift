@@ -2,9 +2,10 @@
 // session bus, followed while the daemon runs, so that the router can
 // pause and resume them and acctl can list them.
 
+import AccessoryControl
+import Locking
 import Logging
 import MPRIS
-import Synchronization
 
 /// Follows the MPRIS players on the session bus.
 ///
@@ -236,7 +237,10 @@ public final class MediaPlayers: Service {
     await withTaskCancellationHandler {
       for await change in changes { apply(change) }
     } onCancel: {
-      client.close()
+      // Not here: the runtime holds the task's lock while this runs, and
+      // closing waits for the bus's thread, which may be handing this task
+      // a change, waiting for the task's lock.
+      startThread(named: "mpris.close") { client.close() }
     }
     try Task.checkCancellation()
     throw MPRISError(

@@ -2,9 +2,10 @@
 // date from the server's events, publishes every new mirror, sends command
 // batches, and reconnects by itself when the server goes away.
 
+import AccessoryControl
+import Locking
 import Logging
 import PulseAudio
-import Synchronization
 
 /// A change in a ``SoundServerLink``, as ``SoundServerLink/updates()``
 /// reports it.
@@ -351,8 +352,13 @@ public actor SoundServerLink {
         observer, commander, changes: changes, wakeUps: wakeUps,
         wakeUp: wakeUp)
     } onCancel: {
-      observer.close()
-      commander.close()
+      // Not here: the runtime holds the task's lock while this runs, and
+      // closing takes libpulse's, which its thread may hold while it hands
+      // this task an event, waiting for the task's lock.
+      startThread(named: "pulse.close") {
+        observer.close()
+        commander.close()
+      }
     }
     session = nil
     vanishing.disconnect()

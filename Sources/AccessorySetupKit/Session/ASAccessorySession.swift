@@ -6,7 +6,7 @@ import AccessoryControl
 import CoreBluetooth
 import Dispatch
 import FoundationEssentials
-import Synchronization
+import Locking
 
 /// Coordinates accessory discovery and authorization for an app.
 ///

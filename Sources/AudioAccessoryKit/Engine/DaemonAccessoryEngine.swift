@@ -5,7 +5,7 @@
 import AccessoryControl
 import Dispatch
 import FoundationEssentials
-import Synchronization
+import Locking
 
 /// An engine that forwards every call to the accessoryd service.
 ///

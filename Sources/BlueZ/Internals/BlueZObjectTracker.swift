@@ -6,7 +6,7 @@
 // order BlueZ made them; any thread may read it or subscribe.
 
 import DBus
-import Synchronization
+import Locking
 
 /// BlueZ's objects as last seen, and the streams of their changes.
 package final class BlueZObjectTracker: Sendable {

@@ -6,7 +6,7 @@
 // the order the bus sent them; any thread may read it or subscribe.
 
 import DBus
-import Synchronization
+import Locking
 
 /// The players as last seen, and the streams of their changes.
 final class PlayerTracker: Sendable {

@@ -6,6 +6,7 @@
 internal import CPulse
 import Dispatch
 import FoundationEssentials
+import Locking
 
 /// A value produced by one libpulse callback.
 enum Payload: @unchecked Sendable {
@@ -129,14 +130,13 @@ final class ContextDriver: @unchecked Sendable {
   func connect(
     server: String?, timeout: Duration, subscribing: Bool
   ) async throws(PulseError) {
-    let result: Result<Void, PulseError> = await withCheckedContinuation {
-      continuation in
+    let result: Result<Void, PulseError> = await withHandover { handover in
       if pa_threaded_mainloop_start(mainloop) < 0 {
-        continuation.resume(returning: .failure(.internalError))
+        handover.resume(returning: .failure(.internalError))
         return
       }
       withLock {
-        readyWaiter = { continuation.resume(returning: $0) }
+        readyWaiter = { handover.resume(returning: $0) }
         let status = pa_context_connect(
           context, server, PA_CONTEXT_NOAUTOSPAWN, nil)
         if status < 0 {
@@ -192,8 +192,8 @@ final class ContextDriver: @unchecked Sendable {
     _ starts: [(OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?]
   ) async -> [Result<[Payload], PulseError>] {
     if starts.isEmpty { return [] }
-    return await withCheckedContinuation { continuation in
-      startMany(timeout: timeout, starts) { continuation.resume(returning: $0) }
+    return await withHandover { handover in
+      startMany(timeout: timeout, starts) { handover.resume(returning: $0) }
     }
   }
 

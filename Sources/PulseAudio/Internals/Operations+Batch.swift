@@ -3,6 +3,7 @@
 // lock.
 
 internal import CPulse
+import Locking
 
 extension ContextDriver {
   /// Starts a batch's operations in order under one lock, pipelined on the
@@ -10,8 +11,8 @@ extension ContextDriver {
   func apply(
     _ batch: PulseBatch, timeout: Duration
   ) async -> PulseBatchResult {
-    await withCheckedContinuation { continuation in
-      start(batch, timeout: timeout) { continuation.resume(returning: $0) }
+    await withHandover { handover in
+      start(batch, timeout: timeout) { handover.resume(returning: $0) }
     }
   }
 

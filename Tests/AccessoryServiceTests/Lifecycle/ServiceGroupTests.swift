@@ -2,8 +2,8 @@
 // order, each within a deadline; signals reload, stop, then abort.
 
 import AccessoryService
+import Locking
 import Logging
-import Synchronization
 import Testing
 
 /// A service that records its start and stop, and can refuse to stop

@@ -3,7 +3,7 @@
 
 import AccessoryService
 import Foundation
-import Synchronization
+import Locking
 
 /// A ``RouterClock`` that stands still until a test advances it.
 final class ManualRouterClock: RouterClock {

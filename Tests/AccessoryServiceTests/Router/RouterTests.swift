@@ -8,7 +8,7 @@ import AccessoryControl
 import AccessoryService
 import AudioAccessoryKit
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @testable import PulseAudio

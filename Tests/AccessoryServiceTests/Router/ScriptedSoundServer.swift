@@ -3,7 +3,7 @@
 // sends, and plays the person and other programs when a test says so.
 
 import AccessoryService
-import Synchronization
+import Locking
 
 @testable import PulseAudio
 
