@@ -10,11 +10,17 @@ extension FuzzTarget {
     name: "acctl-arguments",
     summary: "acctl's command line, NUL-separated arguments"
   ) { bytes in
-    // Arguments that could name a file are kept off the file system (a
-    // descriptor file of /dev/zero would be read for ever).
-    let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false)
+    // The one option parsing reads a file of is kept off the file system
+    // (a descriptor file of /dev/zero would be read for ever).
+    var arguments = bytes.split(separator: 0, omittingEmptySubsequences: false)
       .map { String(decoding: $0, as: UTF8.self) }
-      .map { $0.contains("/") ? "missing.json" : $0 }
+    for index in arguments.indices {
+      if arguments[index].hasPrefix("--descriptor=") {
+        arguments[index] = "--descriptor=" + missingFile
+      } else if index > 0, arguments[index - 1] == "--descriptor" {
+        arguments[index] = missingFile
+      }
+    }
     do {
       _ = try Acctl.parseAsRoot(arguments)
     } catch {
@@ -27,3 +33,6 @@ extension FuzzTarget {
     return nil
   }
 }
+
+/// A descriptor file that cannot exist.
+private let missingFile = "/nonexistent/accessoryd-fuzz/descriptor.json"

@@ -4,17 +4,27 @@
 import HeadphoneProtocols
 
 extension FuzzTarget {
-  /// AirPods' packets.
+  /// AirPods' packets: an ear detection names two buds, a battery level
+  /// is a percentage.
   static let aapPackets = FuzzTarget(
     name: "aap-packets",
     summary: "AirPods' AAP packets, each after a length byte"
   ) { bytes in
     var session = AAPSession()
     for packet in bytes.lengthPrefixedPieces() {
-      if case .success(let events) = session.receive(packet),
-        events.count > 1
-      {
-        return "one packet gave \(events.count) events"
+      guard case .success(let events) = session.receive(packet) else {
+        continue
+      }
+      for event in events {
+        switch event {
+        case .wear(let buds) where buds.count != 2:
+          return "an ear detection packet gave \(buds.count) buds"
+        case .battery(let levels)
+        where levels.contains(where: { !(0...100).contains($0.percent) }):
+          return "a battery level out of 0 to 100: \(levels)"
+        default:
+          continue
+        }
       }
     }
     return nil

@@ -32,8 +32,9 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   }
 
   private let state: Mutex<State>
-  /// Held while the state file is written, so saves never overlap.
-  private let writing = Mutex<Void>(())
+  /// The saves tried, counted under the lock held while the state file is
+  /// written, so saves never overlap.
+  private let writing = Mutex(0)
   private let stateFile: StateFile?
   private let clock: @Sendable () -> Date
 
@@ -275,7 +276,8 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     through generation: UInt64
   ) throws(AccessoryControlFailure) {
     guard let stateFile else { return }
-    try writing.withLock { _ throws(AccessoryControlFailure) in
+    try writing.withLock { saves throws(AccessoryControlFailure) in
+      defer { saves += 1 }
       let current = state.withLock { state in
         (
           registry: state.registry, generation: state.generation,

@@ -62,6 +62,9 @@ package final class DBusConnectionDriver: @unchecked Sendable {
   private let signalHandler: SignalHandler
   private let onEnd: @Sendable () -> Void
   private let shared = Mutex(Shared())
+  /// Whether a close off the dispatch thread has finished; held for the
+  /// whole of one, so that a second waits for the first to join the thread.
+  private let closing = Mutex(false)
   /// The wake socket pair: other threads write to 1, the thread polls 0.
   private let wakeDescriptors: [Int32]
   private var thread = pthread_t()
@@ -507,8 +510,21 @@ package final class DBusConnectionDriver: @unchecked Sendable {
   /// Closes the connection: calls in flight fail, the thread ends and, unless
   /// this is the dispatch thread itself, is waited for.
   ///
-  /// Safe to call more than once and from any thread.
+  /// Safe to call more than once and from any thread; a call made, off the
+  /// dispatch thread, while another closes returns once the thread ended.
   package func close() {
+    if pthread_equal(pthread_self(), thread) != 0 {
+      closeAndJoin()
+    } else {
+      closing.withLock { closed in
+        guard !closed else { return }
+        closeAndJoin()
+        closed = true
+      }
+    }
+  }
+
+  private func closeAndJoin() {
     let shouldJoin = shared.withLock { shared in
       shared.isClosing = true
       guard !shared.isJoined else { return false }

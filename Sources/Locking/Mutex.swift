@@ -17,7 +17,9 @@
 ///
 /// The same calls as Synchronization's `Mutex`: `Mutex(value)` and
 /// `withLock`. The lock is not recursive: `withLock` inside `withLock` on
-/// the same mutex deadlocks.
+/// the same mutex deadlocks. Guard a value with a size: ThreadSanitizer
+/// takes the inout access of a zero-sized one (`Mutex(())`) for a race
+/// with the object's header.
 public final class Mutex<Value: ~Copyable>: @unchecked Sendable {
   private let lock: UnsafeMutablePointer<pthread_mutex_t>
   private var value: Value

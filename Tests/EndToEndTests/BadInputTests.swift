@@ -51,8 +51,10 @@ struct BadInputTests {
       """.write(toFile: badPolicy, atomically: true, encoding: .utf8)
       let missingPolicy = rig.daemon.directory + "/missing.json5"
 
+      // Each refusal, as a row of the README's table.
+      var table: [String] = []
       // Before the phones are paired.
-      try await check(
+      table += try await check(
         rig,
         [
           Row(
@@ -135,37 +137,33 @@ struct BadInputTests {
             stderrIsPrefix: true),
         ])
 
-      // An address nobody paired: exit 3, naming it and what to do first.
-      let unknown = try await rig.daemon.acctl([
-        "update", "AA:BB:CC:DD:EE:09", "--placement", "inEar",
-      ])
-      #expect(unknown.status == 3, "\(unknown)")
-      #expect(
-        unknown.stderr
-          == "Error: accessory AA:BB:CC:DD:EE:09 is neither paired nor "
-          + "registered; pair it first (AccessorySetupKit's picker, or "
-          + "'acctl pair'), then register it\n",
-        "\(unknown)")
-      try await stillAnswers(rig, after: "an unknown address")
-
-      // An accessory that is not paired: exit 3 and a message that names
-      // it and the command that pairs it.
-      let unpaired = try await rig.daemon.acctl([
-        "register", phonesAddress, "--capabilities", "audioSwitching",
-      ])
-      #expect(unpaired.status == 3, "\(unpaired)")
-      #expect(
-        unpaired.stderr
-          == "Error: accessory \(phonesAddress) is not paired; pair it first "
-          + "(AccessorySetupKit's picker, or 'acctl pair') before registering "
-          + "it\n",
-        "\(unpaired)")
-      try await stillAnswers(rig, after: "an unpaired accessory")
+      // An address nobody paired, and an accessory that is not paired:
+      // exit 3, naming it and what to do first.
+      table += try await check(
+        rig,
+        [
+          Row(
+            label: "an address nobody paired",
+            arguments: ["update", "AA:BB:CC:DD:EE:09", "--placement", "inEar"],
+            status: 3,
+            stderr: "Error: accessory AA:BB:CC:DD:EE:09 is neither paired "
+              + "nor registered; pair it first (AccessorySetupKit's picker, "
+              + "or 'acctl pair'), then register it\n"),
+          Row(
+            label: "an unpaired accessory",
+            arguments: [
+              "register", phonesAddress, "--capabilities", "audioSwitching",
+            ],
+            status: 3,
+            stderr: "Error: accessory \(phonesAddress) is not paired; pair it "
+              + "first (AccessorySetupKit's picker, or 'acctl pair') before "
+              + "registering it\n"),
+        ])
 
       // The phones are paired and registered without placement.
       try await rig.pairAndRegister(
         phonesAddress, capabilities: "audioSwitching", placement: nil)
-      try await check(
+      table += try await check(
         rig,
         [
           Row(
@@ -194,7 +192,7 @@ struct BadInputTests {
       // The buds are unpaired: their registration is invalidated.
       let unpairing = try await rig.ok(["unpair", budsAddress])
       #expect(unpairing.stdout == "Unpaired 'AA:BB:CC:DD:EE:01'.\n")
-      try await check(
+      table += try await check(
         rig,
         [
           Row(
@@ -240,6 +238,7 @@ struct BadInputTests {
           && garbage[1].contains(#""result""#),
         "the connection did not answer after the garbage: \(garbage)")
       try await stillAnswers(rig, after: "a garbage line")
+      table.append(Self.socketRow("a line that is not JSON: `hello`", garbage))
 
       let notAnObject = try await rig.daemon.sendRaw(Data("[1,2]\n".utf8))
       #expect(
@@ -248,6 +247,8 @@ struct BadInputTests {
             #"{"error":{"code":-32600,"message":"invalid request: expected a "#
               + #"JSON object"},"id":null,"jsonrpc":"2.0"}"#
           ])
+      table.append(
+        Self.socketRow("a JSON line that is not an object", notAnObject))
       let unknownMethod = try await rig.daemon.sendRaw(
         Data(#"{"jsonrpc":"2.0","id":"x","method":"no.such"}"#.utf8 + [0x0A]))
       #expect(
@@ -255,6 +256,8 @@ struct BadInputTests {
           && unknownMethod.first?.contains(#""id":"x""#) == true,
         "\(unknownMethod)")
       try await stillAnswers(rig, after: "an unknown method")
+      table.append(
+        Self.socketRow("an unknown method: `no.such`", unknownMethod))
 
       var oversized = Data(#"{"jsonrpc":"2.0","id":1,"method":""#.utf8)
       oversized.append(Data(repeating: UInt8(ascii: "a"), count: 1 << 20))
@@ -267,6 +270,13 @@ struct BadInputTests {
               + #"longer than 1048576 bytes"},"id":null,"jsonrpc":"2.0"}"#
           ], "the oversized line was not refused alone: \(refused)")
       try await stillAnswers(rig, after: "an oversized line")
+      table.append(Self.socketRow("a line of more than 1 MiB", refused))
+      if kind == .pulseAudio {
+        try Self.checkReadmeTable(
+          table.map {
+            $0.replacingOccurrences(of: rig.daemon.directory + "/", with: "")
+          })
+      }
 
       // The daemon reports its sound server, as the protocol says.
       let status = try await rig.json(["status"])
@@ -280,9 +290,20 @@ struct BadInputTests {
 
   /// Runs each row, requires its exact output and exit code, and checks
   /// that the daemon still answers after it.
-  private func check(_ rig: Rig, _ rows: [Row]) async throws {
+  ///
+  /// - Returns: The rows of the README's table: the command, its exit code
+  ///   and the first line acctl wrote.
+  private func check(_ rig: Rig, _ rows: [Row]) async throws -> [String] {
+    var table: [String] = []
     for row in rows {
       let result = try await rig.daemon.acctl(row.arguments)
+      let said = result.stderr.split(separator: "\n").first.map(String.init)
+      table.append(
+        Self.tableRow(
+          "`acctl "
+            + row.arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }
+            .joined(separator: " ") + "`",
+          "\(result.status)", said ?? ""))
       #expect(result.status == row.status, "\(row.label): \(result)")
       if row.stderrIsPrefix {
         #expect(
@@ -295,6 +316,72 @@ struct BadInputTests {
       #expect(result.stdout == row.stdout, "\(row.label): \(result)")
       try await stillAnswers(rig, after: row.label)
     }
+    return table
+  }
+
+  // MARK: - The README's table
+
+  /// The lines around the table in the README.
+  static let tableStart =
+    "<!-- bad inputs: written by BadInputTests; "
+    + "ACCESSORYD_WRITE_README=1 swift test --filter BadInputTests "
+    + "writes it again -->"
+  static let tableEnd = "<!-- end of bad inputs -->"
+
+  /// One row of the table, its cells escaped.
+  static func tableRow(_ cells: String...) -> String {
+    "| "
+      + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }
+      .joined(separator: " | ") + " |"
+  }
+
+  /// The row of a raw line on the socket: the daemon answers with a
+  /// JSON-RPC error and the connection stays open.
+  static func socketRow(_ input: String, _ answer: [String]) -> String {
+    let error = (try? JSONValue(parsing: Data((answer.first ?? "").utf8)))?[
+      "error"]
+    let code: String
+    if case .number(let number)? = error?["code"] {
+      code = String(Int(number))
+    } else {
+      code = "none"
+    }
+    let message = error?["message"]?.stringValue ?? "(no answer)"
+    return tableRow("socket: " + input, "JSON-RPC \(code)", message)
+  }
+
+  /// Requires the README's table to be these rows; writes them into it
+  /// instead when ACCESSORYD_WRITE_README is set.
+  static func checkReadmeTable(_ rows: [String]) throws {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("README.md")
+    let text = try String(contentsOf: readme, encoding: .utf8)
+    guard let start = text.range(of: tableStart),
+      let end = text.range(
+        of: tableEnd, range: start.upperBound..<text.endIndex)
+    else {
+      Issue.record("README.md has no bad-input table between its markers")
+      return
+    }
+    let table =
+      "\n\n" + tableRow("input", "exit", "what acctl or the daemon says")
+      + "\n| --- | --- | --- |\n" + rows.joined(separator: "\n") + "\n\n"
+    if ProcessInfo.processInfo.environment["ACCESSORYD_WRITE_README"] != nil {
+      try text.replacingCharacters(
+        in: start.upperBound..<end.lowerBound, with: table
+      )
+      .write(to: readme, atomically: true, encoding: .utf8)
+      return
+    }
+    #expect(
+      String(text[start.upperBound..<end.lowerBound]) == table,
+      """
+      README.md's bad-input table is not what acctl and the daemon say; \
+      ACCESSORYD_WRITE_README=1 swift test --filter BadInputTests writes it \
+      again:
+      \(table)
+      """)
   }
 
   /// Requires the daemon to run and `acctl status` to succeed.

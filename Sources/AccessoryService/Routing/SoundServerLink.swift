@@ -635,12 +635,14 @@ private final class Subscribers: Sendable {
   }
 
   /// Yields an update to every open stream.
+  ///
+  /// The yields are made outside the lock: a stream's termination handler
+  /// takes it, and runs under the runtime's lock of the consuming task,
+  /// which a yield that resumes that task needs. Only the link's actor
+  /// publishes, so the updates keep their order.
   func publish(_ update: LinkUpdate) {
-    state.withLock { state in
-      for continuation in state.continuations.values {
-        continuation.yield(update)
-      }
-    }
+    let continuations = state.withLock { Array($0.continuations.values) }
+    for continuation in continuations { continuation.yield(update) }
   }
 
   /// Ends every stream, and those opened later at once.

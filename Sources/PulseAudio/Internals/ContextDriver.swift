@@ -73,6 +73,9 @@ final class ContextDriver: @unchecked Sendable {
   private var readyWaiter: ((Result<Void, PulseError>) -> Void)?
   private var lastState: ConnectionState = .connecting
   private var isClosed = false
+  /// Whether a close has finished; held for the whole of a close, so that
+  /// a second close waits for the first to stop the mainloop.
+  private let closing = Mutex(false)
 
   let events: AsyncStream<ServerEvent>
   private let eventSink: AsyncStream<ServerEvent>.Continuation
@@ -351,10 +354,19 @@ final class ContextDriver: @unchecked Sendable {
 
   // MARK: - Closing
 
-  /// Disconnects and stops the mainloop; safe to call more than once.
+  /// Disconnects and stops the mainloop; safe to call more than once, and
+  /// a call made while another closes returns once that one is done.
   ///
   /// - Important: Never call it from a libpulse callback.
   func close() {
+    closing.withLock { closed in
+      guard !closed else { return }
+      closeOnce()
+      closed = true
+    }
+  }
+
+  private func closeOnce() {
     let wasOpen = withLock { () -> Bool in
       guard !isClosed else { return false }
       isClosed = true
