@@ -32,9 +32,8 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   }
 
   private let state: Mutex<State>
-  /// The saves tried, counted under the lock held while the state file is
-  /// written, so saves never overlap.
-  private let writing = Mutex(0)
+  /// Held while the state file is written, so saves never overlap.
+  private let writing = Mutex<Void>(())
   private let stateFile: StateFile?
   private let clock: @Sendable () -> Date
 
@@ -276,8 +275,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     through generation: UInt64
   ) throws(AccessoryControlFailure) {
     guard let stateFile else { return }
-    try writing.withLock { saves throws(AccessoryControlFailure) in
-      defer { saves += 1 }
+    try writing.withLock { _ throws(AccessoryControlFailure) in
       let current = state.withLock { state in
         (
           registry: state.registry, generation: state.generation,

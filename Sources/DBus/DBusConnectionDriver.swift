@@ -62,9 +62,9 @@ package final class DBusConnectionDriver: @unchecked Sendable {
   private let signalHandler: SignalHandler
   private let onEnd: @Sendable () -> Void
   private let shared = Mutex(Shared())
-  /// Whether a close off the dispatch thread has finished; held for the
-  /// whole of one, so that a second waits for the first to join the thread.
-  private let closing = Mutex(false)
+  /// Held, off the dispatch thread, for the whole of a close, so that a
+  /// second close waits for the first to join the thread.
+  private let closing = Mutex(())
   /// The wake socket pair: other threads write to 1, the thread polls 0.
   private let wakeDescriptors: [Int32]
   private var thread = pthread_t()
@@ -516,11 +516,7 @@ package final class DBusConnectionDriver: @unchecked Sendable {
     if pthread_equal(pthread_self(), thread) != 0 {
       closeAndJoin()
     } else {
-      closing.withLock { closed in
-        guard !closed else { return }
-        closeAndJoin()
-        closed = true
-      }
+      closing.withLock { _ in closeAndJoin() }
     }
   }
 

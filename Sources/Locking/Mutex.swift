@@ -17,22 +17,27 @@
 ///
 /// The same calls as Synchronization's `Mutex`: `Mutex(value)` and
 /// `withLock`. The lock is not recursive: `withLock` inside `withLock` on
-/// the same mutex deadlocks. Guard a value with a size: ThreadSanitizer
-/// takes the inout access of a zero-sized one (`Mutex(())`) for a race
-/// with the object's header.
+/// the same mutex deadlocks.
 public final class Mutex<Value: ~Copyable>: @unchecked Sendable {
   private let lock: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+  /// The value, in memory of its own rather than a stored property: the
+  /// exclusivity check of an inout access to a zero-sized property (a
+  /// `Mutex(())`) lands on the object's header, which ThreadSanitizer
+  /// then reports as raced.
+  private let value: UnsafeMutablePointer<Value>
 
   /// Creates a mutex around a value.
   public init(_ initialValue: consuming sending Value) {
     lock = .allocate(capacity: 1)
     lock.initialize(to: pthread_mutex_t())
     pthread_mutex_init(lock, nil)
-    value = initialValue
+    value = .allocate(capacity: 1)
+    value.initialize(to: initialValue)
   }
 
   deinit {
+    value.deinitialize(count: 1)
+    value.deallocate()
     pthread_mutex_destroy(lock)
     lock.deallocate()
   }
@@ -46,6 +51,6 @@ public final class Mutex<Value: ~Copyable>: @unchecked Sendable {
   ) throws(E) -> sending Result {
     pthread_mutex_lock(lock)
     defer { pthread_mutex_unlock(lock) }
-    return try body(&value)
+    return try body(&value.pointee)
   }
 }

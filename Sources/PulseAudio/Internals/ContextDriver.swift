@@ -73,9 +73,9 @@ final class ContextDriver: @unchecked Sendable {
   private var readyWaiter: ((Result<Void, PulseError>) -> Void)?
   private var lastState: ConnectionState = .connecting
   private var isClosed = false
-  /// Whether a close has finished; held for the whole of a close, so that
-  /// a second close waits for the first to stop the mainloop.
-  private let closing = Mutex(false)
+  /// Held for the whole of a close, so that a second close waits for the
+  /// first to stop the mainloop.
+  private let closing = Mutex(())
 
   let events: AsyncStream<ServerEvent>
   private let eventSink: AsyncStream<ServerEvent>.Continuation
@@ -359,11 +359,7 @@ final class ContextDriver: @unchecked Sendable {
   ///
   /// - Important: Never call it from a libpulse callback.
   func close() {
-    closing.withLock { closed in
-      guard !closed else { return }
-      closeOnce()
-      closed = true
-    }
+    closing.withLock { _ in closeOnce() }
   }
 
   private func closeOnce() {
