@@ -67,36 +67,90 @@ public struct StateFile: Sendable {
 
   /// Reads the registry, keeping an unreadable file aside.
   ///
-  /// A missing file yields an empty registry. A file that cannot be read,
-  /// does not parse, or has an unknown version is renamed to
-  /// `state.json.corrupt-<time>` with an error logged, and the result is
-  /// an empty registry. If it cannot be renamed, the result says that
-  /// writing is blocked. Temporary files left by a writer that died are
-  /// removed.
+  /// A missing file yields an empty registry. A file that cannot be read
+  /// or does not parse is renamed to `state.json.corrupt-<time>` with an
+  /// error logged; the result is what could be recovered from it (see
+  /// ``recover(_:)``), written at once as the new state file. If it cannot
+  /// be renamed, the result says that writing is blocked. A file of a newer
+  /// version is left alone, and writing is blocked. Temporary files left by
+  /// a writer that died are removed.
   ///
   /// - Parameter logger: Where to report a file kept aside.
   /// - Returns: The registry and what happened to an unreadable file.
   public func load(logger: Logger) -> LoadResult {
     removeAbandonedTemporaryFiles()
-    let reason: String
+    let data: Data
     do {
-      let data = try Data(contentsOf: url)
-      return LoadResult(registry: try Self.decode(data))
+      data = try Data(contentsOf: url)
     } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
       return LoadResult(registry: AccessoryRegistry())
-    } catch let error as FormatError {
-      reason = error.reason
     } catch {
-      reason = "it cannot be read (\(error))"
+      return keepAside(
+        reason: "it cannot be read (\(error))", recovered: nil, logger: logger)
     }
-    return keepAside(reason: reason, logger: logger)
+    do {
+      return LoadResult(registry: try Self.decode(data))
+    } catch {
+      if let version = error.newerVersion {
+        logger.error(
+          "The state file is of a newer version; starting with no "
+            + "accessories and not writing over it",
+          metadata: ["state.path": url.path, "state.version": "\(version)"])
+        return LoadResult(
+          registry: AccessoryRegistry(),
+          writeBlockedReason:
+            "the state file '\(url.path)' is version \(version), written by "
+            + "a newer accessoryd; this one reads version "
+            + "\(Self.currentVersion)")
+      }
+      return keepAside(
+        reason: error.reason, recovered: Self.recover(data), logger: logger)
+    }
+  }
+
+  /// The version of a state file written by a newer accessoryd, or nil.
+  static func newerVersion(at url: URL) -> Int? {
+    guard let data = try? Data(contentsOf: url) else { return nil }
+    do {
+      _ = try decode(data)
+      return nil
+    } catch {
+      return error.newerVersion
+    }
   }
 
   /// Decodes a registry from the file's contents.
   ///
   /// - Throws: ``FormatError`` for contents that are not a state file of a
   ///   known version.
-  public static func decode(_ data: Data) throws -> AccessoryRegistry {
+  public static func decode(
+    _ data: Data
+  ) throws(FormatError) -> AccessoryRegistry {
+    let decoder = makeDecoder()
+    let header: Header
+    do {
+      header = try decoder.decode(Header.self, from: data)
+    } catch {
+      throw FormatError(reason: "it is not a state file: \(error)")
+    }
+    guard header.version == currentVersion else {
+      throw FormatError(
+        reason: "its version \(header.version) is not the supported "
+          + "version \(currentVersion)",
+        newerVersion: header.version > currentVersion ? header.version : nil)
+    }
+    do {
+      let document = try decoder.decode(Document.self, from: data)
+      return AccessoryRegistry(
+        accessories: document.accessories,
+        registrations: document.registrations)
+    } catch {
+      throw FormatError(reason: "it does not parse: \(error)")
+    }
+  }
+
+  /// A JSON decoder for the file's timestamps.
+  static func makeDecoder() -> JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .custom { decoder in
       let container = try decoder.singleValueContainer()
@@ -110,25 +164,7 @@ public struct StateFile: Sendable {
       }
       return date
     }
-    let header: Header
-    do {
-      header = try decoder.decode(Header.self, from: data)
-    } catch {
-      throw FormatError(reason: "it is not a state file: \(error)")
-    }
-    guard header.version == currentVersion else {
-      throw FormatError(
-        reason: "its version \(header.version) is not the supported "
-          + "version \(currentVersion)")
-    }
-    do {
-      let document = try decoder.decode(Document.self, from: data)
-      return AccessoryRegistry(
-        accessories: document.accessories,
-        registrations: document.registrations)
-    } catch {
-      throw FormatError(reason: "it does not parse: \(error)")
-    }
+    return decoder
   }
 
   // MARK: - Writing
@@ -264,6 +300,8 @@ public struct StateFile: Sendable {
   public struct FormatError: Error, CustomStringConvertible {
     /// Why the contents were refused.
     public let reason: String
+    /// The version of a file written by a newer accessoryd, or nil.
+    public var newerVersion: Int? = nil
     /// The reason, as text.
     public var description: String { reason }
   }
@@ -296,7 +334,9 @@ public struct StateFile: Sendable {
     String(cString: strerror(errno))
   }
 
-  private func keepAside(reason: String, logger: Logger) -> LoadResult {
+  private func keepAside(
+    reason: String, recovered: Recovery?, logger: Logger
+  ) -> LoadResult {
     let stamp = Date().formatted(
       Date.ISO8601FormatStyle().year().month().day()
         .time(includingFractionalSeconds: false)
@@ -322,15 +362,24 @@ public struct StateFile: Sendable {
           "the state file '\(url.path)' is unreadable (\(reason)) and could "
           + "not be kept aside (\(renameError)); move it away and restart")
     }
+    let registry = recovered?.registry ?? AccessoryRegistry()
+    var metadata: Logger.Metadata = [
+      "state.path": url.path, "state.kept-as": aside, "state.reason": reason,
+    ]
+    if registry != AccessoryRegistry() {
+      do {
+        try save(registry)
+      } catch {
+        metadata["state.write-error"] = "\(error)"
+      }
+    }
     logger.error(
-      "The state file is unreadable and was kept aside; starting with no "
-        + "accessories",
-      metadata: [
-        "state.path": url.path, "state.kept-as": aside, "state.reason": reason,
-      ])
+      "The state file is unreadable and was kept aside; "
+        + (recovered.map { "recovered \($0.summary) from it" }
+          ?? "starting with no accessories"),
+      metadata: metadata)
     return LoadResult(
-      registry: AccessoryRegistry(),
-      keptAsideAt: URL(fileURLWithPath: aside))
+      registry: registry, keptAsideAt: URL(fileURLWithPath: aside))
   }
 
   private func removeAbandonedTemporaryFiles() {

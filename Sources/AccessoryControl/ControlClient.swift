@@ -161,7 +161,19 @@ public final class ControlClient: Sendable {
         id: .number(Double(id)), method: method, params: params)
       var line = request.json.serialized()
       line.append(0x0A)
-      try Self.send(Data(line), on: state.descriptor)
+      do throws(ControlClientError) {
+        try Self.send(Data(line), on: state.descriptor)
+      } catch {
+        // A daemon that refuses a connection (another user, too many
+        // connections) answers and closes it before reading; its answer
+        // says why.
+        if let parting = try? Self.readMessage(&state, timeout: timeout),
+          let refusal = parting.error
+        {
+          throw failure(for: refusal)
+        }
+        throw error
+      }
       while true {
         let message = try Self.readMessage(&state, timeout: timeout)
         if message.isNotification {
@@ -171,16 +183,17 @@ public final class ControlClient: Sendable {
         if message.id == .number(Double(id)) || message.id == .null
           || message.id == nil
         {
-          if let error = message.error {
-            if error.code == ControlError.permissionDenied.code {
-              throw .permissionDenied(path: path)
-            }
-            throw .remote(error)
-          }
+          if let error = message.error { throw failure(for: error) }
           return message.result ?? .null
         }
       }
     }
+  }
+
+  /// The client error for an error the service answered with.
+  private func failure(for error: ControlError) -> ControlClientError {
+    error.code == ControlError.permissionDenied.code
+      ? .permissionDenied(path: path) : .remote(error)
   }
 
   /// Calls a method and decodes its result as the message it answers

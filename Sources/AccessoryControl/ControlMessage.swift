@@ -169,6 +169,13 @@ public struct ControlError: Error, Sendable, Hashable, Codable,
   public static let permissionDenied = ControlError(
     code: -32077,
     message: "permission denied: the control socket belongs to another user")
+  /// The daemon serves as many connections as it takes; the client may
+  /// try again once others close.
+  ///
+  /// The code is -32075.
+  public static func busy(_ detail: String) -> ControlError {
+    ControlError(code: -32075, message: "busy: \(detail)")
+  }
   /// A policy or configuration is invalid.
   ///
   /// The code is -32078.

@@ -112,6 +112,7 @@ final class Daemon {
     case -32001: ExitCode(2)  // accessoryNotCapable
     case -32002, -32602: ExitCode(3)  // invalidRequest, invalid params
     case -32003: ExitCode(4)  // invalidated
+    case -32075: .unavailable  // busy: too many connections
     case -32077: .permissionDenied
     case -32078: .configurationError
     default: .failure  // unknown (-32000), internal (-32603), and the rest

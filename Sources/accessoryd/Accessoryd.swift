@@ -44,6 +44,15 @@ struct Accessoryd {
     let logger = Logger(
       label: "accessoryd", handler: StandardErrorLogHandler(),
       logLevel: configuration.logLevel)
+    let stateFile = StateFile(
+      url: URL(fileURLWithPath: configuration.stateFilePath))
+    let stateWarning: StateFile.StartWarning?
+    do {
+      stateWarning = try stateFile.checkBeforeStart()
+    } catch {
+      printError("Error: \(error)\n")
+      exit(error.exitStatus)
+    }
     let lock: StateDirectoryLock
     do {
       lock = try StateDirectoryLock.acquire(
@@ -60,13 +69,13 @@ struct Accessoryd {
     do {
       policies = try PolicyStore(path: configuration.policyPath)
     } catch {
-      logger.critical("The policy is invalid: \(error)")
+      printError("Error: \(error)\n")
       exit(78)
     }
-    let engine = InProcessAccessoryEngine(
-      stateFile: StateFile(
-        url: URL(fileURLWithPath: configuration.stateFilePath)),
-      logger: logger)
+    if let stateWarning {
+      logger.error("Changes cannot be saved: \(stateWarning)")
+    }
+    let engine = InProcessAccessoryEngine(stateFile: stateFile, logger: logger)
     let events = EventHub()
     let link = SoundServerLink(
       options: PulseConnection.Options(

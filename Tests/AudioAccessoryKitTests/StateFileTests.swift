@@ -64,7 +64,7 @@ struct StateFileTests {
 
   @Test(arguments: [
     ("garbage", "{ this is not json"),
-    ("unknown version", #"{"version": 99, "accessories": []}"#),
+    ("an old version", #"{"version": 0, "accessories": []}"#),
     ("wrong shape", #"{"version": 1, "accessories": 7, "registrations": []}"#),
     ("bad address", #"{"version": 1, "accessories": [{"address": "nope"}]}"#),
   ])
@@ -104,6 +104,66 @@ struct StateFileTests {
     let after = try FileManager.default.contentsOfDirectory(
       atPath: directory.path)
     #expect(Set(after) == ["state.json", aside])
+  }
+
+  @Test func aFileCutShortKeepsEveryWholeEntry() throws {
+    var registry = AccessoryRegistry()
+    for index in 1...3 {
+      let address = BluetoothAddress("AA:BB:CC:DD:EE:0\(index)")!
+      try registry.pair(address, displayName: "B\(index)", at: testInstant)
+    }
+    let whole = [UInt8](StateFile.encode(registry))
+    var counts: Set<Int> = []
+    // Every cut recovers the entries before it and never one that is not
+    // whole; the last two cuts lose only the version.
+    for length in 1..<whole.count {
+      let recovered = StateFile.recover(Data(whole[..<length]))
+      let count = recovered?.registry.accessories.count ?? 0
+      counts.insert(count)
+      for accessory in recovered?.registry.accessories.values ?? [:].values {
+        #expect(registry.accessories[accessory.address] == accessory)
+      }
+    }
+    #expect(counts == [0, 1, 2, 3])
+    #expect(
+      StateFile.recover(Data(#"{"version": 2, "accessories": []}"#.utf8))
+        == nil)
+    #expect(StateFile.recover(Data("garbage".utf8)) == nil)
+  }
+
+  @Test func oneBadEntryCostsThatEntry() throws {
+    var registry = AccessoryRegistry()
+    try registry.pair(
+      BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B",
+      at: testInstant)
+    let text = String(decoding: StateFile.encode(registry), as: UTF8.self)
+      .replacingOccurrences(
+        of: #""accessories" : ["#,
+        with: #""accessories" : [{"address": "nope"},"#)
+    let recovered = try #require(StateFile.recover(Data(text.utf8)))
+    #expect(recovered.registry == registry)
+    #expect(recovered.summary == "1 accessory and 0 registrations")
+  }
+
+  @Test func aNewerFileIsLeftAloneAndNeverWritten() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("state.json")
+    let newer = #"{"version": 2, "accessories": [], "hats": []}"#
+    try Data(newer.utf8).write(to: url)
+    #expect(throws: StateFile.StartFailure.self) {
+      try StateFile(url: url).checkBeforeStart()
+    }
+    let engine = InProcessAccessoryEngine(stateFile: StateFile(url: url))
+    let reason = await pairingFailureReason(engine)
+    #expect(
+      reason
+        == "the state file '\(url.path)' is version 2, written by a newer "
+        + "accessoryd; this one reads version 1")
+    #expect(try String(contentsOf: url, encoding: .utf8) == newer)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        == ["state.json"])
   }
 
   @Test func timestampsReadBackExactly() throws {

@@ -321,12 +321,15 @@ struct BadInputTests {
 
   // MARK: - The README's table
 
-  /// The lines around the table in the README.
-  static let tableStart =
-    "<!-- bad inputs: written by BadInputTests; "
-    + "ACCESSORYD_WRITE_README=1 swift test --filter BadInputTests "
-    + "writes it again -->"
-  static let tableEnd = "<!-- end of bad inputs -->"
+  /// The line before a table in the README that `suite` writes.
+  static func tableStart(_ name: String, suite: String) -> String {
+    "<!-- \(name): written by \(suite); "
+      + "ACCESSORYD_WRITE_README=1 swift test --filter \(suite) "
+      + "writes it again -->"
+  }
+
+  /// The line after a table in the README.
+  static func tableEnd(_ name: String) -> String { "<!-- end of \(name) -->" }
 
   /// One row of the table, its cells escaped.
   static func tableRow(_ cells: String...) -> String {
@@ -350,9 +353,21 @@ struct BadInputTests {
     return tableRow("socket: " + input, "JSON-RPC \(code)", message)
   }
 
-  /// Requires the README's table to be these rows; writes them into it
+  /// Requires a table of the README to be these rows; writes them into it
   /// instead when ACCESSORYD_WRITE_README is set.
-  static func checkReadmeTable(_ rows: [String]) throws {
+  ///
+  /// - Parameters:
+  ///   - rows: The rows, from ``tableRow(_:)``.
+  ///   - name: The table's name in its markers.
+  ///   - suite: The suite that writes it, named in its markers.
+  ///   - header: The header of the third column.
+  static func checkReadmeTable(
+    _ rows: [String], name: String = "bad inputs",
+    suite: String = "BadInputTests",
+    header: String = "what acctl or the daemon says"
+  ) throws {
+    let tableStart = tableStart(name, suite: suite)
+    let tableEnd = tableEnd(name)
     let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("README.md")
@@ -361,11 +376,11 @@ struct BadInputTests {
       let end = text.range(
         of: tableEnd, range: start.upperBound..<text.endIndex)
     else {
-      Issue.record("README.md has no bad-input table between its markers")
+      Issue.record("README.md has no table '\(name)' between its markers")
       return
     }
     let table =
-      "\n\n" + tableRow("input", "exit", "what acctl or the daemon says")
+      "\n\n" + tableRow("input", "exit", header)
       + "\n| --- | --- | --- |\n" + rows.joined(separator: "\n") + "\n\n"
     if ProcessInfo.processInfo.environment["ACCESSORYD_WRITE_README"] != nil {
       try text.replacingCharacters(
@@ -377,8 +392,8 @@ struct BadInputTests {
     #expect(
       String(text[start.upperBound..<end.lowerBound]) == table,
       """
-      README.md's bad-input table is not what acctl and the daemon say; \
-      ACCESSORYD_WRITE_README=1 swift test --filter BadInputTests writes it \
+      README.md's table '\(name)' is not what was said; \
+      ACCESSORYD_WRITE_README=1 swift test --filter \(suite) writes it \
       again:
       \(table)
       """)

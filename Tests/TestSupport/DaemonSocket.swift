@@ -27,6 +27,12 @@ enum DaemonSocket {
     requireOwnThread("DaemonSocket.exchange")
     let descriptor = try connect(path, timeout: timeout)
     defer { close(descriptor) }
+    sendAll(descriptor, bytes)
+    return try readLines(descriptor, lines: lines, path: path, timeout: timeout)
+  }
+
+  /// Sends bytes until all are sent or sending fails.
+  static func sendAll(_ descriptor: Int32, _ bytes: Data) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
@@ -40,6 +46,12 @@ enum DaemonSocket {
         offset += written
       }
     }
+  }
+
+  /// Reads `lines` lines, or those that came before the connection closed.
+  static func readLines(
+    _ descriptor: Int32, lines: Int, path: String, timeout: Double
+  ) throws -> [String] {
     var answer = Data()
     var chunk = [UInt8](repeating: 0, count: 65536)
     while answer.count(where: { $0 == 0x0A }) < lines {
@@ -70,7 +82,7 @@ enum DaemonSocket {
   }
 
   /// Connects to a Unix socket with receive and send timeouts.
-  private static func connect(_ path: String, timeout: Double) throws -> Int32 {
+  static func connect(_ path: String, timeout: Double) throws -> Int32 {
     let descriptor = socket(
       AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else {
@@ -106,5 +118,55 @@ enum DaemonSocket {
         socklen_t(MemoryLayout<timeval>.size))
     }
     return descriptor
+  }
+}
+
+/// A connection to the daemon's control socket that a test drives byte by
+/// byte, such as a client that sends half a line and waits.
+public final class RawConnection: Sendable {
+  /// The socket's path.
+  public let path: String
+  private let descriptor: Int32
+  private let timeout: Double
+
+  /// Connects, with `timeout` seconds for each read.
+  public init(_ path: String, timeout: Double = 30) throws {
+    self.path = path
+    self.timeout = timeout
+    descriptor = try DaemonSocket.connect(path, timeout: timeout)
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// Sends bytes as they are; a failure to send is ignored.
+  public func send(_ bytes: Data) async {
+    let descriptor = descriptor
+    await onOwnThread { DaemonSocket.sendAll(descriptor, bytes) }
+  }
+
+  /// Reads `lines` lines, or those that came before the daemon closed the
+  /// connection.
+  public func readLines(_ lines: Int = 1) async throws -> [String] {
+    let (descriptor, path, timeout) = (descriptor, path, timeout)
+    return try await onOwnThread {
+      try DaemonSocket.readLines(
+        descriptor, lines: lines, path: path, timeout: timeout)
+    }
+  }
+
+  /// Whether the daemon has closed the connection: a read finds its end.
+  public func isClosedByDaemon() async -> Bool {
+    let descriptor = descriptor
+    return await onOwnThread {
+      var byte: UInt8 = 0
+      while true {
+        let count = recv(descriptor, &byte, 1, 0)
+        if count == 0 { return true }
+        if count < 0, errno == EINTR { continue }
+        if count < 0 { return errno == ECONNRESET }
+      }
+    }
   }
 }

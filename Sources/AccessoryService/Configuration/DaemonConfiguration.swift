@@ -84,6 +84,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
       --version               Show the version.
       -h, --help              Show help information.
 
+    EXIT STATUS:
+      0   stopped by SIGTERM or SIGINT
+      64  a bad flag or value
+      65  the state file is of a newer version
+      73  the state directory or file cannot be used (read-only, not a
+          directory, a symbolic link)
+      75  another accessoryd uses the state directory
+      78  a bad config file or policy
+
     """
 
   /// The error for bad arguments or a bad config file.
@@ -214,6 +223,73 @@ public struct DaemonConfiguration: Sendable, Equatable {
       case server, policy, stateDirectory, socket, hostAddresses, logLevel
     }
 
+    /// Refuses a value of the wrong type, naming the setting and the
+    /// value.
+    private static func checkType(
+      of value: JSONValue, key: String, path: String
+    ) throws(UsageError) {
+      let expected: String
+      switch (key, value) {
+      case ("hostAddresses", .array(let items)):
+        guard
+          let index = items.firstIndex(where: {
+            if case .string = $0 { false } else { true }
+          })
+        else { return }
+        throw UsageError(
+          description:
+            "\(path): hostAddresses[\(index)]: is "
+            + "\(describe(items[index])); expected a Bluetooth address such "
+            + "as 'AA:BB:CC:DD:EE:FF'",
+          source: .configFile)
+      case ("hostAddresses", _):
+        expected = "a list of Bluetooth addresses"
+      case (_, .string):
+        return
+      default:
+        expected = "a string"
+      }
+      throw UsageError(
+        description: "\(path): \(key): is \(describe(value)); expected "
+          + expected,
+        source: .configFile)
+    }
+
+    /// A JSON value as a message quotes it.
+    private static func describe(_ value: JSONValue) -> String {
+      switch value {
+      case .string(let text): "'\(text)'"
+      case .number(let number):
+        "the number "
+          + (number.rounded() == number && abs(number) < 1e15
+            ? String(Int(number)) : String(number))
+      case .bool(let flag): "\(flag)"
+      case .null: "null"
+      case .array: "a list"
+      case .object: "an object"
+      }
+    }
+
+    /// Refuses a value a flag would refuse, naming the setting, not the
+    /// flag.
+    private func checkValues(path: String) throws(UsageError) {
+      if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+        throw UsageError(
+          description:
+            "\(path): logLevel: is '\(logLevel)'; expected one of "
+            + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "),
+          source: .configFile)
+      }
+      for (index, address) in (hostAddresses ?? []).enumerated()
+      where BluetoothAddress(address) == nil {
+        throw UsageError(
+          description:
+            "\(path): hostAddresses[\(index)]: is '\(address)'; expected a "
+            + "Bluetooth address such as 'AA:BB:CC:DD:EE:FF'",
+          source: .configFile)
+      }
+    }
+
     static func load(_ path: String) throws(UsageError) -> FileSettings {
       let data: Data
       do {
@@ -242,17 +318,21 @@ public struct DaemonConfiguration: Sendable, Equatable {
       let decoder = JSONDecoder()
       decoder.allowsJSON5 = true
       do {
-        let keys = try decoder.decode([String: JSONValue].self, from: data)
-          .keys.sorted()
+        let values = try decoder.decode([String: JSONValue].self, from: data)
         let known = CodingKeys.allCases.map(\.rawValue)
-        for key in keys where !known.contains(key) {
+        for key in values.keys.sorted() where !known.contains(key) {
           throw UsageError(
             description:
               "\(path): \(key): is not a known setting; expected one of "
               + known.map { "'\($0)'" }.joined(separator: ", "),
             source: .configFile)
         }
-        return try decoder.decode(FileSettings.self, from: data)
+        for key in values.keys.sorted() {
+          try checkType(of: values[key]!, key: key, path: path)
+        }
+        let settings = try decoder.decode(FileSettings.self, from: data)
+        try settings.checkValues(path: path)
+        return settings
       } catch let error as UsageError {
         throw error
       } catch let error as DecodingError {

@@ -114,6 +114,14 @@ public final class ControlServer: Service {
   public let path: String
   /// The longest request line accepted.
   public static let maximumLineLength = 1 << 20
+  /// The most connections served at once; one more is answered with
+  /// ``ControlError/busy(_:)`` and closed.
+  public let maximumConnections: Int
+  /// How long a connection may leave a line unfinished before it is
+  /// answered with an error and closed.
+  public let unfinishedLineTimeout: Duration
+  /// The connections open now.
+  private let openConnections = Mutex(0)
 
   private let handler: any ControlHandler
   private let events: EventHub
@@ -126,10 +134,15 @@ public final class ControlServer: Service {
   ///   - handler: What answers requests.
   ///   - events: Where events for subscribers come from.
   ///   - logger: Where to report.
+  ///   - maximumConnections: The most connections served at once.
+  ///   - unfinishedLineTimeout: How long a line may stay unfinished.
   public init(
     path: String, handler: any ControlHandler, events: EventHub,
-    logger: Logger
+    logger: Logger, maximumConnections: Int = 256,
+    unfinishedLineTimeout: Duration = .seconds(10)
   ) {
+    self.maximumConnections = maximumConnections
+    self.unfinishedLineTimeout = unfinishedLineTimeout
     self.path = path
     self.handler = handler
     self.events = events
@@ -235,6 +248,15 @@ public final class ControlServer: Service {
         let descriptor = accept(listener, nil, nil)
         if descriptor >= 0 {
           _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+          let admitted = self.openConnections.withLock { count in
+            guard count < self.maximumConnections else { return false }
+            count += 1
+            return true
+          }
+          guard admitted else {
+            self.refuse(descriptor)
+            continue
+          }
           continuation.yield(descriptor)
         } else if errno == EINTR || errno == ECONNABORTED {
           continue
@@ -247,12 +269,35 @@ public final class ControlServer: Service {
     return stream
   }
 
+  /// Answers a connection over the bound with `busy` and closes it.
+  ///
+  /// The answer is short and the socket's buffer empty, so the write does
+  /// not wait.
+  private func refuse(_ descriptor: Int32) {
+    let response = ControlResponse.failure(
+      id: nil,
+      .busy(
+        "accessoryd serves at most \(maximumConnections) connections at "
+          + "once; try again when others have closed"))
+    var line = response.line()
+    _ = line.withUnsafeMutableBytes {
+      send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+    }
+    close(descriptor)
+    logger.warning(
+      "Refused a connection over the bound",
+      metadata: ["control.connections": "\(maximumConnections)"])
+  }
+
   /// Serves one connection: checks the peer, then answers its requests in
   /// order, and forwards events once it subscribes.
   private func serve(_ descriptor: Int32) async {
     let connection = ControlConnection(
       descriptor: descriptor, events: events, logger: logger)
-    defer { connection.closed() }
+    defer {
+      connection.closed()
+      openConnections.withLock { $0 -= 1 }
+    }
     guard peerIsOwnUser(descriptor) else {
       connection.send(.failure(id: nil, .permissionDenied))
       logger.warning("Refused a client of another user")
@@ -271,6 +316,14 @@ public final class ControlServer: Service {
                 "the line is longer than \(Self.maximumLineLength) bytes")))
           // The reader has stopped; the outbox writes the answer, then
           // closes the connection.
+          shutdown(descriptor, Int32(SHUT_RD))
+        case .unfinished:
+          connection.send(
+            .failure(
+              id: nil,
+              .invalidRequest(
+                "the line was not finished within "
+                  + "\(unfinishedLineTimeout.components.seconds) s")))
           shutdown(descriptor, Int32(SHUT_RD))
         case .line(let data):
           if let response = await respond(to: data, on: connection) {
@@ -318,6 +371,7 @@ public final class ControlServer: Service {
   private enum Line: Sendable {
     case line(Data)
     case tooLong
+    case unfinished
   }
 
   /// Starts a thread that reads lines from a connection; the stream ends
@@ -327,11 +381,32 @@ public final class ControlServer: Service {
     from descriptor: Int32, then done: @escaping @Sendable () -> Void
   ) -> AsyncStream<Line> {
     let (stream, continuation) = AsyncStream.makeStream(of: Line.self)
+    let timeout = unfinishedLineTimeout
     startThread(named: "accessoryd.client") {
+      // recv wakes each second, to time out an unfinished line.
+      var wake = timeval(tv_sec: 1, tv_usec: 0)
+      setsockopt(
+        descriptor, SOL_SOCKET, SO_RCVTIMEO, &wake,
+        socklen_t(MemoryLayout<timeval>.size))
       var buffer = Data()
+      var unfinishedSince: ContinuousClock.Instant?
       var chunk = [UInt8](repeating: 0, count: 65536)
       reading: while true {
         let count = recv(descriptor, &chunk, chunk.count, 0)
+        defer {
+          if buffer.isEmpty {
+            unfinishedSince = nil
+          } else if unfinishedSince == nil {
+            unfinishedSince = .now
+          }
+        }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+          if let since = unfinishedSince, since.duration(to: .now) >= timeout {
+            continuation.yield(.unfinished)
+            break reading
+          }
+          continue
+        }
         if count > 0 {
           buffer.append(contentsOf: chunk[0..<count])
           while let newline = buffer.firstIndex(of: 0x0A) {

@@ -1,0 +1,182 @@
+// Linux addition: the state file's checks at start-up. A daemon that
+// cannot keep what it acknowledges must say so before it acknowledges
+// anything, not at the first change.
+
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension StateFile {
+  /// Why the daemon cannot start with this state file.
+  public struct StartFailure: Error, CustomStringConvertible {
+    /// What a person reads: the path and what is wrong with it.
+    public let description: String
+    /// The daemon's exit status: 73 (`EX_CANTCREAT`) for a location that
+    /// cannot hold the state file, 65 (`EX_DATAERR`) for a state file of a
+    /// newer version.
+    public let exitStatus: Int32
+
+    /// The exit status for a location that cannot hold the state file.
+    public static let unusableLocationStatus: Int32 = 73
+    /// The exit status for a state file written by a newer version.
+    public static let newerVersionStatus: Int32 = 65
+  }
+
+  /// What the checks at start-up found that does not stop the daemon.
+  public struct StartWarning: Sendable, CustomStringConvertible {
+    /// What a person reads: the path and what is wrong with it.
+    public let description: String
+  }
+
+  /// Checks, before the daemon starts, that the state file can be read and
+  /// replaced.
+  ///
+  /// The directory is created (mode 0700) if missing. It must be a
+  /// directory this process can write: a file is written there, flushed
+  /// and removed, as large as the state file. The state file, if there is
+  /// one, must be a regular file (not a symbolic link, which the atomic
+  /// rename would replace) of a version this code reads.
+  ///
+  /// - Returns: A warning when the directory is full: the daemon can route
+  ///   with the state it has, and refuses changes until there is room.
+  /// - Throws: ``StartFailure`` naming the path and what is wrong.
+  public func checkBeforeStart() throws(StartFailure) -> StartWarning? {
+    let directory = url.deletingLastPathComponent().path
+    try Self.makeDirectory(directory)
+    var status = stat()
+    if lstat(url.path, &status) == 0 {
+      switch status.st_mode & S_IFMT {
+      case S_IFREG:
+        break
+      case S_IFLNK:
+        let target =
+          (try? FileManager.default.destinationOfSymbolicLink(
+            atPath: url.path)) ?? "?"
+        throw StartFailure(
+          description:
+            "the state file '\(url.path)' is a symbolic link to '\(target)'; "
+            + "accessoryd replaces its state file by renaming a new one over "
+            + "it, which would replace the link: put the file itself at "
+            + "'\(url.path)'",
+          exitStatus: StartFailure.unusableLocationStatus)
+      default:
+        throw StartFailure(
+          description:
+            "the state file '\(url.path)' is \(Self.kindName(status.st_mode)), "
+            + "not a regular file; move it away",
+          exitStatus: StartFailure.unusableLocationStatus)
+      }
+      if let version = Self.newerVersion(at: url) {
+        throw StartFailure(
+          description:
+            "the state file '\(url.path)' is version \(version), written by a "
+            + "newer accessoryd; this one reads version \(Self.currentVersion)"
+            + ": run the newer accessoryd, or move the file away to start "
+            + "with no accessories",
+          exitStatus: StartFailure.newerVersionStatus)
+      }
+    }
+    let size = Int(status.st_size)
+    return try probeWriting(directory, bytes: max(1, size))
+  }
+
+  /// Creates the state directory, or requires that it is one.
+  private static func makeDirectory(_ directory: String) throws(StartFailure) {
+    var status = stat()
+    if stat(directory, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFDIR else {
+        throw StartFailure(
+          description:
+            "the state directory '\(directory)' is "
+            + "\(kindName(status.st_mode)), not a directory; move it away or "
+            + "give another --state-dir",
+          exitStatus: StartFailure.unusableLocationStatus)
+      }
+      return
+    }
+    var missing: [String] = []
+    var path = directory
+    while !path.isEmpty, path != "/", stat(path, &status) != 0 {
+      missing.append(path)
+      path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    }
+    for path in missing.reversed() where mkdir(path, 0o700) != 0 {
+      guard errno != EEXIST else { continue }
+      throw StartFailure(
+        description:
+          "cannot create the state directory '\(directory)': "
+          + String(cString: strerror(errno))
+          + (path == directory ? "" : " at '\(path)'"),
+        exitStatus: StartFailure.unusableLocationStatus)
+    }
+  }
+
+  /// Writes, flushes and removes a file of `bytes` bytes in the directory,
+  /// named as the writer's temporary files are, so that one left by a kill
+  /// is removed at the next start.
+  private func probeWriting(
+    _ directory: String, bytes: Int
+  ) throws(StartFailure) -> StartWarning? {
+    let probe = url.path + ".tmp-\(getpid())-probe"
+    let descriptor = open(
+      probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      return try Self.refuse(directory, errno: errno)
+    }
+    defer { unlink(probe) }
+    let zeros = [UInt8](repeating: 0, count: bytes)
+    var code: Int32 = 0
+    var offset = 0
+    while offset < bytes, code == 0 {
+      let written = zeros.withUnsafeBytes {
+        write(descriptor, $0.baseAddress! + offset, bytes - offset)
+      }
+      if written < 0 {
+        if errno != EINTR { code = errno }
+      } else {
+        offset += written
+      }
+    }
+    if code == 0, fsync(descriptor) != 0 { code = errno }
+    close(descriptor)
+    return code == 0 ? nil : try Self.refuse(directory, errno: code)
+  }
+
+  /// Turns a failed write into a warning (full) or a failure (anything
+  /// else).
+  private static func refuse(
+    _ directory: String, errno code: Int32
+  ) throws(StartFailure) -> StartWarning {
+    let reason = String(cString: strerror(code))
+    if code == ENOSPC || code == EDQUOT {
+      return StartWarning(
+        description:
+          "the state directory '\(directory)' is full (\(reason)); "
+          + "accessoryd routes with the accessories it has and refuses "
+          + "changes until there is room")
+    }
+    let what =
+      code == EROFS || code == EACCES || code == EPERM
+      ? "is read-only (\(reason))" : "cannot be written (\(reason))"
+    throw StartFailure(
+      description:
+        "the state directory '\(directory)' \(what); accessoryd keeps the "
+        + "paired accessories there and must be able to write it: make it "
+        + "writable or give another --state-dir",
+      exitStatus: StartFailure.unusableLocationStatus)
+  }
+
+  /// Names a kind of file for a message.
+  private static func kindName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFREG: "a regular file"
+    case S_IFDIR: "a directory"
+    case S_IFLNK: "a symbolic link"
+    case S_IFSOCK: "a socket"
+    case S_IFIFO: "a named pipe"
+    default: "a device"
+    }
+  }
+}

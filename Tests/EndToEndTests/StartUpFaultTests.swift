@@ -1,0 +1,413 @@
+// The daemon's start and its state on disk, end to end: bad flags, config
+// files and policies, state directories it cannot use, and state files
+// that are damaged, of a newer version or on a full disk. Each case gives
+// its exact message and exit code, and lands in the README's tables.
+
+import AccessoryControl
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@Suite("The daemon's start and its state on disk, end to end")
+struct StartUpFaultTests {
+  /// One start of accessoryd that must fail, and what it must say.
+  struct Start: CustomStringConvertible, Sendable {
+    /// The README's first cell.
+    var input: String
+    /// Builds what the case needs in the test's directory and returns the
+    /// arguments.
+    var prepare: @Sendable (String) throws -> [String]
+    var status: Int32
+    /// The first line of standard error, with `<dir>` for the directory.
+    var message: String
+
+    var description: String { input }
+  }
+
+  /// Whether this process may mount file systems, as the read-only and
+  /// full-disk cases need; with `CI` set, not being allowed fails.
+  static func mayMount() -> Bool {
+    if getuid() == 0 { return true }
+    if ProcessInfo.processInfo.environment["CI"] != nil {
+      Issue.record("the disk-fault cases mount tmpfs and need root under CI")
+    }
+    return false
+  }
+
+  /// Mounts a tmpfs of `size` at `path`, read-only if asked.
+  static func mountTmpfs(
+    _ path: String, size: String, readOnly: Bool = false
+  ) throws {
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true)
+    let flags = UInt(readOnly ? MS_RDONLY : 0)
+    guard mount("tmpfs", path, "tmpfs", flags, "size=\(size)") == 0 else {
+      throw FixtureError("cannot mount a tmpfs at \(path): \(errno)")
+    }
+  }
+
+  static let starts: [Start] = [
+    Start(
+      input: "`accessoryd --log-level loud`",
+      prepare: { _ in ["--log-level", "loud"] }, status: 64,
+      message:
+        "Error: The value 'loud' is invalid for '--log-level': expected "
+        + "trace, debug, info, notice, warning, error, critical"),
+    Start(
+      input: "`accessoryd --frobnicate`", prepare: { _ in ["--frobnicate"] },
+      status: 64, message: "Error: Unknown option '--frobnicate'"),
+    Start(
+      input: "`accessoryd --host-address 12:34`",
+      prepare: { _ in ["--host-address", "12:34"] }, status: 64,
+      message:
+        "Error: The value '12:34' is invalid for '--host-address': expected "
+        + "a Bluetooth address such as 'AA:BB:CC:DD:EE:FF'"),
+    configStart(
+      #"{ logLevel: "loud" }"#,
+      message:
+        "logLevel: is 'loud'; expected one of trace, debug, info, notice, "
+        + "warning, error, critical"),
+    configStart(
+      #"{ hostAddresses: ["12:34"] }"#,
+      message:
+        "hostAddresses[0]: is '12:34'; expected a Bluetooth address such as "
+        + "'AA:BB:CC:DD:EE:FF'"),
+    configStart(
+      #"{ sever: "x" }"#,
+      message:
+        "sever: is not a known setting; expected one of 'server', 'policy', "
+        + "'stateDirectory', 'socket', 'hostAddresses', 'logLevel'"),
+    configStart(
+      "{ logLevel: 3 }",
+      message: "logLevel: is the number 3; expected a string"),
+    configStart(
+      "{ server: ",
+      message: "line 1, column 11: expected a value, found the end of the file"),
+    Start(
+      input: "config file: missing",
+      prepare: { ["--config", $0 + "/missing.json5"] }, status: 78,
+      message:
+        "Error: <dir>/missing.json5: cannot be read: No such file or directory"),
+    Start(
+      input: "policy: `{ version: 9 }`",
+      prepare: { directory in
+        try "{ version: 9 }".write(
+          toFile: directory + "/policy.json5", atomically: true,
+          encoding: .utf8)
+        return ["--policy", directory + "/policy.json5"]
+      }, status: 78,
+      message:
+        "Error: <dir>/policy.json5: version: is the number 9; expected a "
+        + "whole number from 1 to 1"),
+    Start(
+      input: "state directory: a regular file",
+      prepare: { directory in
+        _ = FileManager.default.createFile(
+          atPath: directory + "/state", contents: Data())
+        return []
+      }, status: 73,
+      message:
+        "Error: the state directory '<dir>/state' is a regular file, not a "
+        + "directory; move it away or give another --state-dir"),
+    Start(
+      input: "state directory: under a regular file",
+      prepare: { directory in
+        _ = FileManager.default.createFile(
+          atPath: directory + "/file", contents: Data())
+        return ["--state-dir", directory + "/file/state"]
+      }, status: 73,
+      message:
+        "Error: cannot create the state directory '<dir>/file/state': Not a "
+        + "directory"),
+    Start(
+      input: "state directory: on a read-only file system",
+      prepare: { directory in
+        try mountTmpfs(directory + "/state", size: "64k", readOnly: true)
+        return []
+      }, status: 73,
+      message:
+        "Error: the state directory '<dir>/state' is read-only (Read-only "
+        + "file system); accessoryd keeps the paired accessories there and "
+        + "must be able to write it: make it writable or give another "
+        + "--state-dir"),
+    Start(
+      input: "state directory: missing, on a read-only file system",
+      prepare: { directory in
+        try mountTmpfs(directory + "/ro", size: "64k", readOnly: true)
+        return ["--state-dir", directory + "/ro/state"]
+      }, status: 73,
+      message:
+        "Error: cannot create the state directory '<dir>/ro/state': "
+        + "Read-only file system"),
+    Start(
+      input: "state file: a symbolic link",
+      prepare: { directory in
+        try FileManager.default.createDirectory(
+          atPath: directory + "/state", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+          atPath: directory + "/state/state.json",
+          withDestinationPath: directory + "/elsewhere.json")
+        return []
+      }, status: 73,
+      message:
+        "Error: the state file '<dir>/state/state.json' is a symbolic link "
+        + "to '<dir>/elsewhere.json'; accessoryd replaces its state file by "
+        + "renaming a new one over it, which would replace the link: put "
+        + "the file itself at '<dir>/state/state.json'"),
+    Start(
+      input: "state file: a directory",
+      prepare: { directory in
+        try FileManager.default.createDirectory(
+          atPath: directory + "/state/state.json",
+          withIntermediateDirectories: true)
+        return []
+      }, status: 73,
+      message:
+        "Error: the state file '<dir>/state/state.json' is a directory, not "
+        + "a regular file; move it away"),
+    Start(
+      input: "state file: from a newer version",
+      prepare: { directory in
+        try FileManager.default.createDirectory(
+          atPath: directory + "/state", withIntermediateDirectories: true)
+        try newerState.write(
+          toFile: directory + "/state/state.json", atomically: true,
+          encoding: .utf8)
+        return []
+      }, status: 65,
+      message:
+        "Error: the state file '<dir>/state/state.json' is version 2, "
+        + "written by a newer accessoryd; this one reads version 1: run the "
+        + "newer accessoryd, or move the file away to start with no "
+        + "accessories"),
+  ]
+
+  static let newerState = #"{"version": 2, "accessories": [], "hats": []}"#
+
+  /// A start with a config file of this text, which must fail with 78 and
+  /// a message naming the file and the setting.
+  static func configStart(_ text: String, message: String) -> Start {
+    Start(
+      input: "config file: `\(text)`",
+      prepare: { directory in
+        try text.write(
+          toFile: directory + "/accessoryd.json5", atomically: true,
+          encoding: .utf8)
+        return ["--config", directory + "/accessoryd.json5"]
+      }, status: 78, message: "Error: <dir>/accessoryd.json5: " + message)
+  }
+
+  @Test("Each start that cannot work exits with its code and message")
+  func startsThatCannotWork() async throws {
+    guard Self.mayMount() else { return }
+    let accessoryd = try builtProduct("accessoryd").path
+    var table: [String] = []
+    for start in Self.starts {
+      let directory =
+        FileManager.default.temporaryDirectory.path
+        + "/accessoryd-start-\(UUID().uuidString.prefix(8))"
+      try FileManager.default.createDirectory(
+        atPath: directory + "/home", withIntermediateDirectories: true)
+      defer {
+        for mounted in ["/state", "/ro"] {
+          umount2(directory + mounted, Int32(MNT_DETACH))
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+      }
+      let arguments = try start.prepare(directory)
+      let defaults = [
+        "--socket", directory + "/control.sock", "--state-dir",
+        directory + "/state",
+      ]
+      let before = Self.snapshot(directory)
+      let result = try await runProgram(
+        accessoryd, defaults + arguments,
+        environment: [
+          "PATH": "/usr/bin:/bin", "HOME": directory + "/home",
+          "XDG_CONFIG_HOME": directory + "/home/.config",
+          "XDG_RUNTIME_DIR": directory,
+          "PULSE_SERVER": "unix:\(directory)/no-sound-server",
+        ])
+      let said = result.stderr.split(separator: "\n").first.map(String.init)
+      let expected = start.message.replacingOccurrences(
+        of: "<dir>", with: directory)
+      #expect(result.status == start.status, "\(start): \(result)")
+      #expect(said == expected, "\(start): \(result)")
+      #expect(result.stdout.isEmpty, "\(start): \(result)")
+      // Nothing was written: no socket, no state, the state file as it was.
+      #expect(
+        !FileManager.default.fileExists(atPath: directory + "/control.sock"))
+      #expect(
+        Self.snapshot(directory) == before,
+        "\(start) changed the directory")
+      table.append(
+        BadInputTests.tableRow(
+          start.input, "\(result.status ?? -1)",
+          (said ?? "").replacingOccurrences(of: directory + "/", with: "")))
+    }
+    try BadInputTests.checkReadmeTable(
+      table, name: "daemon start", suite: "StartUpFaultTests",
+      header: "what accessoryd says")
+  }
+
+  /// The names and contents of the files under a directory, but for the
+  /// state directory's lock file.
+  static func snapshot(_ directory: String) -> [String: Data] {
+    var files: [String: Data] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: directory)
+    while let name = enumerator?.nextObject() as? String {
+      guard !name.hasSuffix("accessoryd.lock") else { continue }
+      files[name] = FileManager.default.contents(atPath: directory + "/" + name)
+    }
+    return files
+  }
+
+  @Test("A damaged state file is kept aside and what decodes is recovered")
+  func damagedStateIsRecovered() async throws {
+    try await withRig(.pulseAudio, phones: true, streams: 0) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "inEar")
+      try await rig.pairAndRegister(phonesAddress, placement: "onHead")
+      let statePath = rig.daemon.stateDirectory + "/state.json"
+      var table: [String] = []
+
+      // Cut short inside the second registration.
+      await rig.daemon.stop()
+      let whole = try String(contentsOfFile: statePath, encoding: .utf8)
+      let second = try #require(
+        whole.range(
+          of: #""address" : "AA:BB:CC:DD:EE:02""#, options: .backwards))
+      let cut = String(whole[..<second.upperBound])
+      try cut.write(toFile: statePath, atomically: true, encoding: .utf8)
+      try await rig.daemon.restart()
+      let recovered = try rig.stateLogLine()
+      #expect(
+        recovered.hasPrefix(
+          "error accessoryd: The state file is unreadable and was kept aside; "
+            + "recovered 2 accessories and 1 registration from it"),
+        "\(recovered)")
+      let list = try await rig.json(["list"])
+      #expect(Self.count(list) == 2, "\(list)")
+      let buds = try await rig.json(["current", budsAddress])
+      #expect(Self.placement(buds) == "inEar", "\(buds)")
+      let phones = try await rig.daemon.acctl(["current", phonesAddress])
+      #expect(phones.status != 0, "\(phones)")
+      let aside = try Self.keptAside(rig.daemon.stateDirectory)
+      #expect(aside.count == 1)
+      #expect(
+        try String(contentsOfFile: aside[0], encoding: .utf8) == cut,
+        "the damaged file was not kept as it was")
+      // What was recovered is the state file now, and survives a restart.
+      try await rig.daemon.restart()
+      #expect(Self.count(try await rig.json(["list"])) == 2)
+      table.append(
+        BadInputTests.tableRow(
+          "state file: cut short in its second registration",
+          "starts", Self.short(recovered)))
+
+      // Garbage: nothing decodes.
+      await rig.daemon.stop()
+      try "garbage".write(toFile: statePath, atomically: true, encoding: .utf8)
+      try await rig.daemon.restart()
+      let garbage = try rig.stateLogLine()
+      #expect(
+        garbage.hasPrefix(
+          "error accessoryd: The state file is unreadable and was kept aside; "
+            + "starting with no accessories"),
+        "\(garbage)")
+      #expect(Self.count(try await rig.json(["list"])) == 0)
+      #expect(try Self.keptAside(rig.daemon.stateDirectory).count == 2)
+      table.append(
+        BadInputTests.tableRow(
+          "state file: garbage", "starts", Self.short(garbage)))
+
+      // A full disk: the change is refused, never acknowledged and lost.
+      guard Self.mayMount() else { return }
+      try await rig.pairAndRegister(budsAddress, placement: "offHead")
+      await rig.daemon.stop()
+      let saved = try Data(contentsOf: URL(fileURLWithPath: statePath))
+      try Self.mountTmpfs(rig.daemon.stateDirectory, size: "64k")
+      defer { umount2(rig.daemon.stateDirectory, Int32(MNT_DETACH)) }
+      try saved.write(to: URL(fileURLWithPath: statePath))
+      let filler = rig.daemon.stateDirectory + "/filler"
+      let fill = try await runProgram(
+        "/bin/sh", ["-c", "head -c 1048576 /dev/zero > '\(filler)'"],
+        environment: ["PATH": "/usr/bin:/bin"])
+      #expect(fill.status != 0, "the tmpfs did not fill: \(fill)")
+      try await rig.daemon.restart()
+      let full = try rig.stateLogLine(containing: "full")
+      #expect(
+        full.contains(
+          "the state directory '\(rig.daemon.stateDirectory)' is full (No "
+            + "space left on device); accessoryd routes with the accessories "
+            + "it has and refuses changes until there is room"),
+        "\(full)")
+      table.append(
+        BadInputTests.tableRow(
+          "state directory: full", "starts", Self.short(full)))
+      let refused = try await rig.daemon.acctl([
+        "update", budsAddress, "--placement", "inEar",
+      ])
+      let stateDirectory = rig.daemon.stateDirectory
+      #expect(refused.status == 1, "\(refused)")
+      #expect(
+        refused.stderr
+          == "Error: cannot write the state file '\(stateDirectory)/state.json'"
+          + ": No space left on device\n", "\(refused)")
+      table.append(
+        BadInputTests.tableRow(
+          "state directory: full, `acctl update … --placement inEar`",
+          "\(refused.status)",
+          refused.stderr.trimmingCharacters(in: .newlines)))
+      // Nothing acknowledged is lost; the refused change was not made.
+      try await rig.daemon.restart()
+      #expect(
+        Self.placement(try await rig.json(["current", budsAddress]))
+          == "offHead")
+      try FileManager.default.removeItem(atPath: filler)
+      try await rig.ok(["update", budsAddress, "--placement", "inEar"])
+      try await rig.daemon.restart()
+      #expect(
+        Self.placement(try await rig.json(["current", budsAddress])) == "inEar")
+      try BadInputTests.checkReadmeTable(
+        table.map {
+          $0.replacingOccurrences(of: rig.daemon.directory + "/", with: "")
+        }, name: "state faults", suite: "StartUpFaultTests",
+        header: "what accessoryd logs, or acctl says")
+    }
+  }
+
+  /// The number of accessories `acctl list --json` gave.
+  static func count(_ value: JSONValue) -> Int? {
+    guard case .array(let items)? = value["accessories"] else { return nil }
+    return items.count
+  }
+
+  /// The placement `acctl current --json` gave.
+  static func placement(_ current: JSONValue) -> JSONValue? {
+    current["registration"]?["configuration"]?["devicePlacement"]
+  }
+
+  /// The files a damaged state file was kept aside as.
+  static func keptAside(_ directory: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasPrefix("state.json.corrupt-") }.sorted()
+      .map { directory + "/" + $0 }
+  }
+
+  /// A log line without the metadata that changes from run to run.
+  static func short(_ line: String) -> String {
+    line.components(separatedBy: " state.").first ?? line
+  }
+}
+
+extension Rig {
+  /// The last line of this daemon start's log about the state file.
+  func stateLogLine(containing word: String = "state file") throws -> String {
+    let lines = daemon.log.split(separator: "\n").map(String.init)
+    guard let line = lines.last(where: { $0.contains(word) }) else {
+      throw FixtureError("the log says nothing of the state file")
+    }
+    return line
+  }
+}
