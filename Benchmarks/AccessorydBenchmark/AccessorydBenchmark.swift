@@ -90,6 +90,18 @@ struct BenchmarkRun {
       }
     }
 
+    for kind in options.servers {
+      let chaos = ChaosBenchmark(kind: kind, options: options)
+      do {
+        chaos.report(try await chaos.run())
+      } catch {
+        succeeded = false
+        progress("fault injection on \(kind) failed: \(error)")
+        print("")
+        print("fault injection on \(kind): benchmark failed: \(error)")
+      }
+    }
+
     let costs = DaemonCosts(options: options, workspace: workspace)
     do {
       let (acctl, idle) = try await costs.measureAcctlAndIdle()
