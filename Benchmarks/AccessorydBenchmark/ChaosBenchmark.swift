@@ -12,15 +12,15 @@ struct ChaosBenchmark {
   let kind: SoundServerKind
   let options: Options
 
-  /// How long the faults last: 60 s, or 15 s with `--quick`.
-  var duration: Duration { options.isQuick ? .seconds(15) : .seconds(60) }
+  /// How many faults: 40, or 10 with `--quick`.
+  var faults: Int { options.isQuick ? 10 : 40 }
 
   /// Runs the faults and returns the figures.
   func run() async throws -> ChaosRun.Figures {
-    progress("\(kind): fault injection for \(duration)")
+    progress("\(kind): \(faults) faults")
     let run = try await ChaosRun.prepare(kind)
     defer { run.shutDown() }
-    return try await run.run(for: duration)
+    return try await run.run(faults: faults)
   }
 
   /// Prints the section of one server.
@@ -31,8 +31,8 @@ struct ChaosBenchmark {
     print("")
     print(
       "== \(kind), fault injection: 4 clients updating placement and source "
-        + "as fast as they can for \(duration), the daemon SIGKILLed and the "
-        + "server killed, alternately, at random moments")
+        + "as fast as they can through \(faults) faults: the daemon SIGKILLed "
+        + "and the server killed, alternately, at random moments")
     print(
       "  updates: \(figures.sent) sent, \(figures.acknowledged) acknowledged, "
         + "\(figures.refused) refused, \(figures.unanswered) unanswered at a "

@@ -49,11 +49,12 @@ struct Options: Sendable, CommandLineOptions {
     acctl update as a whole process; the daemon's memory with 100
     registered accessories; its CPU time while idle; four clients updating
     as fast as they can while the daemon and the server are killed at
-    random moments (60 s per server): updates lost, slowest convergence.
+    random moments (40 faults per server): updates lost, slowest
+    convergence.
     Reads policies/default.json5 from the current directory.
 
       --quick            11 repetitions, 50 acctl runs, 3 media repetitions, 15 s
-                         idle, 15 s of faults (for CI)
+                         idle, 10 faults (for CI)
       --repetitions K    repetitions per switch figure (default 30)
       --server NAME      measure switches only on this server
       --idle-seconds S   how long the idle CPU figure watches (default 60)

@@ -116,15 +116,15 @@ public struct ChaosRun: Sendable {
     server.stop()
   }
 
-  /// Runs faults for `duration`, alternating the daemon and the server,
-  /// each after a random pause of 150 to 700 ms.
+  /// Runs `faults` faults, alternating the daemon and the server (the
+  /// daemon first), each after a random pause of 150 to 700 ms.
   ///
   /// - Parameter convergenceLimit: How long the route may take to
   ///   converge before the run fails.
   /// - Throws: ``FixtureError`` if the daemon or the server does not come
   ///   back, or the route does not converge within the limit.
   public func run(
-    for duration: Duration, convergenceLimit: Duration = .seconds(10)
+    faults: Int, convergenceLimit: Duration = .seconds(10)
   ) async throws -> Figures {
     let control = Control()
     let clients = accessories.map {
@@ -138,9 +138,8 @@ public struct ChaosRun: Sendable {
       for client in clients { client.join() }
     }
     var figures = Figures()
-    let end = ContinuousClock.now + duration
     var killDaemon = true
-    while ContinuousClock.now < end {
+    for _ in 0..<faults {
       try await Task.sleep(for: .milliseconds(Int.random(in: 150...700)))
       if killDaemon {
         await daemon.kill()
