@@ -247,7 +247,7 @@ struct SoundServerTests {
 ///
 /// - Returns: Whether the condition became true.
 func eventually(
-  timeout: Duration = .seconds(5),
+  timeout: Duration = .seconds(20),
   _ condition: () async throws -> Bool
 ) async throws -> Bool {
   let deadline = ContinuousClock.now + timeout
