@@ -207,6 +207,10 @@ let package = Package(
       dependencies: ["HeadphoneLinks", "HeadphoneProtocols"]
     ),
     .testTarget(
+      name: "PackagingTests",
+      dependencies: ["TestSupport"]
+    ),
+    .testTarget(
       name: "AcctlTests",
       dependencies: [
         "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",

@@ -20,6 +20,42 @@ public struct Acctl: Command {
       Update.self, Current.self,
       List.self, Route.self, Players.self, Events.self, Policy.self,
       Status.self,
+    ],
+    exitStatuses: [
+      ExitStatusMeaning(0, "done"),
+      ExitStatusMeaning(1, "the daemon failed for another reason"),
+      ExitStatusMeaning(
+        2, "the accessory lacks the capability the change needs"),
+      ExitStatusMeaning(
+        3, "the daemon refused the request: no such accessory, a bad value"),
+      ExitStatusMeaning(4, "the registration was invalidated"),
+      ExitStatusMeaning(64, "a bad command line"),
+      ExitStatusMeaning(
+        69, "the daemon is not running, does not answer, or is busy"),
+      ExitStatusMeaning(77, "the socket belongs to another user"),
+      ExitStatusMeaning(78, "a bad policy file"),
+    ],
+    manualSections: [
+      ManualSection(
+        "ENVIRONMENT",
+        entries: [
+          .init(
+            "ACCESSORYD_SOCKET",
+            "The daemon's socket, unless --socket says; else "
+              + "$XDG_RUNTIME_DIR/accessoryd/control.sock.")
+        ]),
+      ManualSection(
+        "COMPLETION",
+        paragraphs: [
+          "acctl --generate-completion-script bash (or zsh, or fish) prints "
+            + "the completion script of that shell; the package installs "
+            + "all three. They offer subcommands, options, placements, "
+            + "capabilities, and the names and addresses of the daemon's "
+            + "accessories."
+        ]),
+      ManualSection(
+        "SEE ALSO",
+        paragraphs: ["accessoryd(8), accessoryd.policy(5)"]),
     ])
 
   /// Creates the root command, which takes no options of its own.

@@ -41,7 +41,8 @@ enum DescriptorOptions {
     .option(
       "descriptor", valueName: "file",
       abstract: "A JSON file with the descriptor, keys as Apple's "
-        + "ASDiscoveryDescriptor properties."),
+        + "ASDiscoveryDescriptor properties."
+    ).completing(.file),
   ]
 
   /// Reads the descriptor from the options; nil when none is given.

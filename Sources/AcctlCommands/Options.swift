@@ -10,13 +10,15 @@ extension Acctl {
   enum Shared {
     /// The accessory a command acts on.
     static let accessory = ArgumentDefinition.argument(
-      "accessory", abstract: "A Bluetooth address or a display name.")
+      "accessory", abstract: "A Bluetooth address or a display name."
+    ).completing(.custom(CompletionSource.accessories))
 
     /// Where the daemon listens.
     static let socket = ArgumentDefinition.option(
       "socket", valueName: "path",
       abstract: "The daemon's socket, instead of $ACCESSORYD_SOCKET or the "
-        + "default.")
+        + "default."
+    ).completing(.file)
 
     /// Asks for JSON instead of text.
     static func json(_ what: String) -> ArgumentDefinition {

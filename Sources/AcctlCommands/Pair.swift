@@ -45,10 +45,12 @@ extension Acctl {
       [
         .argument(
           "address", abstract: "The accessory's Bluetooth address.",
-          isOptional: true),
+          isOptional: true
+        ).completing(.custom(CompletionSource.devices)),
         .option(
           "select", valueName: "address",
-          abstract: "The device to authorize, for scripts."),
+          abstract: "The device to authorize, for scripts."
+        ).completing(.custom(CompletionSource.devices)),
         .option("name", abstract: "The name to show for the accessory."),
         .flag(
           "migrate",

@@ -29,7 +29,8 @@ extension Acctl.Policy {
         """)
 
     static let signature: [ArgumentDefinition] = [
-      .argument("file", abstract: "The policy file to check."),
+      .argument("file", abstract: "The policy file to check.")
+        .completing(.file),
       .flag("json", abstract: "Print the path and description as JSON."),
       // Accepted like on every command, so wrappers can always pass it;
       // the check itself does not need the daemon.

@@ -21,7 +21,9 @@ extension Acctl {
         "capabilities",
         abstract: "The capabilities, separated by commas: audioSwitching, "
           + "placement.",
-        isOptional: false),
+        isOptional: false
+      ).completing(
+        .list(AccessoryControlDevice.Capabilities.names.map(\.name))),
       .option(
         "placement", abstract: "Where the accessory is now.",
         allValues: Shared.placements),

@@ -25,11 +25,13 @@ extension Acctl {
       .option(
         "primary-source", valueName: "address",
         abstract: "The Bluetooth address of the primary audio source, or "
-          + "none."),
+          + "none."
+      ).completing(.values(["none"])),
       .option(
         "secondary-source", valueName: "address",
         abstract: "The Bluetooth address of the secondary audio source, or "
-          + "none."),
+          + "none."
+      ).completing(.values(["none"])),
       Shared.json("the accessory"),
       Shared.socket,
     ]

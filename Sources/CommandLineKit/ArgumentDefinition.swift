@@ -32,6 +32,9 @@ public struct ArgumentDefinition: Sendable, Hashable {
   public var isOptional: Bool
   /// Every value the parser accepts; empty to accept any value.
   public var allValues: [String]
+  /// What the shell offers for the value: by default the accepted values
+  /// if they are listed, else nothing.
+  public var completion: Completion = .none
 
   /// Declares a positional argument.
   ///
@@ -64,10 +67,12 @@ public struct ArgumentDefinition: Sendable, Hashable {
     isOptional: Bool = true,
     allValues: [String] = []
   ) -> ArgumentDefinition {
-    ArgumentDefinition(
+    var definition = ArgumentDefinition(
       kind: .option, name: name, shortName: shortName,
       valueName: valueName ?? name, abstract: abstract,
       isOptional: isOptional, allValues: allValues)
+    if !allValues.isEmpty { definition.completion = .values(allValues) }
+    return definition
   }
 
   /// Declares a flag.

@@ -9,16 +9,7 @@
 /// extensions, one file each. Running the tool parses the command line down
 /// the tree, creates the selected command with ``init(arguments:)``, calls
 /// ``validate()`` and then ``run()``.
-public protocol Command: SendableMetatype {
-  /// The command's name, help text and subcommands.
-  static var configuration: CommandConfiguration { get }
-
-  /// The positional arguments, options and flags the command accepts, in
-  /// the order the usage line shows them.
-  ///
-  /// `-h` and `--help` are added to every command.
-  static var signature: [ArgumentDefinition] { get }
-
+public protocol Command: CommandDescription {
   /// Creates the command from its split command line.
   ///
   /// Read each value by the name in ``signature`` and convert it.
@@ -40,19 +31,24 @@ public protocol Command: SendableMetatype {
   /// - Throws: An error to print, ``ExitCode`` to exit with a code, or
   ///   ``CleanExit`` to print help or a message.
   mutating func run() async throws
+
+  /// Values only the running tool knows, for arguments declared with
+  /// ``Completion/custom(_:)``, asked of the root command.
+  ///
+  /// The default offers none.
+  ///
+  /// - Parameters:
+  ///   - source: The name given to ``Completion/custom(_:)``.
+  ///   - context: The commands and options typed so far.
+  /// - Returns: The values; the shell keeps those that extend the word.
+  static func completionCandidates(
+    for source: String, context: CompletionContext
+  ) async -> [String]
 }
 
 // MARK: - Default implementations
 
 extension Command {
-  /// A configuration with every field at its default.
-  public static var configuration: CommandConfiguration {
-    CommandConfiguration()
-  }
-
-  /// No arguments, options or flags.
-  public static var signature: [ArgumentDefinition] { [] }
-
   /// Accepts every combination of values.
   public func validate() throws {}
 
@@ -61,17 +57,6 @@ extension Command {
     throw CleanExit.helpRequest(Self.self)
   }
 
-  /// The name on the command line: the configured one, or the type name in
-  /// kebab case.
-  public static var commandName: String {
-    if let name = configuration.commandName { return name }
-    var result = ""
-    for character in String(describing: Self.self) {
-      if character.isUppercase, !result.isEmpty { result.append("-") }
-      result.append(contentsOf: character.lowercased())
-    }
-    return result
-  }
 }
 
 // MARK: - API
@@ -194,6 +179,16 @@ extension Command {
   ///
   /// - Parameter arguments: The command line without the tool's name.
   public static func main(_ arguments: [String]) async -> Never {
+    if let reply = await generatedText(for: arguments) {
+      switch reply {
+      case .success(let text):
+        StandardStream.output.write(text)
+        terminate(with: .success)
+      case .failure(let message):
+        StandardStream.error.write("Error: \(message)\n")
+        terminate(with: .validationFailure)
+      }
+    }
     var command: any Command
     do {
       command = try parseAsRoot(arguments)
@@ -211,6 +206,52 @@ extension Command {
   }
 
   // MARK: - Helpers
+
+  /// What the hidden requests print: a completion script
+  /// (`--generate-completion-script SHELL`), a completion script's answer
+  /// (`__complete SHELL LINE`) or the manual page (`--generate-manual`);
+  /// nil for any other command line.
+  static func generatedText(
+    for arguments: [String]
+  ) async -> Result<String, GeneratedTextError>? {
+    guard let first = arguments.first else { return nil }
+    func shell(
+      _ index: Int, for option: String
+    ) -> Result<Shell, GeneratedTextError> {
+      let names = Shell.allCases.map(\.rawValue)
+      guard index < arguments.count else {
+        return .failure(
+          .init(
+            "Missing value for '\(option) <shell>': expected "
+              + names.joined(separator: ", ")))
+      }
+      guard let shell = Shell(rawValue: arguments[index]) else {
+        return .failure(
+          .init(
+            "The value '\(arguments[index])' is invalid for '\(option) <shell>': "
+              + "expected " + names.joined(separator: ", ")))
+      }
+      return .success(shell)
+    }
+    switch first {
+    case CompletionScript.generateOption:
+      return shell(1, for: first).map {
+        CompletionScript.script(for: $0, tool: commandName)
+      }
+    case CompletionScript.completeCommand:
+      switch shell(1, for: first) {
+      case .success(let shell):
+        let line = arguments.count > 2 ? arguments[2] : commandName + " "
+        return .success(await completionReply(shell: shell, line: line))
+      case .failure(let error):
+        return .failure(error)
+      }
+    case ManualPage.generateOption:
+      return .success(ManualPage(root: Self.self).text)
+    default:
+      return nil
+    }
+  }
 
   /// The commands from this root down to a command of its tree.
   static func stack(to target: any Command.Type) -> [any Command.Type] {

@@ -25,6 +25,14 @@ public struct CommandConfiguration: Sendable {
   /// A usage line that replaces the generated one, without the command's
   /// name path; nil to generate it from the signature.
   public var usage: String?
+  /// What each exit status means, shown under `EXIT STATUS:` in the help
+  /// and in the manual page; empty for none.
+  public var exitStatuses: [ExitStatusMeaning]
+  /// The manual page's section: 1 for commands, 8 for daemons.
+  public var manualSection: Int
+  /// Sections the manual page adds after the generated ones, such as
+  /// ENVIRONMENT, FILES and SEE ALSO.
+  public var manualSections: [ManualSection]
 
   /// Creates a configuration.
   ///
@@ -38,6 +46,9 @@ public struct CommandConfiguration: Sendable {
   ///   - subcommands: The commands nested under this one.
   ///   - defaultSubcommand: The subcommand that runs when none is named.
   ///   - aliases: Other names that select this command.
+  ///   - exitStatuses: What each exit status means.
+  ///   - manualSection: The manual page's section.
+  ///   - manualSections: Sections the manual page adds.
   public init(
     commandName: String? = nil,
     abstract: String = "",
@@ -46,8 +57,14 @@ public struct CommandConfiguration: Sendable {
     version: String = "",
     subcommands: [any Command.Type] = [],
     defaultSubcommand: (any Command.Type)? = nil,
-    aliases: [String] = []
+    aliases: [String] = [],
+    exitStatuses: [ExitStatusMeaning] = [],
+    manualSection: Int = 1,
+    manualSections: [ManualSection] = []
   ) {
+    self.exitStatuses = exitStatuses
+    self.manualSection = manualSection
+    self.manualSections = manualSections
     self.commandName = commandName
     self.abstract = abstract
     self.usage = usage
@@ -56,5 +73,52 @@ public struct CommandConfiguration: Sendable {
     self.subcommands = subcommands
     self.defaultSubcommand = defaultSubcommand
     self.aliases = aliases
+  }
+}
+
+/// One exit status of a tool and what it means.
+public struct ExitStatusMeaning: Sendable, Hashable {
+  /// The status.
+  public var code: Int32
+  /// When the tool exits with it.
+  public var meaning: String
+
+  /// Creates the meaning of a status.
+  public init(_ code: Int32, _ meaning: String) {
+    self.code = code
+    self.meaning = meaning
+  }
+}
+
+/// A section of a manual page that the command tree does not give, such
+/// as ENVIRONMENT or FILES.
+public struct ManualSection: Sendable, Hashable {
+  /// The heading, in capitals: `ENVIRONMENT`.
+  public var title: String
+  /// Paragraphs before the entries.
+  public var paragraphs: [String]
+  /// Entries: a term (a variable, a path) and what it is.
+  public var entries: [Entry]
+
+  /// A term and what it is.
+  public struct Entry: Sendable, Hashable {
+    /// The term, set in bold.
+    public var term: String
+    /// What it is.
+    public var text: String
+
+    /// Creates an entry.
+    public init(_ term: String, _ text: String) {
+      self.term = term
+      self.text = text
+    }
+  }
+
+  /// Creates a section.
+  public init(_ title: String, paragraphs: [String] = [], entries: [Entry] = [])
+  {
+    self.title = title
+    self.paragraphs = paragraphs
+    self.entries = entries
   }
 }

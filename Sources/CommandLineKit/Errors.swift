@@ -155,3 +155,12 @@ struct CommandError: Error {
 public func argumentErrorMessage(for error: any Error) -> String {
   (error as? ParserError)?.message ?? String(describing: error)
 }
+
+/// A bad value for one of the hidden requests that print completion
+/// scripts and manual pages.
+struct GeneratedTextError: Error, CustomStringConvertible {
+  /// What is wrong, naming the value and what is expected.
+  var description: String
+
+  init(_ description: String) { self.description = description }
+}

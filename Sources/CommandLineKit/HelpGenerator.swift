@@ -11,10 +11,10 @@ struct HelpGenerator {
   /// The column where descriptions start.
   static let labelColumnWidth = 26
 
-  let stack: [any Command.Type]
+  let stack: [any CommandDescription.Type]
 
-  private var command: any Command.Type { stack[stack.count - 1] }
-  private var root: any Command.Type { stack[0] }
+  private var command: any CommandDescription.Type { stack[stack.count - 1] }
+  private var root: any CommandDescription.Type { stack[0] }
 
   /// The command's names from the root, such as `acctl policy check`.
   var path: String {
@@ -102,7 +102,22 @@ struct HelpGenerator {
         "SUBCOMMANDS:\n" + lines.joined(separator: "\n") + "\n\n"
           + "  See '\(helpPath)' for detailed help.")
     }
+    if !configuration.exitStatuses.isEmpty {
+      sections.append(
+        "EXIT STATUS:\n"
+          + configuration.exitStatuses.map {
+            Self.exitStatusElement(code: $0.code, meaning: $0.meaning)
+          }.joined(separator: "\n"))
+    }
     return sections.joined(separator: "\n\n")
+  }
+
+  /// One exit status: the code in a 4-column gutter, its meaning after.
+  static func exitStatusElement(code: Int32, meaning: String) -> String {
+    let label = String(repeating: " ", count: helpIndent) + "\(code)"
+    let column = helpIndent + 4
+    return label + String(repeating: " ", count: column - label.count)
+      + wrap(meaning, width: screenWidth, firstLineUsed: column, indent: column)
   }
 
   /// One entry of a section: the label in the gutter, the abstract after

@@ -13,7 +13,7 @@ import PulseAudio
 
 @main
 struct Accessoryd {
-  static let version = "0.1.0"
+  static let version = DaemonConfiguration.version
 
   static func main() async {
     let request: DaemonConfiguration.Request
@@ -35,6 +35,8 @@ struct Accessoryd {
       print(DaemonConfiguration.help, terminator: "")
     case .version:
       print("accessoryd \(version)")
+    case .manual:
+      print(DaemonConfiguration.manualPage, terminator: "")
     case .run(let configuration):
       await run(configuration)
     }
@@ -52,6 +54,14 @@ struct Accessoryd {
     } catch {
       printError("Error: \(error)\n")
       exit(error.exitStatus)
+    }
+    let notifier: ServiceManagerNotifier
+    do {
+      notifier = try ServiceManagerNotifier(
+        environment: ProcessInfo.processInfo.environment)
+    } catch {
+      printError("Error: \(error)\n")
+      exit(78)
     }
     let lock: StateDirectoryLock
     do {
@@ -115,7 +125,12 @@ struct Accessoryd {
       status: status, logger: logger)
     let control = ControlServer(
       path: configuration.socketPath, handler: methods, events: events,
-      logger: logger)
+      logger: logger,
+      onListening: {
+        notify(
+          [.ready, .status("Listening on \(configuration.socketPath)")],
+          through: notifier, logger: logger)
+      })
     let headphones = HeadphoneSources(
       discovery: discovery, methods: methods, links: headphoneLinks,
       events: events, logger: logger)
@@ -134,19 +149,27 @@ struct Accessoryd {
       await DaemonSignals.follow(
         signals,
         reload: {
+          notify([.reloading], through: notifier, logger: logger)
+          let outcome: String
           do {
             try policies.reload()
             logger.notice(
               "Policy reloaded",
               metadata: ["policy.path": configuration.policyPath ?? "built-in"])
+            outcome = "Policy reloaded"
             // Not awaited: a stop signal must not wait for the route.
             Task { await router.reconcile(because: "the policy was reloaded") }
           } catch {
             logger.error(
               "The new policy is refused; the old one stays: \(error)")
+            outcome = "The new policy is refused; the old one stays"
           }
+          notify([.ready, .status(outcome)], through: notifier, logger: logger)
         },
-        stop: { stopRequested.yield($0) },
+        stop: { signal in
+          notify([.stopping], through: notifier, logger: logger)
+          stopRequested.yield(signal)
+        },
         abort: { signal in
           exit.exit(
             status: 128 + signal.rawValue,
@@ -184,6 +207,20 @@ struct Accessoryd {
   /// How long each service may take to stop before the daemon exits
   /// anyway.
   static let stopDeadline = Duration.seconds(5)
+
+  /// Tells the service manager, and logs a failure to.
+  static func notify(
+    _ notifications: [ServiceManagerNotifier.Notification],
+    through notifier: ServiceManagerNotifier, logger: Logger
+  ) {
+    guard let failure = notifier.send(notifications) else { return }
+    logger.warning(
+      "The service manager cannot be told: \(failure)",
+      metadata: [
+        "notify.message": notifications.map(\.assignment).joined(
+          separator: " ")
+      ])
+  }
 
   static func printError(_ text: String) {
     StandardErrorLogHandler.write(text)

@@ -40,6 +40,17 @@ private let updateUsage = """
 
       See 'acctl help <subcommand>' for detailed help.
 
+    EXIT STATUS:
+      0   done
+      1   the daemon failed for another reason
+      2   the accessory lacks the capability the change needs
+      3   the daemon refused the request: no such accessory, a bad value
+      4   the registration was invalidated
+      64  a bad command line
+      69  the daemon is not running, does not answer, or is busy
+      77  the socket belongs to another user
+      78  a bad policy file
+
     """
 
   static let updateHelp = """

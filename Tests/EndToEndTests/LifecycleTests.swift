@@ -100,4 +100,49 @@ struct LifecycleTests {
         == true, "\(exits)")
     _ = try? await update.result()
   }
+
+  @Test(
+    "systemd is told: ready once it listens, reloading around SIGHUP, stopping")
+  func tellsTheServiceManager() async throws {
+    let server = try await SoundServer.start(
+      .pulseAudio, sinks: sinks(.pulseAudio, phones: false))
+    defer { server.stop() }
+    let listener = try NotifySocketListener()
+    defer { listener.close() }
+    let daemon = try await DaemonFixture.start(
+      on: server, environment: ["NOTIFY_SOCKET": listener.path])
+    defer { daemon.shutDown() }
+
+    let ready = try await listener.waitForMessage("READY=1") {
+      $0.contains("READY=1")
+    }
+    #expect(ready == 0, "\(listener.messages)")
+    #expect(
+      listener.messages[ready]
+        == "READY=1\nSTATUS=Listening on \(daemon.socketPath)")
+
+    // A good policy, then a bad one: each reload is bracketed.
+    daemon.signal(SIGHUP)
+    let reloaded = try await listener.waitForMessage(
+      "READY=1 after the reload", after: ready
+    ) { $0.hasPrefix("READY=1") }
+    #expect(
+      listener.messages[ready + 1].hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
+    #expect(listener.messages[reloaded] == "READY=1\nSTATUS=Policy reloaded")
+    try daemon.writePolicy("{ not a policy")
+    daemon.signal(SIGHUP)
+    let refused = try await listener.waitForMessage(
+      "READY=1 after the refused reload", after: reloaded
+    ) { $0.hasPrefix("READY=1") }
+    #expect(listener.messages[reloaded + 1].hasPrefix("RELOADING=1\n"))
+    #expect(
+      listener.messages[refused]
+        == "READY=1\nSTATUS=The new policy is refused; the old one stays")
+
+    #expect(await daemon.stop() == 0)
+    let stopping = try await listener.waitForMessage(
+      "STOPPING=1", after: refused
+    ) { $0 == "STOPPING=1" }
+    #expect(stopping == listener.messages.count - 1, "\(listener.messages)")
+  }
 }

@@ -65,6 +65,7 @@ public final class DaemonFixture: Sendable {
   /// The session bus of the media players, a ``PrivateBus``; nil for none,
   /// as on a machine without a session.
   public let sessionBusAddress: String?
+  private let extraEnvironment: [String: String]
   private let accessorydPath: String
   private let acctlPath: String
   private let state: Mutex<State>
@@ -80,6 +81,7 @@ public final class DaemonFixture: Sendable {
   private init(
     directory: String, soundServerAddress: String, hostAddresses: [String],
     systemBusAddress: String?, sessionBusAddress: String?,
+    extraEnvironment: [String: String],
     accessorydPath: String, acctlPath: String,
     watchdog: ProcessGroupWatchdog
   ) {
@@ -93,6 +95,7 @@ public final class DaemonFixture: Sendable {
     self.systemBusAddress =
       systemBusAddress ?? "unix:path=\(directory)/no-system-bus"
     self.sessionBusAddress = sessionBusAddress
+    self.extraEnvironment = extraEnvironment
     self.accessorydPath = accessorydPath
     self.acctlPath = acctlPath
     self.state = Mutex(State(watchdog: watchdog))
@@ -116,6 +119,8 @@ public final class DaemonFixture: Sendable {
   ///   - systemBusAddress: The bus of a ``BlueZMock``; nil for none.
   ///   - sessionBusAddress: The session bus of the media players; nil for
   ///     none.
+  ///   - environment: More variables for the daemon, such as
+  ///     `NOTIFY_SOCKET`.
   /// - Returns: The running daemon.
   /// - Throws: ``DaemonFixtureError`` with the end of the log if the
   ///   products are missing or the daemon does not come up; nothing is left
@@ -123,7 +128,8 @@ public final class DaemonFixture: Sendable {
   public static func start(
     on server: SoundServer, policy: String? = nil,
     hostAddresses: [String] = [defaultHostAddress],
-    systemBusAddress: String? = nil, sessionBusAddress: String? = nil
+    systemBusAddress: String? = nil, sessionBusAddress: String? = nil,
+    environment: [String: String] = [:]
   ) async throws -> DaemonFixture {
     SharedThreadWatchdog.start()
     let accessoryd = try builtProduct("accessoryd").path
@@ -151,7 +157,7 @@ public final class DaemonFixture: Sendable {
     let fixture = DaemonFixture(
       directory: directory, soundServerAddress: server.serverAddress,
       hostAddresses: hostAddresses, systemBusAddress: systemBusAddress,
-      sessionBusAddress: sessionBusAddress,
+      sessionBusAddress: sessionBusAddress, extraEnvironment: environment,
       accessorydPath: accessoryd,
       acctlPath: acctl, watchdog: watchdog)
     do {
@@ -305,6 +311,7 @@ public final class DaemonFixture: Sendable {
     environment["PULSE_SERVER"] = soundServerAddress
     environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBusAddress
     environment["DBUS_SESSION_BUS_ADDRESS"] = sessionBusAddress
+    environment.merge(extraEnvironment) { $1 }
     let start = state.withLock { state in
       state.starts += 1
       return state.starts

@@ -9,7 +9,7 @@ import Logging
 import RoutingCore
 
 /// The settings of the daemon.
-public struct DaemonConfiguration: Sendable, Equatable {
+public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
   /// The sound server, as libpulse names it; nil lets libpulse resolve it.
   public var server: String?
   /// The policy file; nil uses the built-in default policy.
@@ -26,74 +26,144 @@ public struct DaemonConfiguration: Sendable, Equatable {
   /// The state file in the state directory.
   public var stateFilePath: String { stateDirectory + "/state.json" }
 
-  /// The command line accessoryd takes, split by CommandLineKit.
-  static let signature: [ArgumentDefinition] = [
-    .option("server", abstract: "The sound server."),
-    .option("policy", valueName: "file", abstract: "The routing policy."),
+  /// The command line accessoryd takes, split by CommandLineKit; its help
+  /// and manual page are written from it.
+  public static let signature: [ArgumentDefinition] = [
     .option(
-      "state-dir", valueName: "dir", abstract: "Where state.json is kept."),
-    .option("socket", valueName: "path", abstract: "The control socket."),
+      "server",
+      abstract: "The sound server (default: libpulse's own choice, "
+        + "$PULSE_SERVER, then the session's server)."),
+    .option(
+      "policy", valueName: "file",
+      abstract: "The routing policy (default: "
+        + "$XDG_CONFIG_HOME/accessoryd/policy.json5 if it exists, else the "
+        + "built-in default policy)."
+    ).completing(.file),
+    .option(
+      "state-dir", valueName: "dir",
+      abstract: "Where state.json is kept (default: "
+        + "$XDG_STATE_HOME/accessoryd)."
+    ).completing(.directory),
+    .option(
+      "socket", valueName: "path",
+      abstract: "The control socket (default: $ACCESSORYD_SOCKET, else "
+        + "$XDG_RUNTIME_DIR/accessoryd/control.sock)."
+    ).completing(.file),
     .option(
       "host-address", valueName: "address",
-      abstract: "This host's Bluetooth address; repeat for each adapter."),
+      abstract: "This host's Bluetooth address; repeat for each adapter "
+        + "(default: the adapters BlueZ reports)."),
     .option(
       "log-level", valueName: "level",
-      abstract: "The least severe level logged."),
+      abstract: "The least severe level logged: trace, debug, info, notice, "
+        + "warning, error or critical (default: notice)."
+    ).completing(.values(Logger.Level.allCases.map(\.rawValue))),
     .option(
       "config", valueName: "file",
-      abstract: "A JSON5 file with the same settings."),
-    .flag("version", abstract: "Show the version."),
+      abstract: "A JSON5 file with the same settings: server, policy, "
+        + "stateDirectory, socket, hostAddresses, logLevel (default: "
+        + "$XDG_CONFIG_HOME/accessoryd/accessoryd.json5 if it exists). "
+        + "Flags win over it."
+    ).completing(.file),
   ]
 
   /// The usage line.
-  public static let usage =
-    "accessoryd [--server <server>] [--policy <file>] [--state-dir <dir>] "
-    + "[--socket <path>] [--host-address <address> ...] "
-    + "[--log-level <level>] [--config <file>]"
+  public static var usage: String { usageText() }
 
-  /// The help text.
-  public static let help = """
-    OVERVIEW: Switch audio output to the accessories people wear.
+  /// The help text, ending with a newline.
+  public static var help: String { helpText() + "\n" }
 
-    accessoryd keeps the default output and the playing streams where the
-    registered accessories say they should be, on PulseAudio or PipeWire.
-    SIGTERM or SIGINT stop it; SIGHUP reloads the policy.
+  /// The manual page, accessoryd(8).
+  public static var manualPage: String { ManualPage(root: Self.self).text }
 
-    USAGE: \(usage)
+  /// The version `--version` prints, set by the executable.
+  public static let version = "0.1.0"
 
-    OPTIONS:
-      --server <server>       The sound server (default: libpulse's own choice,
-                              $PULSE_SERVER).
-      --policy <file>         The routing policy (default:
-                              $XDG_CONFIG_HOME/accessoryd/policy.json5 if it
-                              exists, else the built-in default policy).
-      --state-dir <dir>       Where state.json is kept (default:
-                              $XDG_STATE_HOME/accessoryd).
-      --socket <path>         The control socket (default:
-                              $XDG_RUNTIME_DIR/accessoryd/control.sock).
-      --host-address <address>
-                              This host's Bluetooth address; repeat for each
-                              adapter (default: the adapters BlueZ reports).
-      --log-level <level>     trace, debug, info, notice, warning, error or
-                              critical (default: notice).
-      --config <file>         A JSON5 file with the same settings: server,
-                              policy, stateDirectory, socket, hostAddresses,
-                              logLevel (default:
-                              $XDG_CONFIG_HOME/accessoryd/accessoryd.json5 if it
-                              exists). Flags win over it.
-      --version               Show the version.
-      -h, --help              Show help information.
+  /// accessoryd's name, help text, exit statuses and manual sections.
+  public static let configuration = CommandConfiguration(
+    commandName: "accessoryd",
+    abstract: "Switch audio output to the accessories people wear.",
+    discussion: """
+      accessoryd keeps the default output and the playing streams where the \
+      registered accessories say they should be, on PulseAudio or PipeWire. \
+      It is a user service: acctl(1) talks to it on its control socket, and \
+      accessoryd.policy(5) says how it decides.
 
-    EXIT STATUS:
-      0   stopped by SIGTERM or SIGINT
-      64  a bad flag or value
-      65  the state file is of a newer version
-      73  the state directory or file cannot be used (read-only, not a
-          directory, a symbolic link)
-      75  another accessoryd uses the state directory
-      78  a bad config file or policy
-
-    """
+      SIGTERM or SIGINT stop it gracefully; a second one while it stops ends \
+      it at once. SIGHUP reloads the policy; a bad policy is refused and the \
+      old one stays. Under systemd (Type=notify) it reports READY=1 once its \
+      socket listens, RELOADING=1 and READY=1 around a reload, and \
+      STOPPING=1 on the way out.
+      """,
+    version: version,
+    exitStatuses: [
+      ExitStatusMeaning(0, "stopped by SIGTERM or SIGINT"),
+      ExitStatusMeaning(1, "a part did not stop within 5 s"),
+      ExitStatusMeaning(64, "a bad flag or value"),
+      ExitStatusMeaning(65, "the state file is of a newer version"),
+      ExitStatusMeaning(
+        73,
+        "the state directory or file cannot be used (read-only, not a "
+          + "directory, a symbolic link)"),
+      ExitStatusMeaning(75, "another accessoryd uses the state directory"),
+      ExitStatusMeaning(
+        78, "a bad config file, policy or NOTIFY_SOCKET"),
+      ExitStatusMeaning(
+        143,
+        "a second SIGTERM while it stopped (128 + the signal: 130 for "
+          + "SIGINT)"),
+    ],
+    manualSection: 8,
+    manualSections: [
+      ManualSection(
+        "ENVIRONMENT",
+        entries: [
+          .init("PULSE_SERVER", "The sound server, unless --server says."),
+          .init(
+            "ACCESSORYD_SOCKET",
+            "The control socket, unless --socket or the config file says."),
+          .init(
+            "XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_RUNTIME_DIR",
+            "Where the config file, the policy, the state and the socket "
+              + "are looked for."),
+          .init(
+            "NOTIFY_SOCKET",
+            "Set by systemd for a Type=notify unit: where readiness, "
+              + "reloads and the stop are reported."),
+          .init(
+            "DBUS_SYSTEM_BUS_ADDRESS, DBUS_SESSION_BUS_ADDRESS",
+            "The buses of BlueZ and of the media players."),
+        ]),
+      ManualSection(
+        "FILES",
+        entries: [
+          .init(
+            "$XDG_CONFIG_HOME/accessoryd/accessoryd.json5",
+            "The settings, as JSON5."),
+          .init(
+            "$XDG_CONFIG_HOME/accessoryd/policy.json5",
+            "The policy, if present; see accessoryd.policy(5)."),
+          .init(
+            "/usr/share/accessoryd/policies/",
+            "The shipped policies, to copy and change."),
+          .init(
+            "$XDG_STATE_HOME/accessoryd/state.json",
+            "The paired accessories and their registrations; "
+              + "accessoryd.lock beside it is held while the daemon runs."),
+          .init(
+            "$XDG_RUNTIME_DIR/accessoryd/control.sock",
+            "The control socket, mode 0600."),
+          .init(
+            "/usr/lib/systemd/user/accessoryd.service",
+            "The user unit: systemctl --user enable --now accessoryd."),
+        ]),
+      ManualSection(
+        "SEE ALSO",
+        paragraphs: [
+          "acctl(1), accessoryd.policy(5), systemctl(1), pactl(1), "
+            + "wireplumber(1)"
+        ]),
+    ])
 
   /// The error for bad arguments or a bad config file.
   public struct UsageError: Error, CustomStringConvertible {
@@ -133,6 +203,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     case help
     /// Print the version.
     case version
+    /// Print the manual page.
+    case manual
   }
 
   /// Parses the command line, reading the config file it names or the
@@ -147,13 +219,21 @@ public struct DaemonConfiguration: Sendable, Equatable {
   ) throws(UsageError) -> Request {
     let cursor: ArgumentCursor
     do {
-      cursor = try ArgumentCursor(arguments, signature: signature)
+      // The help lists `--version` itself; `--generate-manual` is for
+      // packaging, and not in the help.
+      cursor = try ArgumentCursor(
+        arguments,
+        signature: signature + [
+          .flag("version", abstract: ""),
+          .flag("generate-manual", abstract: ""),
+        ])
     } catch is CleanExit {
       return .help
     } catch {
       throw UsageError(description: argumentErrorMessage(for: error))
     }
     if cursor.flag("version") { return .version }
+    if cursor.flag("generate-manual") { return .manual }
     let hosts = cursor.values("host-address")
 
     let home =

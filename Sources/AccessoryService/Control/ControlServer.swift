@@ -126,6 +126,7 @@ public final class ControlServer: Service {
   private let handler: any ControlHandler
   private let events: EventHub
   private let logger: Logger
+  private let onListening: @Sendable () -> Void
 
   /// Creates the service; the socket is made when it runs.
   ///
@@ -136,11 +137,16 @@ public final class ControlServer: Service {
   ///   - logger: Where to report.
   ///   - maximumConnections: The most connections served at once.
   ///   - unfinishedLineTimeout: How long a line may stay unfinished.
+  ///   - onListening: Called once the socket listens, before the first
+  ///     connection is accepted: where the daemon tells its service
+  ///     manager that it is ready.
   public init(
     path: String, handler: any ControlHandler, events: EventHub,
     logger: Logger, maximumConnections: Int = 256,
-    unfinishedLineTimeout: Duration = .seconds(10)
+    unfinishedLineTimeout: Duration = .seconds(10),
+    onListening: @escaping @Sendable () -> Void = {}
   ) {
+    self.onListening = onListening
     self.maximumConnections = maximumConnections
     self.unfinishedLineTimeout = unfinishedLineTimeout
     self.path = path
@@ -223,6 +229,7 @@ public final class ControlServer: Service {
   public func run() async throws {
     let listener = try makeListeningSocket()
     logger.notice("Listening", metadata: ["control.socket": path])
+    onListening()
     let connections = acceptConnections(on: listener)
     await withTaskCancellationHandler {
       await withDiscardingTaskGroup { group in
