@@ -208,12 +208,12 @@ let package = Package(
     ),
     .testTarget(
       name: "PackagingTests",
-      dependencies: ["TestSupport"]
+      dependencies: ["Locking", "TestSupport"]
     ),
     .testTarget(
       name: "AcctlTests",
       dependencies: [
-        "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+        "AcctlCommands", "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
         "TestSupport",
       ]
     ),

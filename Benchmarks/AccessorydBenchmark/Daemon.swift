@@ -226,10 +226,13 @@ final class Daemon: Sendable {
     return try client.call(method, params: params)
   }
 
-  /// How many `Route applied` lines the log holds so far.
+  /// How many routes the log says were applied so far: `Output switched`
+  /// lines, and `Route applied` for those that only moved streams.
   func routesApplied() -> Int {
     let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").count { $0.contains("Route applied") }
+    return text.split(separator: "\n").count {
+      $0.contains("Route applied") || $0.contains("Output switched")
+    }
   }
 
   /// The end of the log, for error messages.
@@ -243,6 +246,12 @@ final class Daemon: Sendable {
   /// The daemon's memory now, from `/proc/<pid>/status` and
   /// `/proc/<pid>/smaps_rollup`.
   func memory() throws -> MemoryReading {
+    try Self.memory(ofProcess: pid)
+  }
+
+  /// A process's memory now, from `/proc/<pid>/status` and
+  /// `/proc/<pid>/smaps_rollup`.
+  static func memory(ofProcess pid: pid_t) throws -> MemoryReading {
     func field(_ name: String, in text: String) -> Int? {
       guard
         let line = text.split(separator: "\n").first(where: {

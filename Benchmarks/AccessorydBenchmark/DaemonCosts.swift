@@ -21,6 +21,10 @@ struct MemoryFigure: Sendable {
   var final: MemoryReading
   /// The time of one pair plus one register through the control socket.
   var pairAndRegister: Samples
+  /// WirePlumber's own memory on this machine, idle on a private PipeWire
+  /// stack with one output: the session manager beside which accessoryd
+  /// runs.
+  var wirePlumber: MemoryReading
 }
 
 /// Measurement 6: the daemon's CPU time while nothing happens.
@@ -216,6 +220,22 @@ struct DaemonCosts {
   /// registered (a registration outlives its sink, as for headphones put
   /// away); the last batch is the largest and stays, so the daemon ends
   /// with every registration and that many outputs.
+  /// WirePlumber's memory 1 s after a private PipeWire stack with one
+  /// output started.
+  static func wirePlumberMemory() async throws -> MemoryReading {
+    let server = try await SoundServer.start(
+      .pipeWire,
+      sinks: [.speaker(name: "speaker", description: "Built-in Speaker")])
+    defer { server.stop() }
+    try await Task.sleep(for: .seconds(1))
+    // dbus-daemon, pipewire, wireplumber, pipewire-pulse, in start order.
+    let pids = server.pids
+    guard pids.count == 4 else {
+      throw BenchmarkError("the PipeWire stack has \(pids.count) processes")
+    }
+    return try Daemon.memory(ofProcess: pids[2])
+  }
+
   func measureMemory() async throws -> MemoryFigure {
     let count = options.memoryAccessories
     let addresses = (0..<count).map {
@@ -285,9 +305,11 @@ struct DaemonCosts {
       let final = try daemon!.memory()
       daemon!.stop()
       await rig.close()
+      progress("memory: WirePlumber's own, on a private PipeWire stack")
       return MemoryFigure(
         accessories: count, presentSinks: presentSinks, baseline: baseline,
-        final: final, pairAndRegister: timings)
+        final: final, pairAndRegister: timings,
+        wirePlumber: try await Self.wirePlumberMemory())
     } catch {
       if let daemon {
         progress("the end of the daemon log:\n\(daemon.logTail())")

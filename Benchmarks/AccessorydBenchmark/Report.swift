@@ -278,6 +278,16 @@ enum Report {
         + "\(kibibytes(baseline.anonymousKiB)), RssFile "
         + "\(kibibytes(baseline.fileKiB)), Pss "
         + kibibytes(baseline.proportionalKiB))
+    let wirePlumber = figure.wirePlumber
+    print(
+      "  beside WirePlumber's own on this machine (idle, one output): "
+        + "VmRSS \(wirePlumber.residentKiB) KiB "
+        + "(\(format(Double(wirePlumber.residentKiB) / 1024, digits: 1)) MiB), "
+        + "RssAnon \(kibibytes(wirePlumber.anonymousKiB)), RssFile "
+        + "\(kibibytes(wirePlumber.fileKiB)); accessoryd is "
+        + format(
+          Double(final.residentKiB) / Double(max(wirePlumber.residentKiB, 1)),
+          digits: 2) + "× of it")
     if let median = figure.pairAndRegister.median,
       let p99 = figure.pairAndRegister.p99
     {
@@ -293,6 +303,7 @@ enum Report {
     if let file = final.fileKiB { line += " file_kb=\(file)" }
     if let pss = final.proportionalKiB { line += " pss_kb=\(pss)" }
     line += " baseline_rss_kb=\(baseline.residentKiB)"
+    line += " wireplumber_rss_kb=\(wirePlumber.residentKiB)"
     if let anonymous = baseline.anonymousKiB {
       line += " baseline_anon_kb=\(anonymous)"
     }

@@ -3,13 +3,14 @@
 // The commands are a library, so that the fuzzer parses the same tree the
 // tool does; Sources/acctl holds only the entry point.
 
+import AccessoryControl
 import CommandLineKit
 
 /// The `acctl` command: pairs, registers and updates accessories, and shows
 /// the route accessoryd chose and why.
 public struct Acctl: Command {
-  /// The version `acctl --version` prints.
-  public static let version = "0.1.0"
+  /// The version `acctl --version` prints, the same line as the daemon's.
+  public static let version = ProjectVersion.line
 
   /// The tool's name, abstract, version and subcommands.
   public static let configuration = CommandConfiguration(

@@ -28,7 +28,7 @@ extension Acctl {
     var socket: String
 
     init(arguments: inout ArgumentCursor) throws {
-      accessory = try arguments.required("accessory")
+      accessory = try arguments.required("accessory", parseAccessory)
       json = arguments.flag("json")
       socket = Acctl.socketPath(arguments)
     }

@@ -1,4 +1,5 @@
-// acctl list: shows every paired accessory, sorted by address.
+// acctl list: shows every paired accessory, sorted by address; with --all,
+// also those registered but no longer paired.
 
 import AccessoryControl
 import AudioAccessoryKit
@@ -6,24 +7,53 @@ import CommandLineKit
 
 extension Acctl {
   /// Lists the paired accessories.
-  struct List: DaemonQuery {
+  struct List: Command {
     static let configuration = CommandConfiguration(
-      abstract: "List the paired accessories.")
+      abstract: "List the paired accessories.",
+      discussion: """
+        An accessory that was unpaired while registered keeps its \
+        invalidated registration until it is registered again; --all lists \
+        those too.
+        """)
 
     static let signature: [ArgumentDefinition] = [
+      .flag(
+        "all",
+        abstract: "Also list accessories that are registered but no longer "
+          + "paired."),
       Shared.json("the accessories"),
       Shared.socket,
     ]
 
     static let method = "accessory.list"
 
+    /// Whether to list the unpaired ones too.
+    let all: Bool
     /// Whether to print JSON.
     let json: Bool
     /// The daemon's socket.
     let socket: String
 
-    static func render(_ answer: DaemonAccessoryList) -> String {
-      Rendering.accessoryList(answer.accessories)
+    init(arguments: inout ArgumentCursor) throws {
+      all = arguments.flag("all")
+      json = arguments.flag("json")
+      socket = Acctl.socketPath(arguments)
+    }
+
+    func run() async throws {
+      var result = try Daemon(path: socket).call(Self.method)
+      if !all, case .array(let accessories)? = result["accessories"] {
+        result = .object([
+          "accessories": .array(
+            accessories.filter {
+              $0["state"] == .string(DaemonAccessory.State.authorized.rawValue)
+            })
+        ])
+      }
+      try Daemon.show(result, of: Self.method, json: json) {
+        (answer: DaemonAccessoryList) in
+        Rendering.accessoryList(answer.accessories)
+      }
     }
   }
 }

@@ -4,6 +4,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit
+import Foundation
 
 extension Acctl {
   /// The argument and options that several subcommands declare.
@@ -58,6 +59,29 @@ func parseAddress(_ text: String) throws -> BluetoothAddress {
   return address
 }
 
+/// Reads an accessory selector: a display name as given, or a Bluetooth
+/// address; text that is shaped like an address (three or more groups of
+/// one or two letters or digits between `:` or `-`) but is not one is
+/// refused here, rather than looked up as a name.
+func parseAccessory(_ text: String) throws -> String {
+  guard BluetoothAddress(text) == nil else { return text }
+  let groups = text.split(
+    separator: /[:-]/, omittingEmptySubsequences: false)
+  let looksLikeAnAddress =
+    groups.count >= 3
+    && groups.allSatisfy { group in
+      (1...2).contains(group.count)
+        && group.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+  guard !looksLikeAnAddress else {
+    throw InvalidValue(
+      description:
+        "not a Bluetooth address; expected six hexadecimal bytes such as "
+        + "'AA:BB:CC:DD:EE:FF', or a display name")
+  }
+  return text
+}
+
 /// Parses a Bluetooth address, or `none` for nil.
 func parseAddressOrNone(_ text: String) throws -> BluetoothAddress? {
   guard text != "none" else { return nil }
@@ -70,19 +94,28 @@ func parseAddressOrNone(_ text: String) throws -> BluetoothAddress? {
   return address
 }
 
-/// Parses a comma-separated list of capability names.
+/// Parses a comma-separated list of capability names, in any letter case,
+/// with spaces around the commas allowed.
 func parseCapabilities(
   _ text: String
 ) throws -> AccessoryControlDevice.Capabilities {
-  let names = text.split(separator: ",", omittingEmptySubsequences: false)
-    .map(String.init)
-  guard !text.isEmpty,
-    let capabilities = AccessoryControlDevice.Capabilities(names: names)
-  else {
-    let known = AccessoryControlDevice.Capabilities.names.map(\.name)
-    throw InvalidValue(
-      description: "expected a comma-separated list of "
-        + known.joined(separator: ", "))
+  let known = AccessoryControlDevice.Capabilities.names
+  let expected =
+    "expected a comma-separated list of "
+    + known.map(\.name).joined(separator: ", ")
+  var capabilities: AccessoryControlDevice.Capabilities = []
+  for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+    let name = item.trimmingCharacters(in: .whitespaces)
+    guard
+      let entry = known.first(where: {
+        $0.name.lowercased() == name.lowercased()
+      })
+    else {
+      throw InvalidValue(
+        description: text.trimmingCharacters(in: .whitespaces).isEmpty
+          ? expected : "'\(name)' is not a capability; \(expected)")
+    }
+    capabilities.insert(entry.capability)
   }
   return capabilities
 }

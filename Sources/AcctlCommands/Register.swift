@@ -55,7 +55,7 @@ extension Acctl {
     var socket: String
 
     init(arguments: inout ArgumentCursor) throws {
-      accessory = try arguments.required("accessory")
+      accessory = try arguments.required("accessory", parseAccessory)
       configuration = AccessoryControlDevice.Configuration(
         devicePlacement: arguments.value("placement").flatMap {
           AccessoryControlDevice.Placement(rawValue: $0)

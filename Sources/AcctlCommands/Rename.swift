@@ -26,7 +26,7 @@ extension Acctl {
     var socket: String
 
     init(arguments: inout ArgumentCursor) throws {
-      accessory = try arguments.required("accessory")
+      accessory = try arguments.required("accessory", parseAccessory)
       name = try arguments.required("name") { text in
         guard !text.isEmpty else {
           throw InvalidValue(description: "expected a name that is not empty")

@@ -250,7 +250,7 @@ enum Rendering {
         let back = pause.cause == .disconnected ? "back" : "put back on"
         line +=
           left > 0
-          ? "; \(back) within \(left) s, they resume"
+          ? "; \(back) within \(span(left)), they resume"
           : "; too long ago to resume"
       } else if pause.cause == .disconnected {
         line += "; they are not resumed (media.resumeOnReconnect is false)"
@@ -294,14 +294,20 @@ enum Rendering {
   }
 
   /// How long ago an instant was: "4 s ago", "2 min ago", "3 h ago",
-  /// "just now".
+  /// "just now"; an instant ahead of this clock is "just now" too, never
+  /// "in 0 s".
   static func ago(_ instant: Date) -> String {
     let seconds = Int(Date().timeIntervalSince(instant).rounded())
+    return seconds < 1 ? "just now" : span(seconds) + " ago"
+  }
+
+  /// A length of time in the unit a person reads it in: "45 s", "2 min",
+  /// "3 h".
+  static func span(_ seconds: Int) -> String {
     switch seconds {
-    case ..<1: return "just now"
-    case ..<120: return "\(seconds) s ago"
-    case ..<7200: return "\(seconds / 60) min ago"
-    default: return "\(seconds / 3600) h ago"
+    case ..<90: "\(max(seconds, 0)) s"
+    case ..<7200: "\((seconds + 30) / 60) min"
+    default: "\((seconds + 1800) / 3600) h"
     }
   }
 

@@ -20,7 +20,7 @@ extension Acctl {
     var socket: String
 
     init(arguments: inout ArgumentCursor) throws {
-      accessory = try arguments.required("accessory")
+      accessory = try arguments.required("accessory", parseAccessory)
       socket = Acctl.socketPath(arguments)
     }
 

@@ -46,7 +46,7 @@ extension Acctl {
     var socket: String
 
     init(arguments: inout ArgumentCursor) throws {
-      accessory = try arguments.required("accessory")
+      accessory = try arguments.required("accessory", parseAccessory)
       let placement = arguments.value("placement").map {
         FieldChange(setting: AccessoryControlDevice.Placement(rawValue: $0))
       }

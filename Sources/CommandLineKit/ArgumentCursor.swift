@@ -78,8 +78,7 @@ public struct ArgumentCursor: Sendable {
         Array(positionals[slots.count...]))
     }
     for (slot, value) in zip(slots, positionals) {
-      try Self.check(value, for: slot)
-      given[slot.name] = [value]
+      given[slot.name] = [try Self.canonical(value, for: slot)]
     }
     for definition in signature
     where !definition.isOptional && given[definition.name] == nil {
@@ -102,16 +101,22 @@ public struct ArgumentCursor: Sendable {
     guard let value = attached ?? words.next(),
       attached != nil || value == "-" || !value.hasPrefix("-")
     else { throw ParserError.missingValue(definition) }
-    try Self.check(value, for: definition)
-    given[definition.name, default: []].append(value)
+    given[definition.name, default: []].append(
+      try Self.canonical(value, for: definition))
   }
 
-  private static func check(
+  /// A value as the definition lists it: a listed value matches without
+  /// regard to case (`inear` is `inEar`).
+  private static func canonical(
     _ value: String, for definition: ArgumentDefinition
-  ) throws {
-    guard !definition.allValues.isEmpty,
-      !definition.allValues.contains(value)
-    else { return }
+  ) throws -> String {
+    guard !definition.allValues.isEmpty else { return value }
+    if definition.allValues.contains(value) { return value }
+    if let listed = definition.allValues.first(where: {
+      $0.lowercased() == value.lowercased()
+    }) {
+      return listed
+    }
     throw ParserError.invalidValue(
       value, definition,
       detail: "expected one of "

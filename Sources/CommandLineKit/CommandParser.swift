@@ -30,6 +30,9 @@ struct CommandParser {
     _ arguments: [String]
   ) throws -> any Command {
     var index = arguments.startIndex
+    // Options given before the subcommand that declares them, as in
+    // `acctl --socket PATH list`: passed on to it.
+    var carried: [String] = []
     while let current = stack.last,
       !current.configuration.subcommands.isEmpty
     {
@@ -55,6 +58,18 @@ struct CommandParser {
         index += 1
         continue
       }
+      if let option = Self.sharedOption(word, under: current) {
+        carried.append(word)
+        index += 1
+        if option.kind == .option, !word.contains("=") {
+          guard index < arguments.endIndex else {
+            throw ParserError.missingValue(option)
+          }
+          carried.append(arguments[index])
+          index += 1
+        }
+        continue
+      }
       if let fallback = current.configuration.defaultSubcommand {
         stack.append(fallback)
         break
@@ -66,7 +81,7 @@ struct CommandParser {
     }
     let selected = stack[stack.count - 1]
     var cursor = try ArgumentCursor(
-      arguments[index...], signature: selected.signature)
+      carried + arguments[index...], signature: selected.signature)
     let command = try selected.init(arguments: &cursor)
     try command.validate()
     return command
@@ -82,6 +97,24 @@ struct CommandParser {
       command = next
     }
     return CleanExit.helpRequest(command)
+  }
+
+  /// The option a word names (`--socket` or `--socket=PATH`) if a command
+  /// under `command` declares it.
+  static func sharedOption(
+    _ word: String, under command: any Command.Type
+  ) -> ArgumentDefinition? {
+    guard word.hasPrefix("--"), word.count > 2 else { return nil }
+    let name = String(word.dropFirst(2).prefix { $0 != "=" })
+    for subcommand in command.configuration.subcommands {
+      if let option = subcommand.signature.first(where: {
+        $0.kind != .positional && $0.name == name
+      }) {
+        return option
+      }
+      if let option = sharedOption(word, under: subcommand) { return option }
+    }
+    return nil
   }
 
   private static func subcommand(

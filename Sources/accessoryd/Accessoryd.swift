@@ -34,7 +34,7 @@ struct Accessoryd {
     case .help:
       print(DaemonConfiguration.help, terminator: "")
     case .version:
-      print("accessoryd \(version)")
+      print(ProjectVersion.line)
     case .manual:
       print(DaemonConfiguration.manualPage, terminator: "")
     case .run(let configuration):

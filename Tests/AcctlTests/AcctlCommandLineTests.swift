@@ -2,6 +2,7 @@
 // errors (exit 64) and an unreachable daemon (exit 69). Each compares the
 // whole standard output, standard error and exit status.
 
+import TestSupport
 import Testing
 
 private let updateUsage = """
@@ -125,7 +126,12 @@ private let updateUsage = """
   @Test func version() async throws {
     #expect(
       try await acctl("--version")
-        == Transcript(output: "0.1.0\n", error: "", status: 0))
+        == Transcript(output: "accessoryd 0.1.0\n", error: "", status: 0))
+    // The same line as the daemon's.
+    let daemon = try await runProgram(
+      try builtProduct("accessoryd").path, ["--version"],
+      environment: ["PATH": "/usr/bin:/bin"])
+    #expect(daemon.stdout == "accessoryd 0.1.0\n")
   }
 
   @Test(
@@ -180,8 +186,8 @@ private let updateUsage = """
         ["register", "Studio Buds", "--capabilities", "audioSwitching,fly"],
         """
         Error: The value 'audioSwitching,fly' is invalid for \
-        '--capabilities': expected a comma-separated list of audioSwitching, \
-        placement
+        '--capabilities': 'fly' is not a capability; expected a \
+        comma-separated list of audioSwitching, placement
         Usage: acctl register <accessory> --capabilities <capabilities>
                [--placement <placement>] [--primary-source <address>]
                [--secondary-source <address>] [--placement-source <source>] [--json]
@@ -217,7 +223,7 @@ private let updateUsage = """
         """
         Error: The option '--json' does not take any value, but 'yes' was \
         specified.
-        Usage: acctl list [--json] [--socket <path>]
+        Usage: acctl list [--all] [--json] [--socket <path>]
           See 'acctl list --help' for more information.
 
         """

@@ -102,10 +102,21 @@ struct BadInputTests {
             status: 64,
             stderr: """
               Error: The value 'audioSwitching,flying' is invalid for \
-              '--capabilities': expected a comma-separated list of \
-              audioSwitching, placement
+              '--capabilities': 'flying' is not a capability; expected a \
+              comma-separated list of audioSwitching, placement
 
               """ + Self.registerUsage),
+          Row(
+            label: "accessory named by a malformed address",
+            arguments: ["current", "AA:BB:CC:DD:EE"], status: 64,
+            stderr: """
+              Error: The value 'AA:BB:CC:DD:EE' is invalid for '<accessory>': \
+              not a Bluetooth address; expected six hexadecimal bytes such as \
+              'AA:BB:CC:DD:EE:FF', or a display name
+              Usage: acctl current <accessory> [--json] [--socket <path>]
+                See 'acctl current --help' for more information.
+
+              """),
           Row(
             label: "unknown accessory name",
             arguments: ["current", "Nobody"], status: 3,

@@ -76,8 +76,9 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
   /// The manual page, accessoryd(8).
   public static var manualPage: String { ManualPage(root: Self.self).text }
 
-  /// The version `--version` prints, set by the executable.
-  public static let version = "0.1.0"
+  /// The version number the daemon reports; `--version` prints
+  /// ``ProjectVersion/line``, as acctl does.
+  public static let version = ProjectVersion.number
 
   /// accessoryd's name, help text, exit statuses and manual sections.
   public static let configuration = CommandConfiguration(
@@ -95,7 +96,7 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
       socket listens, RELOADING=1 and READY=1 around a reload, and \
       STOPPING=1 on the way out.
       """,
-    version: version,
+    version: ProjectVersion.line,
     exitStatuses: [
       ExitStatusMeaning(0, "stopped by SIGTERM or SIGINT"),
       ExitStatusMeaning(1, "a part did not stop within 5 s"),

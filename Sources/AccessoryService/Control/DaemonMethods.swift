@@ -145,7 +145,12 @@ public struct DaemonMethods: ControlHandler {
         reason: "\(device.displayName) (\(address)) does not match the "
           + "descriptor: \(mismatch)")
     }
-    let name = try params.string("name") ?? device.displayName
+    // Pairing one that is paired already keeps the name it was given,
+    // unless a new one is.
+    let name =
+      try params.string("name")
+      ?? engine.registry.accessories[address]?.displayName
+      ?? device.displayName
     try await authorize(device, name: name, descriptor: descriptor)
     await router.reconcile(because: "an accessory was paired")
     return await accessoryRecord(address)
@@ -175,11 +180,6 @@ public struct DaemonMethods: ControlHandler {
         ?? ASDiscoveryDescriptor())
     guard let before else {
       publishAccessory(.paired, device.address)
-      logger.notice(
-        "Paired",
-        metadata: [
-          "accessory.address": "\(device.address)", "accessory.name": name,
-        ])
       return
     }
     if before.displayName != name {
@@ -510,6 +510,15 @@ public struct DaemonMethods: ControlHandler {
         configuration: registration?.configuration,
         invalidated: registration?.isInvalidated)
     events.publish(.accessory(.init(change: change, accessory: accessory)))
+    // One line each at the default level, but for placement and source
+    // updates, which come as often as a companion sends them.
+    logger.log(
+      level: change == .updated ? .info : .notice,
+      "Accessory \(change.rawValue)",
+      metadata: [
+        "accessory.address": accessory.address,
+        "accessory.name": accessory.displayName,
+      ])
   }
 }
 

@@ -297,9 +297,7 @@ public actor RouteController: Service {
   private func handle(_ update: LinkUpdate) -> String? {
     switch update {
     case .connected(let mirror):
-      logger.notice(
-        "Sound server connected",
-        metadata: ["pulse.server": mirror.serverInfo.serverName])
+      // SoundServerLink logs the connection once, with the version.
       events.publish(.soundServer(.init(state: .connected)))
       recognizeSentDefault(in: mirror)
       // The fresh mirror answers the question either way.
@@ -565,8 +563,11 @@ public actor RouteController: Service {
         "Cannot apply the route now; it is pending",
         metadata: ["pulse.error": error.description])
     }
-    logger.info(
-      "Route applied",
+    // A switch of the default is one line at the default level; moves
+    // alone are details.
+    logger.log(
+      level: defaultChange == nil ? .info : .notice,
+      defaultChange == nil ? "Route applied" : "Output switched",
       metadata: [
         "route.reason": reason,
         "route.output": decision.target ?? "none",

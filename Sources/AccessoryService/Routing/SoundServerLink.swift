@@ -341,7 +341,7 @@ public actor SoundServerLink {
     status = .connected(mirror)
     vanishing.connect(commander, watching: mirror)
     logger.notice(
-      "connected to the sound server",
+      "Sound server connected",
       metadata: [
         "pulse.server.name": mirror.serverInfo.serverName,
         "pulse.server.version": mirror.serverInfo.serverVersion,

@@ -53,10 +53,23 @@ struct CommandCompleter {
     var words = line.words.dropFirst()[...]
     var optionValues: [String: String] = [:]
     var isHelp = false
+    var carried: [String] = []
 
-    // Subcommands, with the options of each command on the way.
+    // Subcommands, and the options given before the one that declares them.
     while let word = words.first {
       let current = stack[stack.count - 1]
+      if !current.configuration.subcommands.isEmpty,
+        let option = CommandParser.sharedOption(word, under: current)
+      {
+        carried.append(word)
+        words = words.dropFirst()
+        if option.kind == .option, !word.contains("="), let value = words.first
+        {
+          carried.append(value)
+          words = words.dropFirst()
+        }
+        continue
+      }
       if stack.count == 1, word == "help", !isHelp {
         isHelp = true
         words = words.dropFirst()
@@ -80,7 +93,7 @@ struct CommandCompleter {
     var positionalCount = 0
     var pendingOption: ArgumentDefinition?
     var optionsEnded = false
-    for word in words {
+    for word in carried + words {
       if let option = pendingOption {
         optionValues[option.name] = word
         pendingOption = nil

@@ -29,9 +29,8 @@ public struct ManualPage {
     let configuration = root.configuration
     let name = root.commandName
     var lines: [String] = []
-    let footer =
-      configuration.version.isEmpty
-      ? name : "\(name) \(configuration.version)"
+    // The version line, as `--version` prints it, is the footer.
+    let footer = configuration.version.isEmpty ? name : configuration.version
     lines.append(
       ".TH \(Self.quoted(name.uppercased())) \(configuration.manualSection) "
         + "\"\" \(Self.quoted(footer))")

@@ -1,0 +1,268 @@
+// The Debian package where it will run: installed with apt into a clean
+// Debian 12 root made by debootstrap, with no Swift toolchain, it answers
+// --version and --help, shows its manual pages, switches the output of a
+// private PulseAudio, and leaves nothing behind when it is purged.
+//
+// scripts/test-package builds the package and runs this suite with
+// ACCESSORYD_PACKAGE set to it; it needs root (chroot, mount) and network
+// access to Debian's archive. The debootstrap root is cached as a tarball
+// under ~/.cache/accessoryd/, so a second run on a machine starts at once.
+
+import Foundation
+import Glibc
+import Locking
+import TestSupport
+import Testing
+
+/// The package under test, from `ACCESSORYD_PACKAGE`.
+private let packagePath = ProcessInfo.processInfo.environment[
+  "ACCESSORYD_PACKAGE"]
+
+/// Debian's archive, for debootstrap and for apt inside the root.
+private let mirror = "http://deb.debian.org/debian"
+
+/// A clean Debian 12 root in a temporary directory.
+///
+/// It has a /proc of its own and, while in use, a sound server's directory
+/// mounted into it. debootstrap made its /dev nodes; no host directory but
+/// the server's is bound into it.
+private final class DebianRoot: Sendable {
+  let path: String
+  /// What is mounted inside, innermost last.
+  let mounts = Mutex<[String]>([])
+
+  private init(path: String) { self.path = path }
+
+  /// Unpacks the cached minimal root, or makes it with debootstrap and
+  /// caches it.
+  static func make() async throws -> DebianRoot {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("accessoryd-debian-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true)
+    let root = DebianRoot(path: path)
+    let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+    let cache = home + "/.cache/accessoryd"
+    let tarball = cache + "/debian-12-minbase.tar"
+    if FileManager.default.fileExists(atPath: tarball) {
+      try await root.host("tar", ["-xf", tarball, "-C", path])
+    } else {
+      try await root.host(
+        "debootstrap",
+        ["--variant=minbase", "bookworm", path, mirror], within: .seconds(900))
+      try FileManager.default.createDirectory(
+        atPath: cache, withIntermediateDirectories: true)
+      try await root.host(
+        "tar", ["-cf", tarball + ".part", "-C", path, "."],
+        within: .seconds(300))
+      try FileManager.default.moveItem(
+        atPath: tarball + ".part", toPath: tarball)
+    }
+    // Name resolution for apt, as the host has it.
+    try? FileManager.default.removeItem(atPath: path + "/etc/resolv.conf")
+    try FileManager.default.copyItem(
+      atPath: "/etc/resolv.conf", toPath: path + "/etc/resolv.conf")
+    try await root.host("mount", ["-t", "proc", "proc", path + "/proc"])
+    root.mounts.withLock { $0.append(path + "/proc") }
+    return root
+  }
+
+  /// Mounts a host directory at the same path inside the root.
+  func bind(_ directory: String) async throws {
+    let target = path + directory
+    try FileManager.default.createDirectory(
+      atPath: target, withIntermediateDirectories: true)
+    try await host("mount", ["--bind", directory, target])
+    mounts.withLock { $0.append(target) }
+  }
+
+  /// Runs a host program and requires that it succeeds.
+  @discardableResult
+  func host(
+    _ program: String, _ arguments: [String],
+    within limit: Duration = .seconds(120)
+  ) async throws -> ProgramResult {
+    let result = try await runProgram(
+      "/usr/bin/env", [program] + arguments,
+      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"],
+      within: limit)
+    guard result.status == 0 else {
+      throw FixtureError("\(program) \(arguments) failed: \(result)")
+    }
+    return result
+  }
+
+  /// Runs a program inside the root, with a clean environment.
+  func run(
+    _ arguments: [String], environment: [String: String] = [:],
+    within limit: Duration = .seconds(300)
+  ) async throws -> ProgramResult {
+    var all = [
+      "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root",
+      "LC_ALL": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive",
+    ]
+    all.merge(environment) { $1 }
+    return try await runProgram(
+      "/usr/sbin/chroot", [path] + arguments, environment: all,
+      within: limit)
+  }
+
+  /// Starts a program inside the root that runs until stopped.
+  func start(
+    _ arguments: [String], environment: [String: String]
+  ) throws -> ProgramRun {
+    var all = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root"]
+    all.merge(environment) { $1 }
+    return try ProgramRun.start(
+      "/usr/sbin/chroot", [path] + arguments, environment: all)
+  }
+
+  /// Unmounts everything and removes the root; a root that something is
+  /// still mounted in is left, and named, rather than removed through
+  /// the mount.
+  func remove() async {
+    for target in mounts.withLock({ $0 }).reversed() {
+      _ = try? await runProgram(
+        "/usr/bin/umount", [target], environment: ["PATH": "/usr/bin:/bin"])
+    }
+    mounts.withLock { $0 = [] }
+    let table =
+      (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+    let stillMounted = table.split(separator: "\n").contains {
+      $0.split(separator: " ").dropFirst().first?.hasPrefix(path) == true
+    }
+    guard !stillMounted else {
+      Issue.record("\(path) still has a mount in it; it is left in place")
+      return
+    }
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}
+
+@Suite("The Debian package in a clean Debian 12")
+struct PackageInstallTests {
+  @Test(
+    "Installed with apt: it runs without Swift, switches, and purges clean",
+    .enabled(
+      if: packagePath != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    ))
+  func installRunRemove() async throws {
+    guard let package = packagePath else {
+      throw FixtureError(
+        "ACCESSORYD_PACKAGE is not set: run scripts/test-package, which "
+          + "builds the package and runs this test")
+    }
+    #expect(getuid() == 0, "this test needs root for chroot and mount")
+    let root = try await DebianRoot.make()
+    do {
+      try await check(package, in: root)
+    } catch {
+      await root.remove()
+      throw error
+    }
+    await root.remove()
+  }
+
+  private func check(_ package: String, in root: DebianRoot) async throws {
+    try FileManager.default.copyItem(
+      atPath: package, toPath: root.path + "/tmp/accessoryd.deb")
+    let update = try await root.run(["apt-get", "update", "-qq"])
+    #expect(update.status == 0, "\(update)")
+    let install = try await root.run([
+      "apt-get", "install", "-y", "-qq", "--no-install-recommends",
+      "/tmp/accessoryd.deb", "man-db",
+    ])
+    try #require(install.status == 0, "\(install)")
+
+    // No Swift toolchain: the runtime is in the binaries.
+    let swift = try await root.run([
+      "sh", "-c", "command -v swift swiftc; ls /usr/lib/swift 2>/dev/null",
+    ])
+    #expect(swift.stdout.isEmpty, "\(swift)")
+    let ldd = try await root.run(["ldd", "/usr/bin/accessoryd"])
+    #expect(!ldd.stdout.contains("swift"), "\(ldd.stdout)")
+    #expect(!ldd.stdout.contains("not found"), "\(ldd.stdout)")
+
+    let version = try await root.run(["accessoryd", "--version"])
+    #expect(version.status == 0 && version.stdout.hasPrefix("accessoryd "))
+    let help = try await root.run(["acctl", "--help"])
+    #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: "), "\(help)")
+    for page in [
+      "/usr/share/man/man1/acctl.1.gz", "/usr/share/man/man8/accessoryd.8.gz",
+    ] {
+      let shown = try await root.run(
+        ["man", "-l", "-P", "cat", page], environment: ["MANWIDTH": "100"])
+      #expect(shown.status == 0, "\(shown)")
+      #expect(shown.stderr.isEmpty, "\(shown)")
+      #expect(shown.stdout.contains("EXIT STATUS"), "\(page)")
+    }
+
+    try await switches(in: root)
+
+    let files = try await root.run(["dpkg", "-L", "accessoryd"])
+    let installed = files.stdout.split(separator: "\n").map(String.init)
+    #expect(installed.contains("/usr/lib/systemd/user/accessoryd.service"))
+    let purge = try await root.run([
+      "apt-get", "purge", "-y", "-qq", "accessoryd",
+    ])
+    #expect(purge.status == 0, "\(purge)")
+    var isDirectory: ObjCBool = false
+    let left = installed.filter { path in
+      FileManager.default.fileExists(
+        atPath: root.path + path, isDirectory: &isDirectory)
+        && !isDirectory.boolValue
+    }
+    #expect(left.isEmpty, "left after purge: \(left)")
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: root.path + "/usr/share/accessoryd"))
+  }
+
+  /// Pair, register and put on the headphones of a private PulseAudio:
+  /// the installed daemon moves its default.
+  private func switches(in root: DebianRoot) async throws {
+    let server = try await SoundServer.start(
+      .pulseAudio,
+      sinks: [
+        .speaker(name: "speaker", description: "Built-in Speaker"),
+        .bluetoothHeadphones(
+          name: "buds", address: "AA:BB:CC:DD:EE:01",
+          description: "Studio Buds", formFactor: "headphone",
+          deviceAPI: SoundServerKind.pulseAudio.bluetoothDeviceAPI),
+      ])
+    defer { server.stop() }
+    try await root.bind(server.directory.path)
+    let state = "/tmp/accessoryd-state"
+    let environment = [
+      "PULSE_SERVER": server.serverAddress,
+      "XDG_RUNTIME_DIR": "/tmp/accessoryd-runtime",
+      "ACCESSORYD_SOCKET": state + "/control.sock",
+      "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent",
+    ]
+    let daemon = try root.start(
+      [
+        "accessoryd", "--state-dir", state, "--host-address",
+        "11:22:33:44:55:66",
+      ], environment: environment)
+    defer { daemon.stopInBackground() }
+    try await waitUntil("the installed daemon to answer", within: .seconds(30))
+    {
+      try await root.run(["acctl", "status"], environment: environment)
+        .status == 0
+    }
+    for command in [
+      ["acctl", "pair", "AA:BB:CC:DD:EE:01"],
+      [
+        "acctl", "register", "AA:BB:CC:DD:EE:01", "--capabilities",
+        "audioSwitching,placement", "--placement", "offHead",
+      ],
+      ["acctl", "update", "AA:BB:CC:DD:EE:01", "--placement", "inEar"],
+    ] {
+      let result = try await root.run(command, environment: environment)
+      #expect(result.status == 0, "\(command): \(result)")
+    }
+    try await waitUntil("the default to move to buds", within: .seconds(20)) {
+      try await server.defaultSinkName() == "buds"
+    }
+  }
+}
