@@ -208,7 +208,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PackagingTests",
-      dependencies: ["Locking", "TestSupport"]
+      dependencies: ["Locking", "RoutingCore", "TestSupport"]
     ),
     .testTarget(
       name: "AcctlTests",

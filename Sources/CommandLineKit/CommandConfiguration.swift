@@ -99,6 +99,8 @@ public struct ManualSection: Sendable, Hashable {
   public var paragraphs: [String]
   /// Entries: a term (a variable, a path) and what it is.
   public var entries: [Entry]
+  /// Text set as it is, after the entries, such as an example file.
+  public var example: String?
 
   /// A term and what it is.
   public struct Entry: Sendable, Hashable {
@@ -115,10 +117,13 @@ public struct ManualSection: Sendable, Hashable {
   }
 
   /// Creates a section.
-  public init(_ title: String, paragraphs: [String] = [], entries: [Entry] = [])
-  {
+  public init(
+    _ title: String, paragraphs: [String] = [], entries: [Entry] = [],
+    example: String? = nil
+  ) {
     self.title = title
     self.paragraphs = paragraphs
     self.entries = entries
+    self.example = example
   }
 }

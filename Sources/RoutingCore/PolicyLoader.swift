@@ -79,166 +79,64 @@ public enum PolicyLoader {
   private static func read(_ root: PolicyValue) throws(PolicyError) -> Policy {
     var policy = Policy()
     let top = try ObjectReader(
-      root, path: "",
-      keys: [
-        "version", "description", "placement", "connection", "multipoint",
-        "manualChoice", "accessories", "streams", "outputs", "profiles",
-        "media",
-      ])
-    policy.version = try top.integer("version", in: 1...1, required: true)!
-    policy.description = try top.string("description") ?? ""
-
-    if let placement = try top.object(
-      "placement",
-      keys: ["eligibleWhenUnknown", "offHeadGraceSeconds", "earbudsWorn"])
-    {
-      policy.earbudsWorn =
-        try placement.choice("earbudsWorn", of: Policy.EarbudsWorn.self)
-        ?? policy.earbudsWorn
-      policy.eligibleWhenPlacementUnknown =
-        try placement.bool("eligibleWhenUnknown")
-        ?? policy.eligibleWhenPlacementUnknown
-      policy.offHeadGraceSeconds =
-        try placement.seconds("offHeadGraceSeconds")
-        ?? policy.offHeadGraceSeconds
-    }
-    if let connection = try top.object(
-      "connection", keys: ["reappearGraceSeconds", "firstReportWaitSeconds"])
-    {
-      policy.reappearGraceSeconds =
-        try connection.seconds("reappearGraceSeconds")
-        ?? policy.reappearGraceSeconds
-      policy.firstReportWaitSeconds =
-        try connection.seconds("firstReportWaitSeconds")
-        ?? policy.firstReportWaitSeconds
-    }
-    if let multipoint = try top.object(
-      "multipoint", keys: ["takeWhenSecondary"])
-    {
-      policy.takeWhenSecondarySource =
-        try multipoint.bool("takeWhenSecondary")
-        ?? policy.takeWhenSecondarySource
-    }
-    if let manual = try top.object(
-      "manualChoice", keys: ["respect", "holdSeconds"])
-    {
-      policy.manualChoiceRespect =
-        try manual.choice("respect", of: Policy.ManualChoiceRespect.self)
-        ?? policy.manualChoiceRespect
-      policy.manualChoiceHoldSeconds =
-        try manual.seconds("holdSeconds", upTo: 86_400)
-        ?? policy.manualChoiceHoldSeconds
-    }
-    if let accessories = try top.object(
-      "accessories", keys: ["requirePlacement", "whenTakenOff"])
-    {
-      policy.requirePlacement =
-        try accessories.bool("requirePlacement") ?? policy.requirePlacement
-      policy.whenTakenOff =
-        try accessories.choice("whenTakenOff", of: Policy.TakenOffAction.self)
-        ?? policy.whenTakenOff
-    }
-    if let streams = try top.object("streams", keys: ["follow", "roles"]) {
-      policy.streamsFollow = try streams.bool("follow") ?? policy.streamsFollow
-      for element in try streams.array("roles") {
-        let route = try ObjectReader(
-          element.value, path: element.path, keys: ["role", "outputs"])
-        let role = try route.string("role", required: true)!
-        var matches: [Policy.OutputMatch] = []
-        for match in try route.array("outputs", required: true) {
-          matches.append(try readMatch(match.value, path: match.path))
-        }
-        policy.roleRoutes.append(Policy.RoleRoute(role: role, outputs: matches))
+      root, path: "", keys: PolicySchema.keys(in: ""))
+    for section in [""] + PolicySchema.sections {
+      let object: ObjectReader
+      if section.isEmpty {
+        object = top
+      } else if let inner = try top.object(
+        section, keys: PolicySchema.keys(in: section))
+      {
+        object = inner
+      } else {
+        continue
       }
-    }
-    if let outputs = try top.object("outputs", keys: ["exclude", "priorities"])
-    {
-      for element in try outputs.array("exclude") {
-        policy.excludedOutputs.append(
-          try readMatch(element.value, path: element.path))
+      for setting in PolicySchema.settings where setting.section == section {
+        try setting.read(object, &policy)
       }
-      for element in try outputs.array("priorities") {
-        let rule = try ObjectReader(
-          element.value, path: element.path, keys: ["match", "priority"])
-        guard let match = rule.fields["match"] else {
-          throw PolicyError(
-            keyPath: rule.path("match"),
-            problem: "is missing; expected an output match")
-        }
-        policy.outputPriorities.append(
-          Policy.OutputPriority(
-            match: try readMatch(match, path: rule.path("match")),
-            priority: try rule.integer(
-              "priority", in: -1000...1000, required: true)!))
-      }
-    }
-    if let profiles = try top.object(
-      "profiles", keys: ["activateOutputProfile"])
-    {
-      policy.activateOutputProfile =
-        try profiles.bool("activateOutputProfile")
-        ?? policy.activateOutputProfile
-    }
-    if let media = try top.object(
-      "media",
-      keys: [
-        "pauseWhenTakenOff", "resumeWhenPutBackWithinSeconds",
-        "whenUnpausable", "pauseWhenDisconnected", "resumeOnReconnect",
-      ])
-    {
-      policy.pauseWhenTakenOff =
-        try media.bool("pauseWhenTakenOff") ?? policy.pauseWhenTakenOff
-      policy.resumeWhenPutBackWithinSeconds =
-        try media.seconds("resumeWhenPutBackWithinSeconds", upTo: 86_400)
-        ?? policy.resumeWhenPutBackWithinSeconds
-      policy.whenUnpausable =
-        try media.choice("whenUnpausable", of: Policy.UnpausableAction.self)
-        ?? policy.whenUnpausable
-      policy.pauseWhenDisconnected =
-        try media.bool("pauseWhenDisconnected") ?? policy.pauseWhenDisconnected
-      policy.resumeOnReconnect =
-        try media.bool("resumeOnReconnect") ?? policy.resumeOnReconnect
     }
     return policy
   }
 
-  private static func readMatch(
-    _ value: PolicyValue, path: String
-  ) throws(PolicyError) -> Policy.OutputMatch {
-    let reader = try ObjectReader(
-      value, path: path,
-      keys: ["name", "description", "activePort", "properties"])
-    var match = Policy.OutputMatch(
-      name: try reader.string("name"),
-      description: try reader.string("description"),
-      activePort: try reader.string("activePort"))
-    if let properties = reader.fields["properties"] {
-      let propertiesPath = reader.path("properties")
-      guard case .object(let fields) = properties else {
-        throw PolicyError(
-          keyPath: propertiesPath,
-          problem: "is \(properties.kind); expected an object of property "
-            + "patterns such as { \"device.bus\": \"bluetooth\" }")
-      }
-      for key in fields.keys.sorted() {
-        guard case .string(let pattern) = fields[key]! else {
-          throw PolicyError(
-            keyPath: propertiesPath + "." + key,
-            problem: "is \(fields[key]!.kind); expected a text pattern")
-        }
-        match.properties[key] = pattern
-      }
-    }
-    if match.name == nil, match.description == nil, match.activePort == nil,
-      match.properties.isEmpty
-    {
+}
+
+/// Reads an output match, refusing one that matches every output.
+func readOutputMatch(
+  _ value: PolicyValue, path: String
+) throws(PolicyError) -> Policy.OutputMatch {
+  let reader = try ObjectReader(
+    value, path: path, keys: PolicySchema.outputMatchFields.map(\.key))
+  var match = Policy.OutputMatch(
+    name: try reader.string("name"),
+    description: try reader.string("description"),
+    activePort: try reader.string("activePort"))
+  if let properties = reader.fields["properties"] {
+    let propertiesPath = reader.path("properties")
+    guard case .object(let fields) = properties else {
       throw PolicyError(
-        keyPath: path,
-        problem: "matches every output; expected at least one of 'name', "
-          + "'description', 'activePort', 'properties'")
+        keyPath: propertiesPath,
+        problem: "is \(properties.kind); expected an object of property "
+          + "patterns such as { \"device.bus\": \"bluetooth\" }")
     }
-    return match
+    for key in fields.keys.sorted() {
+      guard case .string(let pattern) = fields[key]! else {
+        throw PolicyError(
+          keyPath: propertiesPath + "." + key,
+          problem: "is \(fields[key]!.kind); expected a text pattern")
+      }
+      match.properties[key] = pattern
+    }
   }
+  if match.name == nil, match.description == nil, match.activePort == nil,
+    match.properties.isEmpty
+  {
+    throw PolicyError(
+      keyPath: path,
+      problem: "matches every output; expected at least one of "
+        + PolicySchema.outputMatchFields.map { "'\($0.key)'" }.joined(
+          separator: ", "))
+  }
+  return match
 }
 
 /// A JSON5 value, read before the schema is applied so that every error can

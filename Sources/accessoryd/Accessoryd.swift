@@ -37,6 +37,8 @@ struct Accessoryd {
       print(ProjectVersion.line)
     case .manual:
       print(DaemonConfiguration.manualPage, terminator: "")
+    case .policyManual:
+      print(PolicyManual.text, terminator: "")
     case .run(let configuration):
       await run(configuration)
     }

@@ -1,8 +1,11 @@
 // The manual pages acctl(1) and accessoryd(8), as `--generate-manual`
 // writes them and `man -l` shows them: every subcommand, option, value
-// list and exit status the help shows is there, with the same words.
+// list and exit status the help shows is there, with the same words. And
+// accessoryd.policy(5), from the schema the policy loader reads its keys
+// from: every setting, value and default is there.
 
 import Foundation
+import RoutingCore
 import TestSupport
 import Testing
 
@@ -130,6 +133,46 @@ struct ManualPageTests {
       #expect(page.contains("\(status.label) \(status.text)"), "\(status)")
     }
     for section in ["ENVIRONMENT", "FILES", "SEE ALSO"] {
+      #expect(page.contains(section))
+    }
+  }
+
+  @Test("accessoryd.policy(5) holds every setting, value and default")
+  func policyPage() async throws {
+    let page = collapsed(
+      try await rendered(
+        try await output(of: "accessoryd", ["--generate-policy-manual"]),
+        name: "accessoryd.policy"))
+    #expect(page.hasPrefix("ACCESSORYD.POLICY(5)"), "\(page.prefix(200))")
+    // Markdown's code marks are left out of the page.
+    func plain(_ text: String) -> String { text.replacing("`", with: "") }
+    #expect(PolicySchema.settings.count == 22)
+    for setting in PolicySchema.settings {
+      let meaning = plain(setting.meaning)
+      #expect(
+        page.contains(
+          "\(setting.key) \(meaning.prefix(1).uppercased())"
+            + "\(meaning.dropFirst()). Type: \(plain(setting.typeText))"),
+        "\(setting.key)")
+      #expect(
+        page.contains(
+          setting.isRequired
+            ? "\(plain(setting.valuesText)). Required."
+            : "Default: \(setting.defaultValue)"), "\(setting.key)")
+      if case .choice(let values) = setting.kind {
+        for value in values {
+          #expect(
+            page.contains("\"\(value.value)\": \(plain(value.meaning))"),
+            "\(setting.key): \(value.value)")
+        }
+      }
+    }
+    for field in PolicySchema.outputMatchFields {
+      #expect(page.contains(field.key + " "), "\(field.key)")
+    }
+    // The example is the built-in default policy, which loads.
+    #expect(page.contains(collapsed(Policy.defaultPolicyText)))
+    for section in ["SYNOPSIS", "SETTINGS", "OUTPUT MATCHES", "FILES"] {
       #expect(page.contains(section))
     }
   }

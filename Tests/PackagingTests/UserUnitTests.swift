@@ -23,7 +23,7 @@ private struct UnitCheckHome {
     directory =
       FileManager.default.temporaryDirectory
       .appendingPathComponent("accessoryd-unit-\(UUID().uuidString)").path
-    for path in ["run", "man/man1", "man/man8"] {
+    for path in ["run", "man/man1", "man/man5", "man/man8"] {
       try FileManager.default.createDirectory(
         atPath: directory + "/" + path, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
@@ -41,11 +41,13 @@ private struct UnitCheckHome {
       "XDG_RUNTIME_DIR": directory + "/run", "MANPATH": directory + "/man",
       "LC_ALL": "C.UTF-8",
     ]
-    for (program, page) in [
-      (accessoryd, "man8/accessoryd.8"), (acctl, "man1/acctl.1"),
+    for (program, option, page) in [
+      (accessoryd, "--generate-manual", "man8/accessoryd.8"),
+      (acctl, "--generate-manual", "man1/acctl.1"),
+      (accessoryd, "--generate-policy-manual", "man5/accessoryd.policy.5"),
     ] {
       let result = try await runProgram(
-        program, ["--generate-manual"], environment: environment)
+        program, [option], environment: environment)
       try result.stdout.write(
         toFile: directory + "/man/" + page, atomically: true, encoding: .utf8)
     }

@@ -206,6 +206,8 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
     case version
     /// Print the manual page.
     case manual
+    /// Print the manual page of the policy format.
+    case policyManual
   }
 
   /// Parses the command line, reading the config file it names or the
@@ -220,13 +222,14 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
   ) throws(UsageError) -> Request {
     let cursor: ArgumentCursor
     do {
-      // The help lists `--version` itself; `--generate-manual` is for
+      // The help lists `--version` itself; the manual pages are for
       // packaging, and not in the help.
       cursor = try ArgumentCursor(
         arguments,
         signature: signature + [
           .flag("version", abstract: ""),
           .flag("generate-manual", abstract: ""),
+          .flag("generate-policy-manual", abstract: ""),
         ])
     } catch is CleanExit {
       return .help
@@ -235,6 +238,7 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
     }
     if cursor.flag("version") { return .version }
     if cursor.flag("generate-manual") { return .manual }
+    if cursor.flag("generate-policy-manual") { return .policyManual }
     let hosts = cursor.values("host-address")
 
     let home =

@@ -2,7 +2,8 @@
 // tree as its help, the way swift-argument-parser's manual generator
 // works: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, one part per subcommand,
 // EXIT STATUS, then the sections the tool adds (ENVIRONMENT, FILES, SEE
-// ALSO). `man -l` shows it; it cannot drift from `--help`.
+// ALSO). `man -l` shows it; it cannot drift from `--help`. A page of a file
+// format is written from sections alone.
 
 /// The manual page of a tool.
 ///
@@ -14,30 +15,99 @@ public struct ManualPage {
   /// The hidden option that prints a tool's manual page.
   public static let generateOption = "--generate-manual"
 
-  private let root: any CommandDescription.Type
+  /// What the page is written from.
+  private enum Source {
+    /// A tool's command tree.
+    case command(any CommandDescription.Type)
+    /// A file format's page: its name, section, abstract, footer and
+    /// sections.
+    case document(
+      name: String, section: Int, abstract: String, footer: String,
+      sections: [ManualSection])
+  }
+
+  private let source: Source
 
   /// The page of a tool's root command.
   ///
   /// - Parameter root: The root command; its configuration gives the
   ///   section, version and added sections.
   public init(root: any CommandDescription.Type) {
-    self.root = root
+    self.source = .command(root)
+  }
+
+  /// A page that no command tree gives, such as a file format's.
+  ///
+  /// - Parameters:
+  ///   - name: The page's name, such as `accessoryd.policy`.
+  ///   - section: The manual section, such as 5 for file formats.
+  ///   - abstract: The one line after the name.
+  ///   - footer: The footer, such as the version line.
+  ///   - sections: The sections after NAME, SYNOPSIS first.
+  public init(
+    name: String, section: Int, abstract: String, footer: String,
+    sections: [ManualSection]
+  ) {
+    self.source = .document(
+      name: name, section: section, abstract: abstract, footer: footer,
+      sections: sections)
   }
 
   /// The page in man(7) markup.
   public var text: String {
+    switch source {
+    case .command(let root): commandText(root: root)
+    case .document(let name, let section, let abstract, let footer, let parts):
+      (Self.header(
+        name: name, section: section, abstract: abstract, footer: footer)
+        + parts.flatMap(Self.lines(of:))).joined(separator: "\n") + "\n"
+    }
+  }
+
+  /// The title line and the NAME section.
+  private static func header(
+    name: String, section: Int, abstract: String, footer: String
+  ) -> [String] {
+    [
+      ".TH \(quoted(name.uppercased())) \(section) \"\" \(quoted(footer))",
+      // Names and key paths are not hyphenated.
+      ".nh",
+      ".SH NAME",
+      escaped(name) + " \\- " + escaped(withoutFinalPeriod(abstract)),
+    ]
+  }
+
+  /// A section the tool or the format gives: paragraphs, entries, then an
+  /// example set as it is.
+  private static func lines(of section: ManualSection) -> [String] {
+    var lines = [".SH \(quoted(section.title))"]
+    for (index, paragraph) in section.paragraphs.enumerated() {
+      if index > 0 { lines.append(".PP") }
+      lines.append(escaped(paragraph))
+    }
+    for entry in section.entries {
+      lines.append(".TP")
+      lines.append(".B \(quoted(entry.term))")
+      lines.append(escaped(entry.text))
+    }
+    if let example = section.example {
+      lines += [".PP", ".RS", ".nf"]
+      lines += example.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { escaped($0) }
+      lines += [".fi", ".RE"]
+    }
+    return lines
+  }
+
+  /// The page of a command tree.
+  private func commandText(root: any CommandDescription.Type) -> String {
     let configuration = root.configuration
     let name = root.commandName
-    var lines: [String] = []
     // The version line, as `--version` prints it, is the footer.
-    let footer = configuration.version.isEmpty ? name : configuration.version
-    lines.append(
-      ".TH \(Self.quoted(name.uppercased())) \(configuration.manualSection) "
-        + "\"\" \(Self.quoted(footer))")
-    lines.append(".SH NAME")
-    lines.append(
-      Self.escaped(name) + " \\- "
-        + Self.escaped(Self.withoutFinalPeriod(configuration.abstract)))
+    var lines = Self.header(
+      name: name, section: configuration.manualSection,
+      abstract: configuration.abstract,
+      footer: configuration.version.isEmpty ? name : configuration.version)
 
     lines.append(".SH SYNOPSIS")
     lines += synopsis(of: [root])
@@ -67,18 +137,7 @@ public struct ManualPage {
       }
     }
 
-    for section in configuration.manualSections {
-      lines.append(".SH \(Self.quoted(section.title))")
-      for (index, paragraph) in section.paragraphs.enumerated() {
-        if index > 0 { lines.append(".PP") }
-        lines.append(Self.escaped(paragraph))
-      }
-      for entry in section.entries {
-        lines.append(".TP")
-        lines.append(".B \(Self.quoted(entry.term))")
-        lines.append(Self.escaped(entry.text))
-      }
-    }
+    lines += configuration.manualSections.flatMap(Self.lines(of:))
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -113,7 +172,7 @@ public struct ManualPage {
       lines.append(label)
       lines.append(Self.escaped(definition.helpAbstract))
     }
-    if stack.count == 1, !root.configuration.version.isEmpty {
+    if stack.count == 1, !stack[0].configuration.version.isEmpty {
       lines += [".TP", "\\fB\\-\\-version\\fR", "Show the version."]
     }
     lines += [
