@@ -111,6 +111,7 @@ let package = Package(
       name: "AcctlCommands",
       dependencies: [
         "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+        "BlueZ", "HeadphoneProtocols",
       ]
     ),
     .executableTarget(

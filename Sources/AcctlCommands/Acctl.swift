@@ -20,7 +20,7 @@ public struct Acctl: Command {
       Discover.self, Pair.self, Unpair.self, Rename.self, Register.self,
       Update.self, Current.self,
       List.self, Route.self, Players.self, Events.self, Policy.self,
-      Status.self,
+      Status.self, Doctor.self,
     ],
     exitStatuses: [
       ExitStatusMeaning(0, "done"),
@@ -30,6 +30,7 @@ public struct Acctl: Command {
       ExitStatusMeaning(
         3, "the daemon refused the request: no such accessory, a bad value"),
       ExitStatusMeaning(4, "the registration was invalidated"),
+      ExitStatusMeaning(5, "acctl doctor found a problem"),
       ExitStatusMeaning(64, "a bad command line"),
       ExitStatusMeaning(
         69, "the daemon is not running, does not answer, or is busy"),
@@ -43,7 +44,11 @@ public struct Acctl: Command {
           .init(
             "ACCESSORYD_SOCKET",
             "The daemon's socket, unless --socket says; else "
-              + "$XDG_RUNTIME_DIR/accessoryd/control.sock.")
+              + "$XDG_RUNTIME_DIR/accessoryd/control.sock."),
+          .init(
+            "ACCESSORYD_BLUETOOTH_CONFIG",
+            "The BlueZ configuration acctl doctor reads for DeviceID; else "
+              + "/etc/bluetooth/main.conf."),
         ]),
       ManualSection(
         "COMPLETION",

@@ -38,6 +38,7 @@ private let updateUsage = """
       events                  Print events as they happen, until interrupted.
       policy                  Check a policy file or show the policy in use.
       status                  Show the daemon, its sound server and its files.
+      doctor                  Check the daemon and what it needs, with fixes.
 
       See 'acctl help <subcommand>' for detailed help.
 
@@ -47,6 +48,7 @@ private let updateUsage = """
       2   the accessory lacks the capability the change needs
       3   the daemon refused the request: no such accessory, a bad value
       4   the registration was invalidated
+      5   acctl doctor found a problem
       64  a bad command line
       69  the daemon is not running, does not answer, or is busy
       77  the socket belongs to another user

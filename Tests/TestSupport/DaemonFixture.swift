@@ -392,17 +392,23 @@ public final class DaemonFixture: Sendable {
   /// - Parameters:
   ///   - arguments: The command line after `acctl`.
   ///   - addSocket: Whether to add `--socket`.
+  ///   - extra: More variables for acctl, over the daemon's own.
   /// - Returns: The running `acctl`.
   public func startAcctl(
-    _ arguments: [String], addSocket: Bool = true
+    _ arguments: [String], addSocket: Bool = true,
+    environment extra: [String: String] = [:]
   ) throws -> AcctlRun {
     let group = try processGroup()
     let number = state.withLock { state in
       defer { state.nextRun += 1 }
       return state.nextRun
     }
+    // acctl sees the daemon's buses, as in a desktop session.
     var environment = baseEnvironment
     environment["ACCESSORYD_SOCKET"] = socketPath
+    environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBusAddress
+    environment["DBUS_SESSION_BUS_ADDRESS"] = sessionBusAddress
+    environment.merge(extra) { $1 }
     let all =
       addSocket && !arguments.contains("--socket")
       ? arguments + ["--socket", socketPath] : arguments
@@ -423,12 +429,16 @@ public final class DaemonFixture: Sendable {
   /// - Parameters:
   ///   - arguments: The command line after `acctl`.
   ///   - addSocket: Whether to add `--socket` after the arguments.
+  ///   - environment: More variables for acctl, over the daemon's own.
   /// - Returns: What it printed and its exit status.
   /// - Throws: ``DaemonFixtureError`` if it runs longer than 30 seconds.
   public func acctl(
-    _ arguments: [String], addSocket: Bool = true
+    _ arguments: [String], addSocket: Bool = true,
+    environment: [String: String] = [:]
   ) async throws -> AcctlResult {
-    try await startAcctl(arguments, addSocket: addSocket).result()
+    try await startAcctl(
+      arguments, addSocket: addSocket, environment: environment
+    ).result()
   }
 
   /// Runs another program to completion beside the daemon, such as tmux

@@ -1,0 +1,576 @@
+// acctl doctor: checks what accessoryd needs, one line per part, and says
+// how to fix what is wrong: the daemon and its version, the sound server,
+// BlueZ and this host's addresses, the session bus, the policy, the state
+// directory and its lock, the user unit, and for AirPods BlueZ's DeviceID.
+
+import AccessoryControl
+import BlueZ
+import CommandLineKit
+import Foundation
+import HeadphoneProtocols
+import RoutingCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Acctl {
+  /// Checks the daemon and what it needs.
+  struct Doctor: Command {
+    static let configuration = CommandConfiguration(
+      abstract: "Check the daemon and what it needs, with fixes.",
+      discussion: """
+        Checks, one line each: the daemon (running, same version as acctl), \
+        the sound server it uses, BlueZ (running, adapters, this host's \
+        addresses), the session bus (media players), the policy (valid, \
+        which file), the state directory (writable, locked by this daemon), \
+        the user unit (enabled, active) where systemd runs, and for paired \
+        AirPods BlueZ's DeviceID setting. Each line says ok, the problem and \
+        its fix, or why it was skipped. Exits with 5 when any check finds a \
+        problem.
+        """)
+
+    static let signature: [ArgumentDefinition] = [
+      Shared.json("the checks"),
+      Shared.socket,
+    ]
+
+    /// The exit status when a check finds a problem.
+    static let problemExitCode = ExitCode(5)
+
+    /// Whether to print JSON.
+    let json: Bool
+    /// The daemon's socket.
+    let socket: String
+
+    init(arguments: inout ArgumentCursor) throws {
+      json = arguments.flag("json")
+      socket = Acctl.socketPath(arguments)
+    }
+
+    func run() async throws {
+      let environment = ProcessInfo.processInfo.environment
+      var checkup = Checkup(socket: socket, environment: environment)
+      await checkup.run()
+      if json {
+        Output.print(Rendering.json(checkup.json))
+      } else {
+        Output.print(checkup.text)
+      }
+      if checkup.findings.contains(where: { $0.result == .problem }) {
+        throw Self.problemExitCode
+      }
+    }
+  }
+}
+
+/// What one check found.
+struct DoctorFinding: Sendable, Hashable {
+  /// How a check ended.
+  enum Result: String, Sendable, Hashable {
+    /// Nothing to fix.
+    case ok
+    /// Something to fix, said in ``DoctorFinding/fix``.
+    case problem
+    /// Not checked here, and why.
+    case skipped
+  }
+
+  /// The name of what was checked, such as `daemon` or `sound server`.
+  var check: String
+  /// How it ended.
+  var result: Result
+  /// What was found.
+  var detail: String
+  /// How to fix a problem.
+  var fix: String?
+}
+
+/// The checks of one `acctl doctor`, in order; each may use what the ones
+/// before it found.
+struct Checkup {
+  /// The daemon's socket.
+  let socket: String
+  /// acctl's environment.
+  let environment: [String: String]
+  /// What the checks found, in order.
+  private(set) var findings: [DoctorFinding] = []
+  /// The daemon's status, when it answered.
+  private var status: DaemonStatus?
+
+  init(socket: String, environment: [String: String]) {
+    self.socket = socket
+    self.environment = environment
+  }
+
+  private mutating func ok(_ check: String, _ detail: String) {
+    findings.append(DoctorFinding(check: check, result: .ok, detail: detail))
+  }
+
+  private mutating func problem(
+    _ check: String, _ detail: String, fix: String
+  ) {
+    findings.append(
+      DoctorFinding(check: check, result: .problem, detail: detail, fix: fix))
+  }
+
+  private mutating func skipped(_ check: String, _ detail: String) {
+    findings.append(
+      DoctorFinding(check: check, result: .skipped, detail: detail))
+  }
+
+  /// Runs every check.
+  mutating func run() async {
+    checkDaemon()
+    checkSoundServer()
+    await checkBluetooth()
+    checkSessionBus()
+    checkPolicy()
+    checkStateDirectory()
+    checkUnit()
+  }
+
+  // MARK: - The checks
+
+  private mutating func checkDaemon() {
+    do {
+      let client = try ControlClient(path: socket)
+      let answer = try client.call("daemon.status")
+      status = try ControlClient.decode(
+        answer, as: DaemonStatus.self, of: "daemon.status")
+    } catch .unreachable {
+      problem(
+        "daemon", "not running: nothing listens on \(socket)",
+        fix: "systemctl --user enable --now accessoryd (or run accessoryd "
+          + "in a terminal)")
+      return
+    } catch .permissionDenied {
+      problem(
+        "daemon", "\(socket) belongs to another user",
+        fix: "use your own daemon's socket (--socket or ACCESSORYD_SOCKET)")
+      return
+    } catch {
+      problem(
+        "daemon", "does not answer on \(socket): \(error.description)",
+        fix: "systemctl --user restart accessoryd; journalctl --user -u "
+          + "accessoryd says what it did")
+      return
+    }
+    guard let status else { return }
+    guard status.version == ProjectVersion.number else {
+      problem(
+        "daemon",
+        "accessoryd \(status.version) runs, but acctl is "
+          + ProjectVersion.number,
+        fix: "systemctl --user restart accessoryd, so that the installed "
+          + "version runs")
+      return
+    }
+    ok("daemon", "accessoryd \(status.version), on \(socket)")
+  }
+
+  private mutating func checkSoundServer() {
+    guard let status else {
+      skipped("sound server", "the daemon is not running to ask")
+      return
+    }
+    let server = status.soundServer
+    guard server.state == .connected else {
+      problem(
+        "sound server", "the daemon cannot reach it",
+        fix: "start PipeWire's PulseAudio server (systemctl --user start "
+          + "pipewire-pulse) or PulseAudio; `pactl info` must answer")
+      return
+    }
+    ok(
+      "sound server",
+      ([server.name, server.version].compactMap { $0 }.joined(
+        separator: " ")) + ", connected")
+  }
+
+  private mutating func checkBluetooth() async {
+    let bluez: BlueZClient
+    do {
+      bluez = try await BlueZClient.connect(
+        busAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"],
+        callTimeout: .seconds(5))
+    } catch {
+      problem(
+        "bluez", "the system bus cannot be reached: \(error)",
+        fix: "sudo systemctl start dbus")
+      skipped("host addresses", "BlueZ is not reachable")
+      skipped("airpods", "BlueZ is not reachable")
+      return
+    }
+    defer { bluez.close() }
+    let adapters: [BlueZAdapter]
+    let devices: [BlueZDevice]
+    do {
+      adapters = try await bluez.adapters()
+      devices = try await bluez.devices()
+    } catch {
+      problem(
+        "bluez", "not running on the system bus (\(error))",
+        fix: "sudo apt install bluez; sudo systemctl enable --now bluetooth")
+      skipped("host addresses", "BlueZ is not running")
+      skipped("airpods", "BlueZ is not running")
+      return
+    }
+    if adapters.isEmpty {
+      problem(
+        "bluez", "running, with no Bluetooth adapter",
+        fix: "plug one in, or unblock it: rfkill unblock bluetooth")
+    } else if !adapters.contains(where: \.isPowered) {
+      problem(
+        "bluez",
+        "no adapter is powered: "
+          + adapters.map { "\($0.interfaceName) \($0.address)" }.joined(
+            separator: ", "),
+        fix: "bluetoothctl power on")
+    } else {
+      ok(
+        "bluez",
+        adapters.map {
+          "\($0.interfaceName) \($0.address)"
+            + ($0.isPowered ? "" : " (off)")
+        }.joined(separator: ", "))
+    }
+    checkHostAddresses(adapters)
+    checkDeviceID(devices)
+  }
+
+  private mutating func checkHostAddresses(_ adapters: [BlueZAdapter]) {
+    guard let status else {
+      skipped("host addresses", "the daemon is not running to ask")
+      return
+    }
+    let used = Set(status.hostAddresses.map(Rendering.canonicalAddress))
+    let present = Set(adapters.map { Rendering.canonicalAddress($0.address) })
+    let text = used.sorted().joined(separator: ", ")
+    guard !used.isEmpty else {
+      problem(
+        "host addresses",
+        "the daemon knows none, so it cannot tell which host an accessory "
+          + "plays for",
+        fix: "let it read BlueZ's adapters (drop an empty hostAddresses "
+          + "from the config file), or give --host-address")
+      return
+    }
+    guard present.isEmpty || used == present else {
+      problem(
+        "host addresses",
+        "the daemon uses \(text), but BlueZ's adapters are "
+          + present.sorted().joined(separator: ", "),
+        fix: "drop --host-address and hostAddresses from the config file, "
+          + "so that it reads the adapters, or name every adapter")
+      return
+    }
+    ok("host addresses", text)
+  }
+
+  private mutating func checkDeviceID(_ devices: [BlueZDevice]) {
+    let airPods = devices.filter {
+      $0.isPaired && HeadphoneProtocol(serviceUUIDs: $0.uuids) == .aap
+    }
+    guard !airPods.isEmpty else {
+      ok("airpods", "none paired, so BlueZ's DeviceID does not matter")
+      return
+    }
+    let names = airPods.map { $0.alias ?? $0.name ?? $0.address }.joined(
+      separator: ", ")
+    let path =
+      environment["ACCESSORYD_BLUETOOTH_CONFIG"] ?? "/etc/bluetooth/main.conf"
+    let fix =
+      "in \(path), under [General], set DeviceID = bluetooth:004C:0000:0000, "
+      + "then sudo systemctl restart bluetooth, and remove and pair the "
+      + "AirPods again"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      problem(
+        "airpods", "\(names): \(path) cannot be read, so DeviceID is unset",
+        fix: fix)
+      return
+    }
+    guard let deviceID = BlueZMainConfiguration.deviceID(in: text) else {
+      problem(
+        "airpods",
+        "\(names): DeviceID is not set in \(path); AirPods answer only a "
+          + "host that says it is Apple's",
+        fix: fix)
+      return
+    }
+    guard BlueZMainConfiguration.isApple(deviceID) else {
+      problem(
+        "airpods",
+        "\(names): DeviceID is '\(deviceID)' in \(path), not Apple's "
+          + "(bluetooth:004C:…)",
+        fix: fix)
+      return
+    }
+    ok("airpods", "\(names): DeviceID is \(deviceID)")
+  }
+
+  private mutating func checkSessionBus() {
+    guard let media = status?.media else {
+      let address =
+        environment["DBUS_SESSION_BUS_ADDRESS"]
+        ?? environment["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
+      guard let address else {
+        problem(
+          "session bus", "no DBUS_SESSION_BUS_ADDRESS and no XDG_RUNTIME_DIR",
+          fix: "run accessoryd in your desktop session")
+        return
+      }
+      skipped(
+        "session bus",
+        "the daemon is not running to ask; acctl would use \(address)")
+      return
+    }
+    guard media.following else {
+      problem(
+        "session bus",
+        "the daemon follows no media player: "
+          + (media.reason ?? "no reason given"),
+        fix: "start accessoryd in your desktop session, or give it "
+          + "DBUS_SESSION_BUS_ADDRESS (systemctl --user import-environment "
+          + "DBUS_SESSION_BUS_ADDRESS)")
+      return
+    }
+    ok("session bus", "media players followed")
+  }
+
+  private mutating func checkPolicy() {
+    var path = status?.policyPath
+    if status == nil {
+      let home = environment["HOME"] ?? NSHomeDirectory()
+      let file =
+        (environment["XDG_CONFIG_HOME"] ?? home + "/.config")
+        + "/accessoryd/policy.json5"
+      path = FileManager.default.fileExists(atPath: file) ? file : nil
+    }
+    guard let path, path.hasPrefix("/") else {
+      ok("policy", "the built-in default policy")
+      return
+    }
+    do {
+      let policy = try PolicyLoader.load(contentsOf: URL(fileURLWithPath: path))
+      ok(
+        "policy",
+        path + (policy.description.isEmpty ? "" : ": \(policy.description)"))
+    } catch {
+      problem(
+        "policy", error.description,
+        fix: "correct it (acctl policy check \(path); man accessoryd.policy), "
+          + "then systemctl --user reload accessoryd; until then the daemon "
+          + "keeps the policy it has")
+    }
+  }
+
+  private mutating func checkStateDirectory() {
+    let directory: String
+    if let status {
+      directory = (status.statePath as NSString).deletingLastPathComponent
+    } else {
+      let home = environment["HOME"] ?? NSHomeDirectory()
+      directory =
+        (environment["XDG_STATE_HOME"] ?? home + "/.local/state")
+        + "/accessoryd"
+    }
+    var isDirectory: ObjCBool = false
+    guard
+      FileManager.default.fileExists(
+        atPath: directory, isDirectory: &isDirectory)
+    else {
+      if status == nil {
+        ok("state directory", "\(directory) is made at the first start")
+      } else {
+        problem(
+          "state directory", "\(directory) is gone",
+          fix: "systemctl --user restart accessoryd, which makes it again")
+      }
+      return
+    }
+    guard isDirectory.boolValue, access(directory, W_OK) == 0 else {
+      problem(
+        "state directory", "\(directory) is not a directory you can write",
+        fix: "mkdir -p \(directory) && chmod 700 \(directory), as yourself")
+      return
+    }
+    let holder = StateLockRecord.holder(of: directory + "/accessoryd.lock")
+    switch (status, holder) {
+    case (let status?, .held(let record))
+    where record.contains("socket \(status.socketPath)"):
+      ok("state directory", "\(directory), writable, locked by this daemon")
+    case (_?, .held(let record)):
+      problem(
+        "state directory",
+        "\(directory) is locked by another accessoryd (\(record))",
+        fix: "stop the other one, or give each its own --state-dir")
+    case (_?, .free):
+      problem(
+        "state directory",
+        "\(directory) is not locked: the daemon that answers uses another "
+          + "state directory",
+        fix: "acctl status shows which; stop the daemons and start one")
+    case (nil, .held(let record)):
+      problem(
+        "state directory",
+        "\(directory) is locked by an accessoryd (\(record)) that does not "
+          + "answer on \(socket)",
+        fix: "use its socket (--socket), or stop it")
+    case (nil, .free):
+      ok("state directory", "\(directory), writable, no daemon holds it")
+    }
+  }
+
+  private mutating func checkUnit() {
+    // systemd is the service manager when this directory exists
+    // (sd_booted(3)).
+    guard FileManager.default.fileExists(atPath: "/run/systemd/system") else {
+      skipped("unit", "systemd does not manage this machine")
+      return
+    }
+    let enabled = systemctl(["is-enabled", "accessoryd"])
+    let active = systemctl(["is-active", "accessoryd"])
+    guard let enabled, let active else {
+      skipped("unit", "systemctl --user does not answer")
+      return
+    }
+    guard enabled == "enabled" || enabled == "static" else {
+      problem(
+        "unit", "accessoryd.service is \(enabled)",
+        fix: "systemctl --user daemon-reload; systemctl --user enable --now "
+          + "accessoryd")
+      return
+    }
+    guard active == "active" || active == "reloading" else {
+      problem(
+        "unit", "accessoryd.service is \(enabled) but \(active)",
+        fix: "systemctl --user start accessoryd; journalctl --user -u "
+          + "accessoryd says why it stopped")
+      return
+    }
+    ok("unit", "accessoryd.service is \(enabled) and \(active)")
+  }
+
+  /// The first line `systemctl --user` prints, or nil if it cannot run.
+  private func systemctl(_ arguments: [String]) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
+    process.arguments = ["--user"] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let line = String(decoding: data, as: UTF8.self).split(separator: "\n")
+      .first.map(String.init)
+    return line
+  }
+
+  // MARK: - Output
+
+  /// One line per check, and under a problem its fix.
+  var text: String {
+    let width = (findings.map(\.check.count).max() ?? 0) + 2
+    var lines: [String] = []
+    for finding in findings {
+      let result = finding.result.rawValue
+      lines.append(
+        result + String(repeating: " ", count: 9 - result.count)
+          + finding.check
+          + String(repeating: " ", count: width - finding.check.count)
+          + finding.detail)
+      if let fix = finding.fix {
+        lines.append(String(repeating: " ", count: 9 + width) + "fix: " + fix)
+      }
+    }
+    let problems = findings.filter { $0.result == .problem }.count
+    lines.append(
+      problems == 0
+        ? "No problem found."
+        : "\(problems) problem\(problems == 1 ? "" : "s") found.")
+    return lines.joined(separator: "\n")
+  }
+
+  /// The checks as JSON: `checks`, each with `check`, `result`, `detail`
+  /// and `fix`, and the number of `problems`.
+  var json: JSONValue {
+    .object([
+      "checks": .array(
+        findings.map {
+          .object([
+            "check": .string($0.check),
+            "result": .string($0.result.rawValue),
+            "detail": .string($0.detail),
+            "fix": $0.fix.map(JSONValue.string) ?? .null,
+          ])
+        }),
+      "problems": .number(
+        Double(findings.filter { $0.result == .problem }.count)),
+    ])
+  }
+}
+
+/// Reads `/etc/bluetooth/main.conf`, BlueZ's settings, as BlueZ does: an
+/// INI file of `[Section]` headers and `Key = value` lines.
+enum BlueZMainConfiguration {
+  /// The `DeviceID` under `[General]`, or nil when it is not set.
+  static func deviceID(in text: String) -> String? {
+    var section = ""
+    var found: String?
+    for rawLine in text.split(whereSeparator: \.isNewline) {
+      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") {
+        continue
+      }
+      if line.hasPrefix("["), line.hasSuffix("]") {
+        section = String(line.dropFirst().dropLast())
+        continue
+      }
+      guard section == "General", let equals = line.firstIndex(of: "=")
+      else { continue }
+      let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+      let value = line[line.index(after: equals)...].trimmingCharacters(
+        in: .whitespaces)
+      if key == "DeviceID", !value.isEmpty { found = value }
+    }
+    return found
+  }
+
+  /// Whether a DeviceID names Apple's Bluetooth vendor ID, 0x004C:
+  /// `bluetooth:004C:0000:0000`.
+  static func isApple(_ deviceID: String) -> Bool {
+    let parts = deviceID.split(separator: ":")
+    return parts.count >= 2 && parts[0].lowercased() == "bluetooth"
+      && UInt16(parts[1], radix: 16) == 0x004C
+  }
+}
+
+/// Who holds a state directory's lock, `accessoryd.lock`, which the daemon
+/// holds with flock(2) and in which it writes its pid and socket.
+enum StateLockRecord {
+  /// Whether a daemon holds the lock.
+  enum Holder {
+    /// A daemon holds it; what it wrote, such as `pid 42, socket /run/…`.
+    case held(String)
+    /// No daemon holds it.
+    case free
+  }
+
+  /// Who holds the lock file at a path.
+  static func holder(of path: String) -> Holder {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return .free }
+    defer { close(descriptor) }
+    // A shared lock is refused while the daemon holds its exclusive one;
+    // if it is granted, it is let go at once with the descriptor.
+    guard flock(descriptor, LOCK_SH | LOCK_NB) != 0, errno == EWOULDBLOCK
+    else { return .free }
+    var bytes = [UInt8](repeating: 0, count: 4096)
+    let count = pread(descriptor, &bytes, bytes.count, 0)
+    let line = bytes.prefix(max(0, count)).prefix { $0 != 0x0A }
+    let text = String(decoding: line, as: UTF8.self)
+    return .held(text.isEmpty ? "its pid is not recorded" : text)
+  }
+}
