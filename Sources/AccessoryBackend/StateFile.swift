@@ -2,6 +2,7 @@
 // file in the same directory, flushed with fsync and renamed over the old
 // file, so a crash at any instant leaves either the old or the new state.
 
+import AccessoryControl
 import AccessorySetupKit
 import AudioAccessoryKit
 import FoundationEssentials
@@ -40,16 +41,9 @@ public struct StateFile: Sendable {
   public static func defaultURL(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
-    let base: String
-    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-      base = state
-    } else {
-      let home =
-        environment["HOME"]
-        ?? FileManager.default.homeDirectoryForCurrentUser.path
-      base = home + "/.local/state"
-    }
-    return URL(fileURLWithPath: base + "/accessoryd/state.json")
+    URL(
+      fileURLWithPath: UserDirectories.stateHome(environment: environment)
+        + "/accessoryd/state.json")
   }
 
   // MARK: - Reading

@@ -341,9 +341,8 @@ struct Checkup {
   private mutating func checkPolicy() {
     var path = status?.policyPath
     if status == nil {
-      let home = environment["HOME"] ?? NSHomeDirectory()
       let file =
-        (environment["XDG_CONFIG_HOME"] ?? home + "/.config")
+        UserDirectories.configHome(environment: environment)
         + "/accessoryd/policy.json5"
       path = FileManager.default.fileExists(atPath: file) ? file : nil
     }
@@ -370,10 +369,8 @@ struct Checkup {
     if let status {
       directory = (status.statePath as NSString).deletingLastPathComponent
     } else {
-      let home = environment["HOME"] ?? NSHomeDirectory()
       directory =
-        (environment["XDG_STATE_HOME"] ?? home + "/.local/state")
-        + "/accessoryd"
+        UserDirectories.stateHome(environment: environment) + "/accessoryd"
     }
     var isDirectory: ObjCBool = false
     guard
@@ -395,10 +392,10 @@ struct Checkup {
         fix: "mkdir -p \(directory) && chmod 700 \(directory), as yourself")
       return
     }
-    let holder = StateLockRecord.holder(of: directory + "/accessoryd.lock")
+    let holder = StateLockFile.holder(ofDirectory: directory)
     switch (status, holder) {
     case (let status?, .held(let record))
-    where record.contains("socket \(status.socketPath)"):
+    where StateLockFile.record(record, names: status.socketPath):
       ok("state directory", "\(directory), writable, locked by this daemon")
     case (_?, .held(let record)):
       problem(
@@ -544,33 +541,5 @@ enum BlueZMainConfiguration {
     let parts = deviceID.split(separator: ":")
     return parts.count >= 2 && parts[0].lowercased() == "bluetooth"
       && UInt16(parts[1], radix: 16) == 0x004C
-  }
-}
-
-/// Who holds a state directory's lock, `accessoryd.lock`, which the daemon
-/// holds with flock(2) and in which it writes its pid and socket.
-enum StateLockRecord {
-  /// Whether a daemon holds the lock.
-  enum Holder {
-    /// A daemon holds it; what it wrote, such as `pid 42, socket /run/…`.
-    case held(String)
-    /// No daemon holds it.
-    case free
-  }
-
-  /// Who holds the lock file at a path.
-  static func holder(of path: String) -> Holder {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return .free }
-    defer { close(descriptor) }
-    // A shared lock is refused while the daemon holds its exclusive one;
-    // if it is granted, it is let go at once with the descriptor.
-    guard flock(descriptor, LOCK_SH | LOCK_NB) != 0, errno == EWOULDBLOCK
-    else { return .free }
-    var bytes = [UInt8](repeating: 0, count: 4096)
-    let count = pread(descriptor, &bytes, bytes.count, 0)
-    let line = bytes.prefix(max(0, count)).prefix { $0 != 0x0A }
-    let text = String(decoding: line, as: UTF8.self)
-    return .held(text.isEmpty ? "its pid is not recorded" : text)
   }
 }

@@ -241,12 +241,7 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
     if cursor.flag("generate-policy-manual") { return .policyManual }
     let hosts = cursor.values("host-address")
 
-    let home =
-      environment["HOME"]
-      ?? FileManager.default.homeDirectoryForCurrentUser.path
-    let configHome =
-      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-      ?? home + "/.config"
+    let configHome = UserDirectories.configHome(environment: environment)
     var file = FileSettings()
     if let path = cursor.value("config") {
       file = try FileSettings.load(path)

@@ -1,6 +1,7 @@
 // One daemon per state directory: two daemons sharing one would each take
 // the other's switches for the person's own choice, and fight.
 
+import AccessoryControl
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -67,35 +68,26 @@ public final class StateDirectoryLock: Sendable {
     } catch {
       throw .unusable(path: directory, reason: "\(error)")
     }
-    let path = directory + "/accessoryd.lock"
+    let path = directory + "/" + StateLockFile.name
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw .unusable(path: path, reason: String(cString: strerror(errno)))
     }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       let code = errno
-      let holder = Self.holder(of: descriptor)
+      let holder = StateLockFile.readRecord(descriptor)
       close(descriptor)
       guard code == EWOULDBLOCK else {
         throw .unusable(path: path, reason: String(cString: strerror(code)))
       }
       throw .held(directory: directory, holder: holder)
     }
-    let record = "pid \(getpid()), socket \(socketPath)\n"
+    let record = StateLockFile.record(pid: getpid(), socketPath: socketPath)
     _ = ftruncate(descriptor, 0)
     _ = record.utf8CString.withUnsafeBufferPointer { buffer in
       pwrite(descriptor, buffer.baseAddress, buffer.count - 1, 0)
     }
     return StateDirectoryLock(path: path, descriptor: descriptor)
-  }
-
-  /// What the holder wrote: its pid and socket.
-  private static func holder(of descriptor: Int32) -> String {
-    var bytes = [UInt8](repeating: 0, count: 4096)
-    let count = pread(descriptor, &bytes, bytes.count, 0)
-    let line = bytes.prefix(max(0, count)).prefix { $0 != 0x0A }
-    let text = String(decoding: line, as: UTF8.self)
-    return text.isEmpty ? "its pid is not recorded" : text
   }
 
   deinit {
