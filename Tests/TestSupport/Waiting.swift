@@ -17,9 +17,8 @@
 ///     the last one is named in the message.
 ///   - condition: Whether what was seen is what is awaited.
 /// - Returns: The observation that satisfied the condition.
-/// - Throws: ``FixtureError`` when a check begun after `limit` still
-///   fails, naming what was awaited, how many checks were made, the last
-///   observation and the last error.
+/// - Throws: ``FixtureError`` after `limit`, naming what was awaited, how
+///   many checks were made, the last observation and the last error.
 @discardableResult
 public func waitFor<Observation: Sendable>(
   _ what: String, within limit: Duration,
@@ -33,10 +32,6 @@ public func waitFor<Observation: Sendable>(
   var lastError: (any Error)?
   while true {
     checks += 1
-    // The limit bounds the wait, not one slow check: a check that began
-    // before the limit and ended after it is followed by one more, so a
-    // time-out always means the condition was still false at the limit.
-    let began = ContinuousClock.now
     do {
       let observation = try await observe()
       if condition(observation) { return observation }
@@ -46,7 +41,7 @@ public func waitFor<Observation: Sendable>(
     } catch {
       lastError = error
     }
-    if began - start >= limit { break }
+    if ContinuousClock.now - start >= limit { break }
     try await Task.sleep(for: interval)
     interval = min(interval * 2, .milliseconds(50))
   }
