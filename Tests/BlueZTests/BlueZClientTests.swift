@@ -42,7 +42,7 @@ private func nextChange(
   await iterator.next()
 }
 
-@Suite("BlueZClient against a BlueZ mock", .timeLimit(.minutes(1)))
+@Suite("BlueZClient against a BlueZ mock", .timeLimit(.minutes(3)))
 struct BlueZClientTests {
   @Test func listsAdaptersWithAddressAndPower() async throws {
     let (mock, client) = try await startMockAndConnect()

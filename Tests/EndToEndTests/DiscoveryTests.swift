@@ -101,7 +101,7 @@ struct EventReader {
 extension DiscoveryTests {
   @Test(
     "A picker whose app goes away is dismissed, and the next one can show",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(3)))
   func pickerOfAGoneAppIsDismissed() async throws {
     try await withRig(.pulseAudio, streams: 0) { rig in
       let events = try await EventReader.subscribe(

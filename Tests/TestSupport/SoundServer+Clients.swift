@@ -129,7 +129,7 @@ extension SoundServer {
   ///   - count: How many streams to start.
   ///   - sink: The sink to play on; `nil` means the default sink.
   /// - Returns: The streams, in start order.
-  /// - Throws: ``SoundServerError`` if they do not all play within ten
+  /// - Throws: ``SoundServerError`` if they do not all play within 30
   ///   seconds; the streams started so far are stopped.
   public func startStreams(
     _ count: Int, on sink: String? = nil
@@ -227,7 +227,7 @@ extension SoundServer {
       output: output, errorOutput: errorOutput)
   }
 
-  /// Polls the server for up to ten seconds, without holding a thread,
+  /// Polls the server for up to 30 seconds, without holding a thread,
   /// until what it shows satisfies a condition.
   ///
   /// - Throws: ``SoundServerError`` naming what was awaited and what was
@@ -238,7 +238,7 @@ extension SoundServer {
   ) async throws {
     do {
       try await waitFor(
-        what, within: Self.commandTimeout, observing: observe,
+        what, within: Self.pollTimeout, observing: observe,
         until: condition)
     } catch let error as FixtureError {
       throw SoundServerError(error.message, logTail: logTail())

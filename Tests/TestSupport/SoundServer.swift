@@ -58,8 +58,13 @@ public final class SoundServer: Sendable {
   /// that never finishes is a failure.
   static let startTimeout = Duration.seconds(30)
 
-  /// How long a `pactl` or a wait for the server may take.
+  /// How long a `pactl` may take.
   static let commandTimeout = Duration.seconds(10)
+
+  /// How long a wait for the server to show something may take: three
+  /// commands' time, so that one `pactl` slowed for most of its timeout by
+  /// a loaded machine still leaves time for more looks.
+  static let pollTimeout = Duration.seconds(30)
 
   struct State {
     var daemons: [ChildProcess] = []
