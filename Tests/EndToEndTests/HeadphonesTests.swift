@@ -352,7 +352,12 @@ struct InsideTheBluetoothVM {
         && ($0["headphones"]?["message"]?.stringValue ?? "").contains(
           "cannot connect")
     }
-    let shownAway = try await rig.ok(["current", address]).stdout
+    // Each retry shows "connecting" until it fails again: the text is read
+    // until it shows a failed try too, not once.
+    let shownAway = try await waitFor(
+      "acctl current \(address) to say why it retries", within: .seconds(30),
+      observing: { try await rig.ok(["current", address]).stdout },
+      until: { $0.contains("retrying: cannot connect") })
     #expect(shownAway.contains("retrying: cannot connect"), "\(shownAway)")
 
     // The events told each change of the link and battery.
