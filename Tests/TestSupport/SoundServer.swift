@@ -52,11 +52,18 @@ public final class SoundServer: Sendable {
   /// The state that changes while the server runs.
   private let state: Mutex<State>
 
-  /// How long a start may take before it fails: generous, because a
-  /// PipeWire stack starting beside other tests' servers, BlueZ mocks and
-  /// daemons on a 2-core machine can take many seconds, and only a start
-  /// that never finishes is a failure.
-  static let startTimeout = Duration.seconds(30)
+  /// How long each step of a start may take before the start fails.
+  ///
+  /// A step is a socket appearing, the server answering, or WirePlumber
+  /// taking a sink. The time is generous, because a PipeWire stack
+  /// starting beside other tests' servers, BlueZ mocks and daemons on a
+  /// 2-core machine can take many seconds, and only a step that never
+  /// finishes is a failure. Each
+  /// step has its own time, counted from its beginning: a test process
+  /// whose shared threads are busy with hundreds of other tests (as under
+  /// ThreadSanitizer) may reach a step late, and a budget for the whole
+  /// start would then fail a server that was never slow itself.
+  static let startStepTimeout = Duration.seconds(30)
 
   /// How long a `pactl` may take.
   static let commandTimeout = Duration.seconds(10)
@@ -335,20 +342,18 @@ public final class SoundServer: Sendable {
   /// Starts the daemons and waits until the server is ready.
   private func launch() async throws {
     let started = ContinuousClock.now
-    let deadline = started + Self.startTimeout
     for socket in [layout.pulseSocket, layout.pipeWireSocket, layout.busSocket]
     {
       unlink(socket)
     }
     switch kind {
-    case .pulseAudio: try await launchPulseAudio(deadline: deadline)
-    case .pipeWire: try await launchPipeWire(deadline: deadline)
+    case .pulseAudio: try await launchPulseAudio()
+    case .pipeWire: try await launchPipeWire()
     }
     state.withLock { $0.startupDuration = ContinuousClock.now - started }
   }
 
-  private func launchPulseAudio(deadline: ContinuousClock.Instant) async throws
-  {
+  private func launchPulseAudio() async throws {
     try pulseAudioStartupScript().write(
       toFile: layout.startupScript, atomically: true, encoding: .utf8)
     try await spawnDaemon(
@@ -360,10 +365,10 @@ public final class SoundServer: Sendable {
         "--realtime=no", "--high-priority=no", "--log-target=stderr",
         "--log-level=notice",
       ])
-    try await waitUntil("the PulseAudio socket", deadline: deadline) {
+    try await waitUntil("the PulseAudio socket") {
       FileManager.default.fileExists(atPath: layout.pulseSocket)
     }
-    try await waitUntil("PulseAudio to answer", deadline: deadline) {
+    try await waitUntil("PulseAudio to answer") {
       (try? await pactl(["info"])) != nil
     }
     // PulseAudio answers only after running default.pa, but a failing line
@@ -403,7 +408,7 @@ public final class SoundServer: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  private func launchPipeWire(deadline: ContinuousClock.Instant) async throws {
+  private func launchPipeWire() async throws {
     // WirePlumber 0.4 needs a session bus: without one it links nothing and
     // never sets a default sink.
     try? FileManager.default.removeItem(atPath: layout.busAddressFile)
@@ -414,17 +419,17 @@ public final class SoundServer: Sendable {
         "--address=unix:path=\(layout.busSocket)", "--print-address=1",
       ],
       output: layout.busAddressFile)
-    try await waitUntil("the D-Bus session bus", deadline: deadline) {
+    try await waitUntil("the D-Bus session bus") {
       !Self.readFile(layout.busAddressFile).isEmpty
     }
     try await spawnDaemon("pipewire")
-    try await waitUntil("the PipeWire socket", deadline: deadline) {
+    try await waitUntil("the PipeWire socket") {
       FileManager.default.fileExists(atPath: layout.pipeWireSocket)
     }
     try writeWirePlumberIsolation()
     try await spawnDaemon("wireplumber")
     try await spawnDaemon("pipewire-pulse")
-    try await waitUntil("pipewire-pulse to answer", deadline: deadline) {
+    try await waitUntil("pipewire-pulse to answer") {
       (try? await pactl(["info"])) != nil
     }
     for spec in initialSinks {
@@ -440,7 +445,7 @@ public final class SoundServer: Sendable {
     // seen them all.
     let sinksToConfirm = [initialSinks.last?.name, initialDefaultSink]
     for name in sinksToConfirm.compactMap(\.self) {
-      try await waitUntil("WirePlumber to accept \(name)", deadline: deadline) {
+      try await waitUntil("WirePlumber to accept \(name)") {
         _ = try? await pactl(["set-default-sink", name])
         return try await defaultSinkName() == name
       }
@@ -491,14 +496,14 @@ public final class SoundServer: Sendable {
     }
   }
 
-  /// Waits, polling, until a condition holds or a daemon exits.
+  /// Waits, polling, until a condition holds or a daemon exits, for at
+  /// most ``startStepTimeout`` from now.
   private func waitUntil(
-    _ what: String,
-    deadline: ContinuousClock.Instant,
-    _ condition: () async throws -> Bool
+    _ what: String, _ condition: () async throws -> Bool
   ) async throws {
     try await ChildProcess.waitUntil(
-      what, deadline: deadline, watching: { state.withLock { $0.daemons } },
+      what, deadline: ContinuousClock.now + Self.startStepTimeout,
+      watching: { state.withLock { $0.daemons } },
       condition)
   }
 
