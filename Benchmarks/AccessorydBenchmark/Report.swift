@@ -269,8 +269,9 @@ enum Report {
         + "the target (<= \(format(self.rssMiB, digits: 0)) MiB)")
     print(
       "  of it: RssAnon (private heap and stacks) "
-        + "\(kibibytes(final.anonymousKiB)), RssFile (mapped files, mostly "
-        + "the shared Swift, Foundation and C libraries) "
+        + "\(kibibytes(final.anonymousKiB)), RssFile (mapped files: the "
+        + "daemon's code with the Swift runtime linked in, and the C "
+        + "libraries) "
         + "\(kibibytes(final.fileKiB)); Pss \(kibibytes(final.proportionalKiB))"
     )
     print(
