@@ -171,6 +171,87 @@ public struct SinkInput: Sendable, Hashable {
   }
 }
 
+/// A port of a source, such as a microphone or a line-in jack: the same
+/// fields as a sink's port.
+public typealias SourcePort = SinkPort
+
+/// An audio input of the sound server: a microphone, or the monitor of a
+/// sink.
+public struct Source: Sendable, Hashable {
+  /// The server's index of the source.
+  public var index: UInt32
+  /// The source's name, unique on the server.
+  public var name: String
+  /// The source's description, for people.
+  public var description: String
+  /// Every property of the source, such as `device.bus` or
+  /// `api.bluez5.address`.
+  public var properties: [String: String]
+  /// The source's ports.
+  public var ports: [SourcePort]
+  /// The name of the active port, if the source has ports.
+  public var activePortName: String?
+  /// Whether the source is muted.
+  public var isMuted: Bool
+  /// The index of the sink it is the monitor of, if it is a monitor.
+  public var monitorOfSinkIndex: UInt32?
+  /// The index of the card the source belongs to, if any.
+  public var cardIndex: UInt32?
+  /// The index of the module that owns the source, if any.
+  public var ownerModuleIndex: UInt32?
+  /// The driver that implements the source.
+  public var driver: String?
+
+  /// Whether it is the monitor of a sink: what plays there, not a
+  /// microphone.
+  public var isMonitor: Bool { monitorOfSinkIndex != nil }
+}
+
+/// A recording stream: an application's capture from a source.
+public struct SourceOutput: Sendable, Hashable {
+  /// The server's index of the stream.
+  public var index: UInt32
+  /// The stream's name, if it has one.
+  public var name: String?
+  /// The index of the source the stream records from.
+  public var sourceIndex: UInt32
+  /// The index of the client that owns the stream, if any.
+  public var clientIndex: UInt32?
+  /// Every property of the stream.
+  public var properties: [String: String]
+  /// Whether the stream is paused.
+  public var isCorked: Bool
+  /// Whether the stream is muted.
+  public var isMuted: Bool
+  /// The resampler the server uses for it, such as `speex-float-1`;
+  /// `peaks` for a stream that only measures the level.
+  public var resampleMethod: String?
+  /// The index of the module that owns the stream, if any.
+  public var ownerModuleIndex: UInt32?
+
+  /// The application's name, the `application.name` property.
+  public var applicationName: String? { properties["application.name"] }
+
+  /// The stream's role, the `media.role` property, such as `phone`.
+  public var mediaRole: String? { properties["media.role"] }
+
+  /// Whether the stream only measures the level, as a volume control's
+  /// meter does: PulseAudio resamples a peak-detect stream with `peaks`,
+  /// pipewire-pulse marks it `stream.monitor`, and pavucontrol, GNOME's
+  /// and KDE's volume controls name themselves by `application.id`.
+  public var isPeakMeter: Bool {
+    resampleMethod == "peaks" || properties["stream.monitor"] == "true"
+      || properties["application.id"].map(Self.volumeControls.contains)
+        == true
+  }
+
+  /// The `application.id` of volume controls, whose capture streams are
+  /// level meters.
+  static let volumeControls: Set<String> = [
+    "org.PulseAudio.pavucontrol", "org.gnome.VolumeControl", "org.kde.kmixd",
+  ]
+}
+
 /// A profile of a card, such as `a2dp-sink` or `headset-head-unit`.
 public struct CardProfile: Sendable, Hashable {
   /// The profile's name.

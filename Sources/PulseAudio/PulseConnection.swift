@@ -151,6 +151,21 @@ public final class PulseConnection: Sendable {
     try await driver.sinkInputs(timeout: options.operationTimeout)
   }
 
+  /// Returns every source, monitors of sinks included.
+  ///
+  /// The corresponding C function is `pa_context_get_source_info_list`.
+  public func sources() async throws(PulseError) -> [Source] {
+    try await driver.sources(timeout: options.operationTimeout)
+  }
+
+  /// Returns every recording stream.
+  ///
+  /// The corresponding C function is
+  /// `pa_context_get_source_output_info_list`.
+  public func sourceOutputs() async throws(PulseError) -> [SourceOutput] {
+    try await driver.sourceOutputs(timeout: options.operationTimeout)
+  }
+
   /// Returns every card with its profiles.
   ///
   /// The corresponding C function is `pa_context_get_card_info_list`.
@@ -169,6 +184,13 @@ public final class PulseConnection: Sendable {
   /// The corresponding C function is `pa_context_set_default_sink`.
   public func setDefaultSink(_ name: String) async throws(PulseError) {
     try await driver.setDefaultSink(name, timeout: options.operationTimeout)
+  }
+
+  /// Makes a source the default input.
+  ///
+  /// The corresponding C function is `pa_context_set_default_source`.
+  public func setDefaultSource(_ name: String) async throws(PulseError) {
+    try await driver.setDefaultSource(name, timeout: options.operationTimeout)
   }
 
   /// Moves one playback stream to a sink.

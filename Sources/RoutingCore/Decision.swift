@@ -17,18 +17,67 @@ public struct StreamMove: Sendable, Hashable, Codable {
   }
 }
 
-/// A card profile to activate, so that an accessory gets an output.
+/// A card profile to activate.
 public struct ProfileRequest: Sendable, Hashable, Codable {
+  /// Why a profile is activated.
+  public enum Purpose: String, Sendable, Hashable, Codable {
+    /// So that an accessory that should play gets an output.
+    case output
+    /// For a call: the headset profile, whose microphone the call uses.
+    /// The service remembers the card's profile before it, to give back.
+    case call
+    /// After a call: the profile the card had before it.
+    case afterCall
+  }
+
   /// The card's name.
   public var card: String
   /// The profile to activate.
   public var profile: String
+  /// Why.
+  public var purpose: Purpose
+  /// For a call, the card's profile now, to give back after it.
+  public var previousProfile: String?
 
   /// Creates a request.
-  public init(card: String, profile: String) {
+  public init(
+    card: String, profile: String, purpose: Purpose = .output,
+    previousProfile: String? = nil
+  ) {
     self.card = card
     self.profile = profile
+    self.purpose = purpose
+    self.previousProfile = previousProfile
   }
+
+  private enum CodingKeys: String, CodingKey {
+    case card, profile, purpose, previousProfile
+  }
+
+  /// Creates a request by decoding it; the purpose defaults to `output`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      card: try c.decode(String.self, forKey: .card),
+      profile: try c.decode(String.self, forKey: .profile),
+      purpose: try c.decodeIfPresent(Purpose.self, forKey: .purpose)
+        ?? .output,
+      previousProfile: try c.decodeIfPresent(
+        String.self, forKey: .previousProfile))
+  }
+}
+
+/// Where a call stands, as the decision saw it.
+public enum CallPhase: String, Sendable, Hashable, Codable {
+  /// No stream makes a call.
+  case none
+  /// A stream that would make a call has not recorded for the start delay
+  /// yet.
+  case starting
+  /// A call: at least one stream has recorded past the start delay.
+  case active
+  /// The last stream of a call ended; the end delay runs.
+  case ending
 }
 
 /// The outcome of one decision: what to change and why.
@@ -42,6 +91,19 @@ public struct Decision: Sendable, Hashable, Codable {
   public var moves: [StreamMove]
   /// The card profiles to activate.
   public var profileRequests: [ProfileRequest]
+  /// The input that should be the default, or `nil` to leave the input as
+  /// it is.
+  public var inputTarget: String?
+  /// The new default input, when it differs from the current one.
+  public var defaultInputChange: String?
+  /// Where a call stands.
+  public var callPhase: CallPhase
+  /// The capture streams that make the call, or would once they have
+  /// recorded for the start delay, by index.
+  public var callStreams: [UInt32]
+  /// The cards whose call records end with this decision: given back,
+  /// gone, or moved off their call profile by someone else.
+  public var endedCallProfiles: [String]
   /// When to decide again even if nothing else changes: the end of a grace
   /// time or of a manual choice's hold; `nil` when no timer is needed.
   public var reconsiderAt: Instant?
@@ -51,13 +113,21 @@ public struct Decision: Sendable, Hashable, Codable {
   /// Creates a decision.
   public init(
     target: String?, defaultChange: String?, moves: [StreamMove],
-    profileRequests: [ProfileRequest], reconsiderAt: Instant?,
+    profileRequests: [ProfileRequest], inputTarget: String? = nil,
+    defaultInputChange: String? = nil, callPhase: CallPhase = .none,
+    callStreams: [UInt32] = [], endedCallProfiles: [String] = [],
+    reconsiderAt: Instant?,
     explanation: Explanation
   ) {
     self.target = target
     self.defaultChange = defaultChange
     self.moves = moves
     self.profileRequests = profileRequests
+    self.inputTarget = inputTarget
+    self.defaultInputChange = defaultInputChange
+    self.callPhase = callPhase
+    self.callStreams = callStreams
+    self.endedCallProfiles = endedCallProfiles
     self.reconsiderAt = reconsiderAt
     self.explanation = explanation
   }
@@ -65,6 +135,7 @@ public struct Decision: Sendable, Hashable, Codable {
   /// Whether applying the decision changes anything.
   public var hasActions: Bool {
     defaultChange != nil || !moves.isEmpty || !profileRequests.isEmpty
+      || defaultInputChange != nil
   }
 }
 

@@ -156,6 +156,28 @@ public struct Policy: Sendable, Hashable {
   /// accessory connects again and the output is back on it (within
   /// ``resumeWhenPutBackWithinSeconds`` of the pause).
   public var resumeOnReconnect = false
+  /// Whether a call switches the worn accessory that has the output to its
+  /// headset profile and makes its microphone the default input.
+  public var callsUseHeadset = true
+  /// How long a capture stream must record before it makes a call, so
+  /// that an application that only probes the microphone switches nothing.
+  public var callStartDelaySeconds: Double = 0.5
+  /// How long after the last stream of a call ends the card's profile and
+  /// the input are given back.
+  public var callEndDelaySeconds: Double = 2
+  /// The `media.role` values of capture streams that make a call.
+  public var callRoles: [String] = ["phone", "communication"]
+  /// Patterns of application names whose capture streams make a call,
+  /// whatever their role.
+  public var callApplications: [String] = []
+  /// Whether any capture stream makes a call.
+  public var callOnAnyCapture = false
+  /// Headset profile names, best first; a duplex profile not listed comes
+  /// after them, by the server's priority.
+  public var headsetProfiles: [String] = [
+    "headset-head-unit", "headset-head-unit-msbc", "headset-head-unit-cvsd",
+    "handsfree_head_unit", "headset_head_unit",
+  ]
 
   /// Creates a policy with every setting at its default.
   public init() {}

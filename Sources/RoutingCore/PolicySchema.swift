@@ -271,6 +271,43 @@ public enum PolicySchema {
       meaning: "resume the players a disconnect paused when the accessory "
         + "connects again, is worn and has the output again, within "
         + "`media.resumeWhenPutBackWithinSeconds` of the pause"),
+
+    boolean(
+      "calls.useHeadset", \.callsUseHeadset,
+      meaning: "during a call, switch the card of the worn accessory that "
+        + "has the output to its best headset profile and make its "
+        + "microphone the default input; give both back after the call. "
+        + "An accessory that is not worn never gets the microphone"),
+    seconds(
+      "calls.startDelaySeconds", \.callStartDelaySeconds, upTo: 60,
+      meaning: "a capture stream makes a call once it has recorded this "
+        + "long, so that an application that only probes the microphone "
+        + "switches nothing"),
+    seconds(
+      "calls.endDelaySeconds", \.callEndDelaySeconds, upTo: 600,
+      meaning: "the profile and the input are given back this long after "
+        + "the last stream of the call ends; a call that starts again "
+        + "meanwhile keeps them"),
+    texts(
+      "calls.roles", \.callRoles,
+      meaning: "the `media.role` values of capture streams that make a "
+        + "call"),
+    texts(
+      "calls.applications", \.callApplications, element: "patterns",
+      meaning: "application names (`application.name`, `*` and `?` "
+        + "allowed, case ignored) whose capture streams make a call, "
+        + "whatever their role"),
+    boolean(
+      "calls.anyCapture", \.callOnAnyCapture,
+      meaning: "any capture stream makes a call; monitors of outputs and "
+        + "peak meters (pavucontrol's) never do"),
+    texts(
+      "calls.headsetProfiles", \.headsetProfiles,
+      meaning: "headset profile names, best first: PipeWire's (the one "
+        + "without a codec lets the server choose its best codec) and "
+        + "PulseAudio's (HFP, which can carry mSBC, before HSP); a profile "
+        + "that plays and records and is not listed comes after them, by "
+        + "the server's priority"),
   ]
 
   /// The keys of an output match; at least one must be given, and all that
@@ -353,6 +390,32 @@ public enum PolicySchema {
         {
           policy[keyPath: field] = value
         }
+      })
+  }
+
+  private static func texts(
+    _ key: String, _ field: WritableKeyPath<Policy, [String]> & Sendable,
+    element: String = "text", meaning: String
+  ) -> PolicySetting {
+    let defaults = Policy()[keyPath: field]
+    return PolicySetting(
+      key: key, kind: .list(of: element), meaning: meaning, isRequired: false,
+      defaultValue: "[" + defaults.map { "\"\($0)\"" }.joined(separator: ", ")
+        + "]",
+      defaultNote: nil, valuesNote: nil,
+      read: { (object, policy) throws(PolicyError) in
+        let name = PolicySetting.name(of: key)
+        guard let given = object.fields[name], given != .null else { return }
+        var values: [String] = []
+        for element in try object.array(name) {
+          guard case .string(let text) = element.value else {
+            throw PolicyError(
+              keyPath: element.path,
+              problem: "is \(element.value.kind); expected text")
+          }
+          values.append(text)
+        }
+        policy[keyPath: field] = values
       })
   }
 

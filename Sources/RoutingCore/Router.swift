@@ -117,6 +117,12 @@ struct DecisionRun {
   let cardOfAccessory: [Card?]
   /// This host's addresses, normalized; a handful, so a list.
   let hostAddresses: [String]
+  /// The inputs, sorted by name, without duplicates.
+  let inputs: [Input]
+  /// The position of each input by name.
+  let inputIndex: [String: Int]
+  /// The position of the registered accessory each input belongs to.
+  let inputOwner: [Int?]
   var steps: [Explanation.Step] = []
   var reconsiderAt: Instant?
 
@@ -170,6 +176,19 @@ struct DecisionRun {
     }
     self.cardOfAccessory = cards
     self.hostAddresses = snapshot.hostAddresses.map(normalizedAddress)
+
+    var inputIndex: [String: Int] = [:]
+    var inputs: [Input] = []
+    for input in snapshot.inputs.sorted(by: { $0.name < $1.name })
+    where inputIndex[input.name] == nil {
+      inputIndex[input.name] = inputs.count
+      inputs.append(input)
+    }
+    self.inputs = inputs
+    self.inputIndex = inputIndex
+    self.inputOwner = inputs.map { input in
+      input.accessory.flatMap { accessoryIndex[normalizedAddress($0)] }
+    }
   }
 
   // MARK: - The rules, in order (each in Rules/)
@@ -207,6 +226,21 @@ struct DecisionRun {
     let moves = planMoves(target: target, statuses: statuses)
     let targetName = target.map { outputs[$0].name }
     let defaultChange = targetName == snapshot.defaultOutput ? nil : targetName
+    let call = assessCall(target: target, statuses: statuses)
+    let chosenInput = chooseInput(call: call, statuses: statuses)
+    let input = chosenInput?.input
+    let callProfiles = requestCallProfiles(
+      call,
+      otherInputChosen: chosenInput.map {
+        $0.isPersonsChoice && inputOwner[$0.input] != call.accessory
+      } ?? false)
+    let calledCards = Set(callProfiles.requests.map(\.card))
+    let allProfileRequests =
+      profileRequests.filter { !calledCards.contains($0.card) }
+      + callProfiles.requests
+    let inputName = input.map { inputs[$0].name }
+    let defaultInputChange =
+      inputName == snapshot.defaultInput ? nil : inputName
     var explanation = Explanation(summary: "", steps: [])
     if explaining {
       step(
@@ -214,9 +248,19 @@ struct DecisionRun {
         defaultChange.map { _ in "set the default to \(label(target!))" }
           ?? (target.map { "the default is already \(label($0))" }
             ?? "leave the default as it is"))
+      step(
+        "default-input",
+        defaultInputChange.map { _ in
+          "set the default input to \(inputLabel(input!))"
+        }
+          ?? (input.map { "the default input is already \(inputLabel($0))" }
+            ?? "leave the default input as it is"))
       var text = summary(self)
       if !moves.isEmpty {
         text += "; \(moves.count) stream\(moves.count == 1 ? "" : "s") move"
+      }
+      if let defaultInputChange {
+        text += "; input \(defaultInputChange)"
       }
       explanation = Explanation(summary: text, steps: steps)
     }
@@ -224,7 +268,12 @@ struct DecisionRun {
       target: targetName,
       defaultChange: defaultChange,
       moves: moves,
-      profileRequests: profileRequests,
+      profileRequests: allProfileRequests,
+      inputTarget: inputName,
+      defaultInputChange: defaultInputChange,
+      callPhase: call.phase,
+      callStreams: call.streams.map(\.id),
+      endedCallProfiles: callProfiles.ended,
       reconsiderAt: reconsiderAt,
       explanation: explanation)
   }
@@ -246,6 +295,12 @@ struct DecisionRun {
     let output = outputs[index]
     guard output.description != output.name else { return output.name }
     return "\(output.name) (\(output.description))"
+  }
+
+  func inputLabel(_ index: Int) -> String {
+    let input = inputs[index]
+    guard input.description != input.name else { return input.name }
+    return "\(input.name) (\(input.description))"
   }
 }
 

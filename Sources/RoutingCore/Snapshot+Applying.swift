@@ -5,8 +5,10 @@ extension Snapshot {
   /// Returns the snapshot as it is after the decision is applied.
   ///
   /// The default becomes the target (the old default goes to the front of
-  /// the history), the streams are moved, and requested card profiles
-  /// become active. Outputs that a profile would create are not invented.
+  /// the history), the streams are moved, the default input changes the
+  /// same way, requested card profiles become active, and the call records
+  /// are kept as the service keeps them. Outputs and inputs that a profile
+  /// would create are not invented.
   ///
   /// - Parameter decision: A decision made on this snapshot.
   public func applying(_ decision: Decision) -> Snapshot {
@@ -25,10 +27,26 @@ extension Snapshot {
         result.streams[index].output = destination
       }
     }
+    if let change = decision.defaultInputChange {
+      if let old = defaultInput, old != change {
+        result.inputHistory.removeAll { $0 == old || $0 == change }
+        result.inputHistory.insert(old, at: 0)
+      }
+      result.defaultInput = change
+    }
+    let ended = Set(decision.endedCallProfiles)
+    result.callProfiles.removeAll { ended.contains($0.card) }
     for request in decision.profileRequests {
       for index in result.cards.indices
       where result.cards[index].name == request.card {
         result.cards[index].activeProfile = request.profile
+      }
+      if request.purpose == .call {
+        result.callProfiles.append(
+          CallProfile(
+            card: request.card,
+            previousProfile: request.previousProfile ?? "off",
+            callProfile: request.profile))
       }
     }
     return result

@@ -26,6 +26,23 @@ public struct Snapshot: Sendable, Hashable, Codable {
   /// Outputs used before, most recent first (the current default is not
   /// in it).
   public var outputHistory: [String]
+  /// The sound server's inputs (sources), monitors of outputs included.
+  public var inputs: [Input]
+  /// The capture streams (source outputs).
+  public var captureStreams: [CaptureStream]
+  /// The name of the current default input, if any.
+  public var defaultInput: String?
+  /// The person's own choice of input, made outside this engine.
+  public var manualInputChoice: ManualChoice?
+  /// Inputs used before, most recent first (the current default is not in
+  /// it).
+  public var inputHistory: [String]
+  /// The cards this engine switched for a call, with the profile each is
+  /// to get back.
+  public var callProfiles: [CallProfile]
+  /// When the last stream that made a call ended, while no such stream
+  /// runs; `nil` during a call or when there was none.
+  public var callEndedAt: Instant?
   /// The moment of the decision.
   public var now: Instant
 
@@ -39,6 +56,13 @@ public struct Snapshot: Sendable, Hashable, Codable {
     manualChoice: ManualChoice? = nil,
     hostAddresses: [String] = [],
     outputHistory: [String] = [],
+    inputs: [Input] = [],
+    captureStreams: [CaptureStream] = [],
+    defaultInput: String? = nil,
+    manualInputChoice: ManualChoice? = nil,
+    inputHistory: [String] = [],
+    callProfiles: [CallProfile] = [],
+    callEndedAt: Instant? = nil,
     now: Instant
   ) {
     self.accessories = accessories
@@ -49,12 +73,20 @@ public struct Snapshot: Sendable, Hashable, Codable {
     self.manualChoice = manualChoice
     self.hostAddresses = hostAddresses
     self.outputHistory = outputHistory
+    self.inputs = inputs
+    self.captureStreams = captureStreams
+    self.defaultInput = defaultInput
+    self.manualInputChoice = manualInputChoice
+    self.inputHistory = inputHistory
+    self.callProfiles = callProfiles
+    self.callEndedAt = callEndedAt
     self.now = now
   }
 
   private enum CodingKeys: String, CodingKey {
     case accessories, outputs, cards, streams, defaultOutput, manualChoice
-    case hostAddresses, outputHistory, now
+    case hostAddresses, outputHistory, inputs, captureStreams, defaultInput
+    case manualInputChoice, inputHistory, callProfiles, callEndedAt, now
   }
 
   /// Creates a snapshot by decoding it; lists may be left out.
@@ -73,6 +105,17 @@ public struct Snapshot: Sendable, Hashable, Codable {
         [String].self, forKey: .hostAddresses) ?? [],
       outputHistory: try c.decodeIfPresent(
         [String].self, forKey: .outputHistory) ?? [],
+      inputs: try c.decodeIfPresent([Input].self, forKey: .inputs) ?? [],
+      captureStreams: try c.decodeIfPresent(
+        [CaptureStream].self, forKey: .captureStreams) ?? [],
+      defaultInput: try c.decodeIfPresent(String.self, forKey: .defaultInput),
+      manualInputChoice: try c.decodeIfPresent(
+        ManualChoice.self, forKey: .manualInputChoice),
+      inputHistory: try c.decodeIfPresent(
+        [String].self, forKey: .inputHistory) ?? [],
+      callProfiles: try c.decodeIfPresent(
+        [CallProfile].self, forKey: .callProfiles) ?? [],
+      callEndedAt: try c.decodeIfPresent(Instant.self, forKey: .callEndedAt),
       now: try c.decode(Instant.self, forKey: .now)
     )
   }
@@ -253,12 +296,164 @@ public struct Output: Sendable, Hashable, Codable {
   /// Whether the output can play: its active port, or, without an active
   /// port, at least one port, is not known to be unplugged.
   public var isAvailable: Bool {
+    Port.canBeUsed(ports, activePort: activePort)
+  }
+}
+
+extension Output.Port {
+  /// Whether a device with these ports can be used: its active port, or,
+  /// without an active port, at least one port, is not known to be
+  /// unplugged; a device without ports can.
+  static func canBeUsed(_ ports: [Self], activePort: String?) -> Bool {
     if ports.isEmpty { return true }
     if let activePort, let port = ports.first(where: { $0.name == activePort })
     {
       return port.isAvailable
     }
     return ports.contains(where: \.isAvailable)
+  }
+}
+
+/// An input (source) of the sound server: a microphone, or the monitor of
+/// an output.
+public struct Input: Sendable, Hashable, Codable {
+  /// A port of an input, with whether it is plugged in.
+  public typealias Port = Output.Port
+
+  /// The input's name, unique on the server.
+  public var name: String
+  /// The input's description, for people.
+  public var description: String
+  /// The input's properties, such as `device.bus`.
+  public var properties: [String: String]
+  /// The input's ports; empty when it has none.
+  public var ports: [Port]
+  /// The name of the active port, if any.
+  public var activePort: String?
+  /// The address of the accessory the input belongs to, if any.
+  public var accessory: String?
+  /// The output it is the monitor of, if it is one: what plays there,
+  /// not a microphone.
+  public var monitorOf: String?
+
+  /// Creates an input.
+  public init(
+    name: String,
+    description: String? = nil,
+    properties: [String: String] = [:],
+    ports: [Port] = [],
+    activePort: String? = nil,
+    accessory: String? = nil,
+    monitorOf: String? = nil
+  ) {
+    self.name = name
+    self.description = description ?? name
+    self.properties = properties
+    self.ports = ports
+    self.activePort = activePort
+    self.accessory = accessory
+    self.monitorOf = monitorOf
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case name, description, properties, ports, activePort, accessory
+    case monitorOf
+  }
+
+  /// Creates an input by decoding it; everything but the name may be left
+  /// out.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      name: try c.decode(String.self, forKey: .name),
+      description: try c.decodeIfPresent(String.self, forKey: .description),
+      properties: try c.decodeIfPresent(
+        [String: String].self, forKey: .properties) ?? [:],
+      ports: try c.decodeIfPresent([Port].self, forKey: .ports) ?? [],
+      activePort: try c.decodeIfPresent(String.self, forKey: .activePort),
+      accessory: try c.decodeIfPresent(String.self, forKey: .accessory),
+      monitorOf: try c.decodeIfPresent(String.self, forKey: .monitorOf)
+    )
+  }
+
+  /// Whether the input can record: its active port, or, without an active
+  /// port, at least one port, is not known to be unplugged.
+  public var isAvailable: Bool {
+    Port.canBeUsed(ports, activePort: activePort)
+  }
+}
+
+/// A capture stream (source output): an application recording from an
+/// input.
+public struct CaptureStream: Sendable, Hashable, Codable {
+  /// The server's index of the stream.
+  public var id: UInt32
+  /// The name of the input it records from.
+  public var input: String
+  /// Its `media.role`, such as `phone` or `communication`.
+  public var role: String?
+  /// The application's name (`application.name`).
+  public var application: String?
+  /// Whether it is corked (paused): it records nothing now.
+  public var isCorked: Bool
+  /// Whether it only measures the level (a peak meter such as
+  /// pavucontrol's) rather than recording.
+  public var isPeakMeter: Bool
+  /// Since when it has been recording: when it started or was last
+  /// uncorked.
+  public var recordingSince: Instant
+
+  /// Creates a capture stream.
+  public init(
+    id: UInt32, input: String, role: String? = nil,
+    application: String? = nil, isCorked: Bool = false,
+    isPeakMeter: Bool = false, recordingSince: Instant = 0
+  ) {
+    self.id = id
+    self.input = input
+    self.role = role
+    self.application = application
+    self.isCorked = isCorked
+    self.isPeakMeter = isPeakMeter
+    self.recordingSince = recordingSince
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case id, input, role, application, isCorked, isPeakMeter
+    case recordingSince
+  }
+
+  /// Creates a capture stream by decoding it; all but the index and input
+  /// may be left out.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      id: try c.decode(UInt32.self, forKey: .id),
+      input: try c.decode(String.self, forKey: .input),
+      role: try c.decodeIfPresent(String.self, forKey: .role),
+      application: try c.decodeIfPresent(String.self, forKey: .application),
+      isCorked: try c.decodeIfPresent(Bool.self, forKey: .isCorked) ?? false,
+      isPeakMeter: try c.decodeIfPresent(Bool.self, forKey: .isPeakMeter)
+        ?? false,
+      recordingSince: try c.decodeIfPresent(
+        Instant.self, forKey: .recordingSince) ?? 0)
+  }
+}
+
+/// A card this engine switched to a headset profile for a call.
+public struct CallProfile: Sendable, Hashable, Codable {
+  /// The card's name.
+  public var card: String
+  /// The profile it had before, to give back after the call.
+  public var previousProfile: String
+  /// The headset profile it was switched to.
+  public var callProfile: String
+
+  /// Creates a record.
+  public init(card: String, previousProfile: String, callProfile: String) {
+    self.card = card
+    self.previousProfile = previousProfile
+    self.callProfile = callProfile
   }
 }
 
@@ -270,6 +465,8 @@ public struct Card: Sendable, Hashable, Codable {
     public var name: String
     /// How many outputs the profile creates.
     public var outputCount: Int
+    /// How many inputs (microphones) the profile creates.
+    public var inputCount: Int
     /// How useful the profile is as a default: higher is better.
     public var priority: Int
     /// Whether the server knows of no reason it would not work.
@@ -277,13 +474,34 @@ public struct Card: Sendable, Hashable, Codable {
 
     /// Creates a profile.
     public init(
-      name: String, outputCount: Int, priority: Int = 0,
+      name: String, outputCount: Int, inputCount: Int = 0, priority: Int = 0,
       isAvailable: Bool = true
     ) {
       self.name = name
       self.outputCount = outputCount
+      self.inputCount = inputCount
       self.priority = priority
       self.isAvailable = isAvailable
+    }
+
+    /// Whether the profile both plays and records: a headset profile.
+    public var isDuplex: Bool { outputCount > 0 && inputCount > 0 }
+
+    private enum CodingKeys: String, CodingKey {
+      case name, outputCount, inputCount, priority, isAvailable
+    }
+
+    /// Creates a profile by decoding it; the counts of inputs, the
+    /// priority and the availability may be left out.
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        name: try c.decode(String.self, forKey: .name),
+        outputCount: try c.decode(Int.self, forKey: .outputCount),
+        inputCount: try c.decodeIfPresent(Int.self, forKey: .inputCount) ?? 0,
+        priority: try c.decodeIfPresent(Int.self, forKey: .priority) ?? 0,
+        isAvailable: try c.decodeIfPresent(Bool.self, forKey: .isAvailable)
+          ?? true)
     }
   }
 

@@ -246,7 +246,7 @@ struct MediaRig {
   }
 
   /// Waits until a stream no player owns plays on the buds.
-  func waitForTheTone(_ tone: PlaybackStream) async throws {
+  func waitForTheTone(_ tone: PacatStream) async throws {
     try await waitUntil("the tone on the buds", within: .seconds(10)) {
       try await server.sinkInputs().contains {
         $0.clientName == tone.clientName && $0.sinkName == "buds"
@@ -290,7 +290,7 @@ func waitForDefault(_ server: SoundServer, _ sink: String) async throws {
 /// Runs a test on PulseAudio with the media rig and a stream no player
 /// owns on the buds, after the buds were taken off.
 func withTheToneTakenOff(
-  _ body: (MediaRig, PlaybackStream, AudibilityWatch) async throws -> Void
+  _ body: (MediaRig, PacatStream, AudibilityWatch) async throws -> Void
 ) async throws {
   try await withMediaRig(.pulseAudio) { rig in
     let tone = try #require(try await rig.server.startStreams(1).first)
@@ -613,7 +613,7 @@ struct MediaFollowsTheWearerTests {
   ///
   /// Returns the name of the buds' sink once back.
   private func disconnectPausesWithoutResuming(
-    _ rig: MediaRig, _ watch: AudibilityWatch, _ tone: PlaybackStream,
+    _ rig: MediaRig, _ watch: AudibilityWatch, _ tone: PacatStream,
     headset: String
   ) async throws -> String {
     try await rig.reloadPolicy(

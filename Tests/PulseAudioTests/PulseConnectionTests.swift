@@ -218,6 +218,65 @@ struct PulseConnectionTests {
     }
   }
 
+  @Test(arguments: SoundServerKind.allCases)
+  func sourcesCaptureStreamsAndTheDefaultSource(
+    _ kind: SoundServerKind
+  ) async throws {
+    let (server, connection) = try await startServerAndConnect(kind)
+    defer { server.stop() }
+    // A microphone of its own: PulseAudio's null source; on PipeWire a
+    // null sink made a virtual source.
+    switch kind {
+    case .pulseAudio:
+      _ = try await server.pactl([
+        "load-module", "module-null-source", "source_name=microphone",
+        "description=Microphone",
+      ])
+    case .pipeWire:
+      _ = try await server.pactl([
+        "load-module", "module-null-sink", "media.class=Audio/Source/Virtual",
+        "sink_name=microphone", "channel_map=front-left,front-right",
+      ])
+    }
+    var sources: [Source] = []
+    try await eventually("the microphone to be listed") {
+      sources = try await connection.sources()
+      return sources.contains { $0.name == "microphone" }
+    }
+    let microphone = try #require(sources.first { $0.name == "microphone" })
+    #expect(!microphone.isMonitor)
+    let speaker = try await connection.sink(named: "speaker")
+    let monitor = try #require(
+      sources.first { $0.monitorOfSinkIndex == speaker.index },
+      "no monitor of the speaker among \(sources.map(\.name))")
+    #expect(monitor.isMonitor)
+
+    let call = try await server.startRecording(
+      from: "microphone", properties: ["media.role": "phone"])
+    defer { call.stop() }
+    var outputs: [SourceOutput] = []
+    try await eventually("the call's recording on the microphone") {
+      outputs = try await connection.sourceOutputs()
+      return outputs.contains {
+        $0.applicationName == call.clientName
+          && $0.sourceIndex == microphone.index
+      }
+    }
+    let recording = try #require(
+      outputs.first { $0.applicationName == call.clientName })
+    #expect(recording.mediaRole == "phone")
+    #expect(!recording.isCorked)
+    #expect(!recording.isPeakMeter)
+
+    try await connection.setDefaultSource("microphone")
+    try await eventually("the default source to become the microphone") {
+      try await connection.serverInfo().defaultSourceName == "microphone"
+    }
+    await #expect(throws: PulseError.noSuchEntity) {
+      try await connection.setDefaultSource("no-such-source")
+    }
+  }
+
   @Test func connectingToNothingFails() async throws {
     let directory = FileManager.default.temporaryDirectory.path
     await #expect(throws: PulseError.self) {

@@ -133,16 +133,16 @@ extension SoundServer {
   ///   seconds; the streams started so far are stopped.
   public func startStreams(
     _ count: Int, on sink: String? = nil
-  ) async throws -> [PlaybackStream] {
+  ) async throws -> [PacatStream] {
     precondition(count >= 0, "negative stream count")
-    var streams: [PlaybackStream] = []
+    var streams: [PacatStream] = []
     do {
       for _ in 0..<count {
         if !streams.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         let (number, group) = try reserveStream()
         let name = "accessoryd-test-stream-\(number)"
-        let stream = PlaybackStream(
-          clientName: name, requestedSinkName: sink,
+        let stream = PacatStream(
+          clientName: name, requestedDevice: sink,
           process: try spawnPlayer(name, on: sink, processGroup: group))
         streams.append(stream)
         register(stream)
@@ -182,6 +182,48 @@ extension SoundServer {
       throw error
     }
     return streams
+  }
+
+  /// Starts a recording stream into `/dev/null` and waits until the
+  /// server lists it.
+  ///
+  /// - Parameters:
+  ///   - source: The source to record from; `nil` means the default.
+  ///   - properties: Stream properties, such as `media.role`.
+  /// - Returns: The stream.
+  /// - Throws: ``SoundServerError`` if the server does not list it within
+  ///   30 seconds; the stream is stopped.
+  public func startRecording(
+    from source: String? = nil, properties: [String: String] = [:]
+  ) async throws -> PacatStream {
+    let (number, group) = try reserveStream()
+    let name = "accessoryd-test-recording-\(number)"
+    var arguments = [
+      "--record", "--raw", "--format=s16le", "--rate=48000", "--channels=2",
+      "--latency-msec=50", "--client-name=\(name)", "--stream-name=\(name)",
+    ]
+    if let source { arguments.append("--device=\(source)") }
+    for (key, value) in properties.sorted(by: { $0.key < $1.key }) {
+      arguments.append("--property=\(key)=\(value)")
+    }
+    arguments.append("/dev/null")
+    let stream = PacatStream(
+      clientName: name, requestedDevice: source,
+      process: try ChildProcess.spawn(
+        executable: try path(of: "pacat"), arguments: arguments,
+        environment: clientEnvironment,
+        output: "\(layout.streams)/\(name).log", processGroup: group))
+    register(stream)
+    do {
+      try await poll(
+        "the recording \(name) to be listed",
+        observing: { try await pactl(["list", "source-outputs"]) }
+      ) { $0.contains("application.name = \"\(name)\"") }
+    } catch {
+      stream.stop()
+      throw error
+    }
+    return stream
   }
 
   /// Starts one `pacat` process.

@@ -75,7 +75,7 @@ public final class SoundServer: Sendable {
 
   struct State {
     var daemons: [ChildProcess] = []
-    var streams: [PlaybackStream] = []
+    var streams: [PacatStream] = []
     var watchdog: ProcessGroupWatchdog?
     var isStopped = false
     var nextStreamNumber = 1
@@ -670,7 +670,7 @@ public final class SoundServer: Sendable {
   }
 
   /// Records a stream, so ``stop()`` stops it.
-  func register(_ stream: PlaybackStream) {
+  func register(_ stream: PacatStream) {
     let isStopped = state.withLock { state in
       if !state.isStopped { state.streams.append(stream) }
       return state.isStopped

@@ -89,6 +89,7 @@ public enum SnapshotBuilder {
         profiles: card.profiles.map {
           .init(
             name: $0.name, outputCount: Int($0.sinkCount),
+            inputCount: Int($0.sourceCount),
             priority: Int(clamping: $0.priority), isAvailable: $0.isAvailable)
         })
     }

@@ -15,6 +15,8 @@ enum Payload: @unchecked Sendable {
   case server(ServerInfo)
   case sink(Sink)
   case sinkInput(SinkInput)
+  case source(Source)
+  case sourceOutput(SourceOutput)
   case card(Card)
   case client(index: UInt32, name: String)
 }

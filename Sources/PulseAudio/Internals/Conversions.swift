@@ -30,6 +30,33 @@ func textProperties(_ list: OpaquePointer?) -> [String: String] {
   return result
 }
 
+/// The fields a sink's and a source's port share in libpulse.
+protocol PortInfo {
+  var name: UnsafePointer<CChar>! { get }
+  var description: UnsafePointer<CChar>! { get }
+  var priority: UInt32 { get }
+  var available: Int32 { get }
+}
+
+extension pa_sink_port_info: PortInfo {}
+extension pa_source_port_info: PortInfo {}
+
+/// Returns the ports of a sink or a source; missing entries are skipped.
+func portList<Info: PortInfo>(
+  _ ports: UnsafeMutablePointer<UnsafeMutablePointer<Info>?>?, count: UInt32
+) -> [SinkPort] {
+  (0..<Int(count)).compactMap { position in
+    ports?[position].map { pointer in
+      let port = pointer.pointee
+      return SinkPort(
+        name: cString(port.name) ?? "",
+        description: cString(port.description) ?? "",
+        priority: port.priority,
+        availability: PortAvailability(rawValue: port.available))
+    }
+  }
+}
+
 extension ServerInfo {
   init(_ info: UnsafePointer<pa_server_info>) {
     let i = info.pointee
@@ -47,28 +74,54 @@ extension ServerInfo {
 extension Sink {
   init(_ info: UnsafePointer<pa_sink_info>) {
     let i = info.pointee
-    var ports: [SinkPort] = []
-    for position in 0..<Int(i.n_ports) {
-      guard let port = i.ports?[position]?.pointee else { continue }
-      ports.append(
-        SinkPort(
-          name: cString(port.name) ?? "",
-          description: cString(port.description) ?? "",
-          priority: port.priority,
-          availability: PortAvailability(rawValue: port.available)))
-    }
     self.init(
       index: i.index,
       name: cString(i.name) ?? "",
       description: cString(i.description) ?? "",
       properties: textProperties(i.proplist),
-      ports: ports,
+      ports: portList(i.ports, count: i.n_ports),
       activePortName: cString(i.active_port?.pointee.name),
       state: SinkState(rawValue: i.state.rawValue),
       isMuted: i.mute != 0,
       cardIndex: optionalIndex(i.card),
       ownerModuleIndex: optionalIndex(i.owner_module),
       driver: cString(i.driver)
+    )
+  }
+}
+
+extension Source {
+  init(_ info: UnsafePointer<pa_source_info>) {
+    let i = info.pointee
+    self.init(
+      index: i.index,
+      name: cString(i.name) ?? "",
+      description: cString(i.description) ?? "",
+      properties: textProperties(i.proplist),
+      ports: portList(i.ports, count: i.n_ports),
+      activePortName: cString(i.active_port?.pointee.name),
+      isMuted: i.mute != 0,
+      monitorOfSinkIndex: optionalIndex(i.monitor_of_sink),
+      cardIndex: optionalIndex(i.card),
+      ownerModuleIndex: optionalIndex(i.owner_module),
+      driver: cString(i.driver)
+    )
+  }
+}
+
+extension SourceOutput {
+  init(_ info: UnsafePointer<pa_source_output_info>) {
+    let i = info.pointee
+    self.init(
+      index: i.index,
+      name: cString(i.name),
+      sourceIndex: i.source,
+      clientIndex: optionalIndex(i.client),
+      properties: textProperties(i.proplist),
+      isCorked: i.corked != 0,
+      isMuted: i.mute != 0,
+      resampleMethod: cString(i.resample_method),
+      ownerModuleIndex: optionalIndex(i.owner_module)
     )
   }
 }

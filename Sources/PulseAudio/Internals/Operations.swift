@@ -74,6 +74,36 @@ extension ContextDriver {
     }
   }
 
+  func sources(timeout: Duration) async throws(PulseError) -> [Source] {
+    try await perform(timeout: timeout) { context, userdata in
+      pa_context_get_source_info_list(
+        context,
+        { _, info, endOfList, userdata in
+          listCallback(userdata, endOfList: endOfList) {
+            .source(Source(info!))
+          }
+        }, userdata)
+    }.compactMap { item in
+      if case .source(let source) = item { source } else { nil }
+    }
+  }
+
+  func sourceOutputs(
+    timeout: Duration
+  ) async throws(PulseError) -> [SourceOutput] {
+    try await perform(timeout: timeout) { context, userdata in
+      pa_context_get_source_output_info_list(
+        context,
+        { _, info, endOfList, userdata in
+          listCallback(userdata, endOfList: endOfList) {
+            .sourceOutput(SourceOutput(info!))
+          }
+        }, userdata)
+    }.compactMap { item in
+      if case .sourceOutput(let output) = item { output } else { nil }
+    }
+  }
+
   func cards(timeout: Duration) async throws(PulseError) -> [Card] {
     try await perform(timeout: timeout) { context, userdata in
       pa_context_get_card_info_list(
@@ -91,6 +121,14 @@ extension ContextDriver {
   ) async throws(PulseError) {
     _ = try await perform(timeout: timeout) { context, userdata in
       pa_context_set_default_sink(context, name, successCallback, userdata)
+    }
+  }
+
+  func setDefaultSource(
+    _ name: String, timeout: Duration
+  ) async throws(PulseError) {
+    _ = try await perform(timeout: timeout) { context, userdata in
+      pa_context_set_default_source(context, name, successCallback, userdata)
     }
   }
 

@@ -32,13 +32,23 @@ extension DecisionRun {
     guard let index = outputIndex[choice.output], usable[index] else {
       return { "the output is gone or unavailable" }
     }
-    let end = choice.at + policy.manualChoiceHoldSeconds
+    return judgeChoiceTime(choice.at)
+  }
+
+  /// Returns nil when a choice made at that moment still stands under the
+  /// policy's hold and respect, or why it does not; the output's choice
+  /// and the input's alike.
+  mutating func judgeChoiceTime(_ at: Instant) -> (() -> String)? {
+    if policy.manualChoiceRespect == .never {
+      return { "the policy never keeps manual choices" }
+    }
+    let end = at + policy.manualChoiceHoldSeconds
     if policy.manualChoiceHoldSeconds > 0, snapshot.now >= end {
       let hold = policy.manualChoiceHoldSeconds
       return { "the policy holds a choice for \(formatSeconds(hold)) s" }
     }
     if policy.manualChoiceRespect == .untilAccessoryChange,
-      let change = latestAccessoryChange(), change.at > choice.at
+      let change = latestAccessoryChange(), change.at > at
     {
       let name = accessories[change.accessory].accessory.name
       let when = ago(change.at)

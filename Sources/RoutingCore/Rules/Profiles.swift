@@ -5,7 +5,13 @@ extension DecisionRun {
     guard policy.activateOutputProfile else { return nil }
     let active = card.profiles.first { $0.name == card.activeProfile }
     if let active, active.outputCount > 0 { return nil }
-    return card.profiles.filter { $0.isAvailable && $0.outputCount > 0 }
+    return bestOutputProfile(of: card)
+  }
+
+  /// The card's available profile with an output and the highest
+  /// priority; of equals, the first by name.
+  func bestOutputProfile(of card: Card) -> String? {
+    card.profiles.filter { $0.isAvailable && $0.outputCount > 0 }
       .min { ($1.priority, $0.name) < ($0.priority, $1.name) }?.name
   }
 

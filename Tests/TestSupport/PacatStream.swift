@@ -1,22 +1,24 @@
 import Glibc
 import Locking
 
-/// A silent playback stream: a `pacat` process playing `/dev/zero`.
+/// A `pacat` process: a silent playback stream playing `/dev/zero`, or a
+/// recording into `/dev/null`.
 ///
 /// The server that started a stream also stops it when the server stops.
-public final class PlaybackStream: Sendable {
+public final class PacatStream: Sendable {
   /// The client name (`application.name`), unique within its server.
   public let clientName: String
 
-  /// The sink the stream was started on, or `nil` for the default sink.
-  public let requestedSinkName: String?
+  /// The sink or source the stream was started on, or `nil` for the
+  /// default.
+  public let requestedDevice: String?
 
   /// The `pacat` process, replaced if it had to be started again.
   private let process: Mutex<ChildProcess>
 
-  init(clientName: String, requestedSinkName: String?, process: ChildProcess) {
+  init(clientName: String, requestedDevice: String?, process: ChildProcess) {
     self.clientName = clientName
-    self.requestedSinkName = requestedSinkName
+    self.requestedDevice = requestedDevice
     self.process = Mutex(process)
   }
 

@@ -1,0 +1,101 @@
+// Rule `input`: which microphone is the default input. The person's own
+// choice first, under the output's rules; then, in a call, the microphone
+// of the worn accessory that has the output; else a good current input,
+// the one used before, or the first built-in one. Never the microphone of
+// a registered accessory that is not worn, and never a monitor.
+
+extension DecisionRun {
+  /// Rule `input`: the input that should be the default, or nil to leave
+  /// it, and whether it is the person's own choice.
+  mutating func chooseInput(
+    call: CallState, statuses: [AccessoryStatus]
+  ) -> (input: Int, isPersonsChoice: Bool)? {
+    let inCall = call.phase != .none && policy.callsUseHeadset
+    /// Whether an input may be the default: it records, is no monitor,
+    /// and belongs to no registered accessory, unless to the one a call
+    /// uses or, for the person's own choice, to one that is worn.
+    func claimable(_ index: Int, chosen: Bool = false) -> Bool {
+      let input = inputs[index]
+      guard input.isAvailable, input.monitorOf == nil else { return false }
+      guard let owner = inputOwner[index] else { return true }
+      if chosen { return isWorn(statuses[owner]) }
+      return inCall && owner == call.accessory
+    }
+    var candidates: [Explanation.Candidate] = []
+    var choice: (input: Int, why: String)?
+
+    if let manual = snapshot.manualInputChoice {
+      var setAside: (() -> String)?
+      if let index = inputIndex[manual.output], claimable(index, chosen: true) {
+        setAside = judgeChoiceTime(manual.at)
+        if setAside == nil { choice = (index, Self.personsChoice) }
+      } else if let index = inputIndex[manual.output],
+        let owner = inputOwner[index], !isWorn(statuses[owner])
+      {
+        let name = accessories[owner].accessory.name
+        setAside = { "\(name) is not worn" }
+      } else {
+        setAside = { "the input is gone, unavailable or a monitor" }
+      }
+      if explaining, let setAside {
+        candidates.append(
+          .init(
+            subject: manual.output, verdict: .rejected,
+            reason: "chosen \(ago(manual.at)); \(setAside())"))
+      }
+    }
+    if choice == nil, call.phase == .active, policy.callsUseHeadset,
+      let accessory = call.accessory,
+      let microphone = inputs.indices.first(where: {
+        inputOwner[$0] == accessory && claimable($0)
+      })
+    {
+      let name = accessories[accessory].accessory.name
+      choice = (microphone, "the microphone of \(name), worn, for the call")
+    }
+    let current = snapshot.defaultInput.flatMap { inputIndex[$0] }
+    if choice == nil, let current, claimable(current) {
+      choice = (current, "the current input can still record")
+    }
+    if choice == nil {
+      for name in snapshot.inputHistory {
+        guard let index = inputIndex[name], inputs[index].accessory == nil,
+          claimable(index)
+        else { continue }
+        choice = (index, "back to the input used before")
+        break
+      }
+    }
+    if choice == nil,
+      let builtIn = inputs.indices.first(where: {
+        inputs[$0].accessory == nil && claimable($0)
+      })
+    {
+      choice = (builtIn, "the first input of no accessory")
+    }
+    if explaining {
+      if let name = snapshot.defaultInput, choice?.input != current {
+        candidates.append(
+          .init(
+            subject: name, verdict: .rejected,
+            reason: current == nil
+              ? "gone"
+              : "cannot record, is a monitor, or belongs to an accessory "
+                + "that is not worn or not in a call"))
+      }
+      if let choice {
+        candidates.append(
+          .init(
+            subject: inputs[choice.input].name, verdict: .chosen,
+            reason: choice.why))
+      }
+      step(
+        "input",
+        choice.map { "use \(inputLabel($0.input))" } ?? "nothing to use",
+        candidates)
+    }
+    return choice.map { ($0.input, $0.why == Self.personsChoice) }
+  }
+
+  private static let personsChoice = "the person's own choice"
+}
