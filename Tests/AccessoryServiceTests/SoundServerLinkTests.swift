@@ -116,7 +116,8 @@ private func firstChange(
 /// How long a link may take to connect, by its own timeouts, before it
 /// reports either way.
 ///
-/// That is two connections, then the four listings of its first mirror. A
+/// That is two connections, then the listings of its first mirror (six, in
+/// flight together, counted as four one after another). A
 /// busy machine can take that long without anything being stuck; a shorter
 /// wait would blame the link for the machine's load.
 private func connectingTime(of link: SoundServerLink) -> Duration {
@@ -287,6 +288,48 @@ struct SoundServerLinkTests {
       }
       #expect(await link.mirror?.sink(named: "extra") == nil)
       await #expect(try server.sinkInputs().first?.sinkName == "speaker")
+    }
+  }
+
+  @Test(arguments: SoundServerKind.allCases)
+  func publishesSourcesAndRecordingsAsTheyChange(
+    _ kind: SoundServerKind
+  ) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    try await withLink(to: server) { link in
+      let first = try await connected(link)
+      // Each sink's monitor is a source, and a monitor.
+      let speaker = try #require(first.sink(named: "speaker"))
+      #expect(
+        first.sources.contains {
+          $0.monitorOfSinkIndex == speaker.index && $0.isMonitor
+        }, "\(first.sources.map(\.name))")
+      let updates = await link.updates()
+
+      let call = try await server.startRecording(
+        from: "speaker.monitor", properties: ["media.role": "phone"])
+      // Listed first perhaps before it is linked (PipeWire reports no
+      // source then), then recording from the monitor.
+      let clientName = call.clientName
+      let recording = try await firstChange(
+        in: updates, "the recording from speaker.monitor"
+      ) { mirror in
+        mirror.sourceOutputs.contains { output in
+          output.applicationName == clientName
+            && mirror.sources.first { $0.index == output.sourceIndex }?.name
+              == "speaker.monitor"
+        }
+      }
+      let stream = try #require(
+        recording.sourceOutputs.first { $0.applicationName == clientName })
+      #expect(stream.mediaRole == "phone")
+      #expect(!stream.isPeakMeter)
+
+      call.stop()
+      try await firstChange(in: updates, "the recording gone") {
+        !$0.sourceOutputs.contains { $0.applicationName == clientName }
+      }
     }
   }
 

@@ -4,7 +4,7 @@
 import PulseAudio
 
 /// A copy of the sound server's state: its identity and defaults, sinks,
-/// playback streams and cards.
+/// playback streams, sources, recording streams and cards.
 ///
 /// A mirror is a plain value. ``SoundServerLink`` publishes a new one each
 /// time the server reports a change, so a mirror never changes under its
@@ -16,18 +16,35 @@ public struct ServerMirror: Sendable, Hashable {
   public var sinks: [Sink]
   /// Every playback stream, in the server's order.
   public var sinkInputs: [SinkInput]
+  /// Every source, monitors of sinks included, in the server's order.
+  public var sources: [Source]
+  /// Every recording stream, in the server's order.
+  public var sourceOutputs: [SourceOutput]
   /// Every card, in the server's order.
   public var cards: [Card]
 
   /// Creates a mirror.
   public init(
     serverInfo: ServerInfo, sinks: [Sink], sinkInputs: [SinkInput],
+    sources: [Source] = [], sourceOutputs: [SourceOutput] = [],
     cards: [Card]
   ) {
     self.serverInfo = serverInfo
     self.sinks = sinks
     self.sinkInputs = sinkInputs
+    self.sources = sources
+    self.sourceOutputs = sourceOutputs
     self.cards = cards
+  }
+
+  /// The name of the default source, or `nil` if the server has none.
+  ///
+  /// PipeWire's placeholder `@DEFAULT_SOURCE@` counts as none.
+  public var defaultSourceName: String? {
+    guard let name = serverInfo.defaultSourceName, !name.isEmpty,
+      name != "@DEFAULT_SOURCE@"
+    else { return nil }
+    return name
   }
 
   /// The name of the default sink, or `nil` if the server has none.

@@ -446,8 +446,17 @@ public actor SoundServerLink {
   private func refresh(
     _ facilities: Set<ServerEvent.Facility>, from connection: PulseConnection
   ) async throws(PulseError) {
-    let lists = Set(facilities.compactMap(MirrorList.init))
+    var lists = Set(facilities.compactMap(MirrorList.init))
     guard !lists.isEmpty else { return }
+    // A new default comes with the sinks and sources it was chosen from:
+    // PulseAudio announces the default it falls back to while it unlinks
+    // the old default, before the old one's removal, and the two can
+    // arrive in bursts of their own on a loaded machine. A mirror with the
+    // new default beside the old sinks would show the server's own
+    // fallback as the person's choice.
+    if lists.contains(.serverInfo) {
+      lists.formUnion([.sinks, .sources])
+    }
     let parts = try await Self.fetch(lists, from: connection)
     guard case .connected(var mirror) = status else { return }
     let previous = mirror
@@ -464,22 +473,16 @@ public actor SoundServerLink {
   private static func loadMirror(
     from connection: PulseConnection
   ) async throws(PulseError) -> ServerMirror {
-    var serverInfo: ServerInfo?
-    var sinks: [Sink] = []
-    var sinkInputs: [SinkInput] = []
-    var cards: [Card] = []
-    for part in try await fetch(Set(MirrorList.allCases), from: connection) {
-      switch part {
-      case .serverInfo(let info): serverInfo = info
-      case .sinks(let list): sinks = list
-      case .sinkInputs(let list): sinkInputs = list
-      case .cards(let list): cards = list
-      }
-    }
-    guard let serverInfo else { throw .protocolError }
-    return ServerMirror(
-      serverInfo: serverInfo, sinks: sinks, sinkInputs: sinkInputs,
-      cards: cards)
+    let parts = try await fetch(Set(MirrorList.allCases), from: connection)
+    guard
+      let serverInfo = parts.lazy.compactMap({ part -> ServerInfo? in
+        if case .serverInfo(let info) = part { info } else { nil }
+      }).first
+    else { throw .protocolError }
+    var mirror = ServerMirror(
+      serverInfo: serverInfo, sinks: [], sinkInputs: [], cards: [])
+    for part in parts { part.apply(to: &mirror) }
+    return mirror
   }
 
   /// Fetches lists concurrently; their requests are in flight together.
@@ -504,7 +507,7 @@ public actor SoundServerLink {
 
 /// One list of a ``ServerMirror``.
 private enum MirrorList: CaseIterable, Sendable {
-  case serverInfo, sinks, sinkInputs, cards
+  case serverInfo, sinks, sinkInputs, sources, sourceOutputs, cards
 
   /// The list that events of a facility change, if any.
   init?(_ facility: ServerEvent.Facility) {
@@ -512,6 +515,8 @@ private enum MirrorList: CaseIterable, Sendable {
     case .server: self = .serverInfo
     case .sink: self = .sinks
     case .sinkInput: self = .sinkInputs
+    case .source: self = .sources
+    case .sourceOutput: self = .sourceOutputs
     case .card: self = .cards
     default: return nil
     }
@@ -527,6 +532,9 @@ private enum MirrorList: CaseIterable, Sendable {
         case .serverInfo: .serverInfo(try await connection.serverInfo())
         case .sinks: .sinks(try await connection.sinks())
         case .sinkInputs: .sinkInputs(try await connection.sinkInputs())
+        case .sources: .sources(try await connection.sources())
+        case .sourceOutputs:
+          .sourceOutputs(try await connection.sourceOutputs())
         case .cards: .cards(try await connection.cards())
         }
       return .success(part)
@@ -541,6 +549,8 @@ private enum MirrorPart: Sendable {
   case serverInfo(ServerInfo)
   case sinks([Sink])
   case sinkInputs([SinkInput])
+  case sources([Source])
+  case sourceOutputs([SourceOutput])
   case cards([Card])
 
   /// Replaces the list in a mirror.
@@ -549,6 +559,8 @@ private enum MirrorPart: Sendable {
     case .serverInfo(let info): mirror.serverInfo = info
     case .sinks(let sinks): mirror.sinks = sinks
     case .sinkInputs(let inputs): mirror.sinkInputs = inputs
+    case .sources(let sources): mirror.sources = sources
+    case .sourceOutputs(let outputs): mirror.sourceOutputs = outputs
     case .cards(let cards): mirror.cards = cards
     }
   }

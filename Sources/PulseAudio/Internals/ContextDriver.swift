@@ -158,6 +158,8 @@ final class ContextDriver: @unchecked Sendable {
       let mask =
         PA_SUBSCRIPTION_MASK_SINK.rawValue
         | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
+        | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
+        | PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT.rawValue
         | PA_SUBSCRIPTION_MASK_CARD.rawValue
         | PA_SUBSCRIPTION_MASK_SERVER.rawValue
       return pa_context_subscribe(
