@@ -14,6 +14,8 @@ import Testing
 
 @Suite("Headphones accessoryd reads itself")
 struct HeadphonesTests {
+  // Not a skip: on the host this boots the VM and fails if it cannot;
+  // inside the VM the same binary runs InsideTheBluetoothVM instead.
   @Test(
     "Through the kernel's Bluetooth stack, in a VM: AirPods and Galaxy Buds move the output",
     .enabled(if: !BluetoothVM.isInside), .timeLimit(.minutes(15)))

@@ -73,9 +73,25 @@ extension SoundServer {
   /// Read from `pactl info`; PipeWire's placeholder `@DEFAULT_SINK@` counts
   /// as none.
   public func defaultSinkName() async throws -> String? {
+    try await defaultName("Default Sink", placeholder: "@DEFAULT_SINK@")
+  }
+
+  /// The name of the default source, or `nil` if the server has none.
+  ///
+  /// Read from `pactl info`, a new client each time; PipeWire's placeholder
+  /// `@DEFAULT_SOURCE@` counts as none.
+  public func defaultSourceName() async throws -> String? {
+    try await defaultName("Default Source", placeholder: "@DEFAULT_SOURCE@")
+  }
+
+  /// A default's name from `pactl info`, or `nil` for none or PipeWire's
+  /// placeholder.
+  private func defaultName(
+    _ field: String, placeholder: String
+  ) async throws -> String? {
     let output = try await pactl(["info"])
-    guard let name = PactlOutput.infoField("Default Sink", in: output),
-      !name.isEmpty, name != "@DEFAULT_SINK@"
+    guard let name = PactlOutput.infoField(field, in: output),
+      !name.isEmpty, name != placeholder
     else { return nil }
     return name
   }
