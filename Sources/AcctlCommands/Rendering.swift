@@ -207,6 +207,22 @@ enum Rendering {
       labelled(
         "sound server", route.soundServer.rawValue, width: 14, indent: 0),
     ]
+    if let input = route.input {
+      var text = input
+      if let description = route.inputDescription, !description.isEmpty {
+        text += " (\(description))"
+      }
+      lines.insert(labelled("input", text, width: 14, indent: 0), at: 1)
+    }
+    if let call = route.call, call != .none {
+      var text = call.rawValue
+      for record in route.callProfiles ?? [] {
+        text +=
+          "; \(record.card) in '\(record.callProfile)', "
+          + "'\(record.previousProfile)' back after the call"
+      }
+      lines.append(labelled("call", text, width: 14, indent: 0))
+    }
     if let decidedAt = route.decidedAt, let trigger = route.trigger {
       lines.append(
         labelled(
@@ -385,6 +401,16 @@ enum Rendering {
           "\(event.moves) stream\(event.moves == 1 ? "" : "s") moved")
       }
       if event.defaultChanged { notes.append("default changed") }
+      if let input = event.inputChanged { notes.append("input \(input)") }
+      for profile in event.profiles {
+        let purpose =
+          switch profile.purpose {
+          case .call: " for the call"
+          case .afterCall: " after the call"
+          case .output: ""
+          }
+        notes.append("\(profile.card) to '\(profile.profile)'\(purpose)")
+      }
       if event.pending { notes.append("pending") }
       if event.chosenBy == .person { notes.append("your choice") }
       if !notes.isEmpty { line += " [" + notes.joined(separator: ", ") + "]" }

@@ -249,6 +249,7 @@ public struct SourceOutput: Sendable, Hashable {
   /// level meters.
   static let volumeControls: Set<String> = [
     "org.PulseAudio.pavucontrol", "org.gnome.VolumeControl", "org.kde.kmixd",
+    "org.kde.plasma-pa",
   ]
 }
 

@@ -64,6 +64,8 @@ public struct PulseBatch: Sendable, Hashable {
   public var cardProfiles: [CardProfileChange]
   /// The sink to make the default, sent after the profile changes.
   public var defaultSink: String?
+  /// The source to make the default input, sent after the default sink.
+  public var defaultSource: String?
   /// The stream moves, sent after the default, in order.
   public var moves: [StreamMove]
   /// The stream mutes, sent last, in order.
@@ -74,25 +76,29 @@ public struct PulseBatch: Sendable, Hashable {
   /// - Parameters:
   ///   - cardProfiles: Cards and the profiles to activate on them.
   ///   - defaultSink: The name of the sink to make the default, if any.
+  ///   - defaultSource: The name of the source to make the default input,
+  ///     if any.
   ///   - moves: Streams, by index, and the names of the sinks to move them
   ///     to.
   ///   - mutes: Streams, by index, to mute or unmute.
   public init(
     cardProfiles: [CardProfileChange] = [],
     defaultSink: String? = nil,
+    defaultSource: String? = nil,
     moves: [StreamMove] = [],
     mutes: [StreamMute] = []
   ) {
     self.cardProfiles = cardProfiles
     self.defaultSink = defaultSink
+    self.defaultSource = defaultSource
     self.moves = moves
     self.mutes = mutes
   }
 
   /// How many operations the batch sends.
   public var operationCount: Int {
-    cardProfiles.count + (defaultSink == nil ? 0 : 1) + moves.count
-      + mutes.count
+    cardProfiles.count + (defaultSink == nil ? 0 : 1)
+      + (defaultSource == nil ? 0 : 1) + moves.count + mutes.count
   }
 
   /// Whether the batch sends nothing.
@@ -110,6 +116,9 @@ public struct PulseBatchResult: Sendable {
   public var cardProfiles: [Result<Void, PulseError>]
   /// The result of setting the default sink, or `nil` if the batch did not.
   public var defaultSink: Result<Void, PulseError>?
+  /// The result of setting the default source, or `nil` if the batch did
+  /// not.
+  public var defaultSource: Result<Void, PulseError>?
   /// One result per stream move, in the batch's order.
   public var moves: [Result<Void, PulseError>]
   /// One result per stream mute, in the batch's order.
@@ -119,18 +128,21 @@ public struct PulseBatchResult: Sendable {
   public init(
     cardProfiles: [Result<Void, PulseError>] = [],
     defaultSink: Result<Void, PulseError>? = nil,
+    defaultSource: Result<Void, PulseError>? = nil,
     moves: [Result<Void, PulseError>] = [],
     mutes: [Result<Void, PulseError>] = []
   ) {
     self.cardProfiles = cardProfiles
     self.defaultSink = defaultSink
+    self.defaultSource = defaultSource
     self.moves = moves
     self.mutes = mutes
   }
 
   /// Every result in the order the operations were sent.
   public var all: [Result<Void, PulseError>] {
-    cardProfiles + (defaultSink.map { [$0] } ?? []) + moves + mutes
+    cardProfiles + (defaultSink.map { [$0] } ?? [])
+      + (defaultSource.map { [$0] } ?? []) + moves + mutes
   }
 
   /// The errors of the operations that failed, in the order sent.
@@ -152,8 +164,8 @@ public struct PulseBatchResult: Sendable {
 }
 
 extension PulseConnection {
-  /// Sends card-profile changes, a default sink, stream moves and stream
-  /// mutes as one pipelined round and returns each one's result.
+  /// Sends card-profile changes, a default sink, a default source, stream
+  /// moves and stream mutes as one pipelined round and returns each one's result.
   ///
   /// Every operation is issued under one lock, in the batch's order, before
   /// any reply is awaited, so the batch costs about one round trip. The
@@ -172,7 +184,8 @@ extension PulseConnection {
   ///   and listings, ideally from another connection.
   ///
   /// The corresponding C functions are `pa_context_set_card_profile_by_name`,
-  /// `pa_context_set_default_sink`, `pa_context_move_sink_input_by_name`
+  /// `pa_context_set_default_sink`, `pa_context_set_default_source`,
+  /// `pa_context_move_sink_input_by_name`
   /// and `pa_context_set_sink_input_mute`.
   ///
   /// - Parameter batch: The operations to send; an empty batch sends

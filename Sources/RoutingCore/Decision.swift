@@ -132,10 +132,11 @@ public struct Decision: Sendable, Hashable, Codable {
     self.explanation = explanation
   }
 
-  /// Whether applying the decision changes anything.
+  /// Whether applying the decision changes anything, the service's
+  /// records of cards switched for a call included.
   public var hasActions: Bool {
     defaultChange != nil || !moves.isEmpty || !profileRequests.isEmpty
-      || defaultInputChange != nil
+      || defaultInputChange != nil || !endedCallProfiles.isEmpty
   }
 }
 

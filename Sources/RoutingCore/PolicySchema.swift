@@ -291,7 +291,7 @@ public enum PolicySchema {
     texts(
       "calls.roles", \.callRoles,
       meaning: "the `media.role` values of capture streams that make a "
-        + "call"),
+        + "call, compared without regard to case"),
     texts(
       "calls.applications", \.callApplications, element: "patterns",
       meaning: "application names (`application.name`, `*` and `?` "

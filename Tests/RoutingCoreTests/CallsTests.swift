@@ -266,6 +266,74 @@ struct CallsTests {
     #expect(!decide(applied, Policy()).hasActions)
   }
 
+  @Test("A call starts at the very instant its reminder was set for")
+  func startsAtTheReminder() throws {
+    let fixture = BluetoothFixtures(.pipeWire)
+    // Instants whose `now - since` rounds below the delay in doubles.
+    for since in [0.1, 0.3, 99.7, 1_800_000_000.3, 1_800_000_123.456] {
+      var snapshot = fixture.snapshot(
+        placement: .inEar, captureStreams: [Self.callStream(since: since)],
+        now: since + 0.1)
+      let waiting = decide(snapshot, Policy())
+      #expect(waiting.callPhase == .starting)
+      snapshot.now = try #require(waiting.reconsiderAt)
+      #expect(decide(snapshot, Policy()).callPhase == .active, "since \(since)")
+    }
+  }
+
+  @Test("Roles match without regard to case, as PipeWire's clients spell them")
+  func rolesIgnoreCase() throws {
+    let builtIn = BluetoothFixtures.builtInMicrophone.name
+    let snapshot = Snapshot(
+      inputs: [BluetoothFixtures.builtInMicrophone],
+      captureStreams: [
+        CaptureStream(id: 1, input: builtIn, role: "Communication"),
+        CaptureStream(id: 2, input: builtIn, role: "PHONE"),
+        CaptureStream(id: 3, input: builtIn, role: "Music"),
+      ], now: 0)
+    #expect(callStreams(in: snapshot, policy: Policy()).map(\.id) == [1, 2])
+  }
+
+  @Test("No request gives a card back the profile it already has")
+  func noNoOpGiveBack() throws {
+    let fixture = BluetoothFixtures(.pipeWire)
+    var snapshot = fixture.inCall(now: 100)
+    snapshot.captureStreams = []
+    snapshot.callEndedAt = 90
+    // The music profile is gone; the best output profile left is the
+    // headset profile the card has.
+    snapshot.cards[0].profiles.removeAll { $0.name == fixture.musicProfile }
+    snapshot.cards[0].profiles.removeAll {
+      $0.outputCount > 0 && $0.name != fixture.headsetProfile
+    }
+    let decision = decide(snapshot, Policy())
+    #expect(decision.profileRequests.isEmpty, "\(decision.profileRequests)")
+    #expect(decision.endedCallProfiles == [fixture.cardName])
+    // Ending the record is itself something to apply.
+    #expect(decision.hasActions)
+    #expect(!decide(snapshot.applying(decision), Policy()).hasActions)
+  }
+
+  @Test("The microphone of an accessory left alone counts as no accessory's")
+  func leftAloneMicrophone() throws {
+    let fixture = BluetoothFixtures(.pipeWire)
+    var snapshot = fixture.inCall(now: 100)
+    snapshot.captureStreams = []
+    snapshot.callProfiles = []
+    snapshot.accessories[0].audioSwitching = false
+    snapshot.defaultInput = fixture.headsetSource.name
+    let decision = decide(snapshot, Policy())
+    #expect(
+      decision.defaultInputChange == nil,
+      Comment(rawValue: decision.explanation.text))
+    // Registered with audioSwitching, not worn: never its microphone.
+    snapshot.accessories[0].audioSwitching = true
+    snapshot.accessories[0].placement = .offHead
+    let worn = decide(snapshot, Policy())
+    #expect(worn.defaultInputChange == BluetoothFixtures.builtInMicrophone.name)
+    #expect(worn.explanation.text.contains("Buds is not worn"))
+  }
+
   @Test("The calls settings are read from a policy")
   func policyKeys() throws {
     let policy = try PolicyLoader.parse(

@@ -1,6 +1,8 @@
 // The events of the control protocol: the `params` of each `event`
 // notification after `events.subscribe` or `discovery.subscribe`.
 
+import RoutingCore
+
 /// One event, told apart by its `kind`.
 ///
 /// A kind this version does not know decodes as ``other(_:)``, and so does
@@ -268,11 +270,17 @@ public struct RouteEvent: Sendable, Hashable, Codable {
   public var pending: Bool
   /// Who chose it.
   public var chosenBy: Chooser
+  /// The new default input, when it changed.
+  public var inputChanged: String?
+  /// The card profiles switched, for a call, after one, or so that an
+  /// accessory gets an output.
+  public var profiles: [ProfileRequest]
 
   /// Creates a route event.
   public init(
     output: String?, summary: String, moves: Int, defaultChanged: Bool,
-    pending: Bool, chosenBy: Chooser
+    pending: Bool, chosenBy: Chooser, inputChanged: String? = nil,
+    profiles: [ProfileRequest] = []
   ) {
     self.output = output
     self.summary = summary
@@ -280,10 +288,13 @@ public struct RouteEvent: Sendable, Hashable, Codable {
     self.defaultChanged = defaultChanged
     self.pending = pending
     self.chosenBy = chosenBy
+    self.inputChanged = inputChanged
+    self.profiles = profiles
   }
 
   private enum CodingKeys: String, CodingKey {
     case output, summary, moves, defaultChanged, pending, chosenBy
+    case inputChanged, profiles
   }
 
   /// Reads an event; one without `chosenBy` (from an older daemon) is
@@ -298,6 +309,11 @@ public struct RouteEvent: Sendable, Hashable, Codable {
     chosenBy =
       try container.decodeIfPresent(Chooser.self, forKey: .chosenBy)
       ?? .accessoryd
+    inputChanged = try container.decodeIfPresent(
+      String.self, forKey: .inputChanged)
+    profiles =
+      try container.decodeIfPresent([ProfileRequest].self, forKey: .profiles)
+      ?? []
   }
 
   /// Writes the event, with `null` for no output.
@@ -310,6 +326,8 @@ public struct RouteEvent: Sendable, Hashable, Codable {
     try container.encode(defaultChanged, forKey: .defaultChanged)
     try container.encode(pending, forKey: .pending)
     try container.encode(chosenBy, forKey: .chosenBy)
+    try container.encodeIfPresent(inputChanged, forKey: .inputChanged)
+    if !profiles.isEmpty { try container.encode(profiles, forKey: .profiles) }
   }
 }
 

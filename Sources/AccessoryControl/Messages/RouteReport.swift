@@ -40,6 +40,15 @@ public struct RouteReport: Sendable, Hashable, Codable {
   /// The media players accessoryd paused and will resume, when `explain`
   /// was asked for.
   public var paused: [PausedMedia]?
+  /// The source the decision chose as the default input, if any.
+  public var input: String?
+  /// The input's description, if any.
+  public var inputDescription: String?
+  /// Where a call stands, as the current decision saw it.
+  public var call: CallPhase?
+  /// The cards accessoryd switched for a call, with the profile each gets
+  /// back after it.
+  public var callProfiles: [CallProfile]?
 
   /// Creates a report.
   public init(
@@ -61,7 +70,8 @@ public struct RouteReport: Sendable, Hashable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case output, description, pending, soundServer, summary, explanation
-    case text, decidedAt, trigger, paused
+    case text, decidedAt, trigger, paused, input, inputDescription, call
+    case callProfiles
   }
 
   /// Reads a report; `decidedAt` is in seconds since 1970.
@@ -82,10 +92,17 @@ public struct RouteReport: Sendable, Hashable, Codable {
     trigger = try container.decodeIfPresent(String.self, forKey: .trigger)
     paused = try container.decodeIfPresent(
       [PausedMedia].self, forKey: .paused)
+    input = try container.decodeIfPresent(String.self, forKey: .input)
+    inputDescription = try container.decodeIfPresent(
+      String.self, forKey: .inputDescription)
+    call = try container.decodeIfPresent(CallPhase.self, forKey: .call)
+    callProfiles = try container.decodeIfPresent(
+      [CallProfile].self, forKey: .callProfiles)
   }
 
   /// Writes the report: `output` and `description` always, `null` when
-  /// there is none; the explanation, `decidedAt` and `trigger` when known.
+  /// there is none; the explanation, `decidedAt`, `trigger`, the input
+  /// and the call when known.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(output, forKey: .output)
@@ -99,6 +116,10 @@ public struct RouteReport: Sendable, Hashable, Codable {
       decidedAt?.timeIntervalSince1970, forKey: .decidedAt)
     try container.encodeIfPresent(trigger, forKey: .trigger)
     try container.encodeIfPresent(paused, forKey: .paused)
+    try container.encodeIfPresent(input, forKey: .input)
+    try container.encodeIfPresent(inputDescription, forKey: .inputDescription)
+    try container.encodeIfPresent(call, forKey: .call)
+    try container.encodeIfPresent(callProfiles, forKey: .callProfiles)
   }
 }
 

@@ -47,6 +47,14 @@ public actor RouteController: Service {
     [:]
   private var nextPersonMoveSubscriber = 0
   private var mirror: ServerMirror?
+  /// The cards this router switched to a headset profile for a call, with
+  /// the profile each gets back after it.
+  private var callProfiles: [CallProfile] = []
+  /// When the last call's streams ended, kept until a call runs again.
+  private var callEndedAt: Instant?
+  /// Whether a call ran at the last decision: its streams' end starts the
+  /// end delay.
+  private var callRunning = false
   private var lastSnapshot: Snapshot?
   private var lastDecision: Decision?
   private var lastPolicy: Policy?
@@ -71,8 +79,11 @@ public actor RouteController: Service {
     let sentDefault: Bool
     let sentMoves: Int
     let sentProfiles: Bool
+    let sentInput: Bool
 
-    var changedSomething: Bool { sentDefault || sentMoves > 0 || sentProfiles }
+    var changedSomething: Bool {
+      sentDefault || sentMoves > 0 || sentProfiles || sentInput
+    }
   }
 
   /// The triggers that follow the sound server, whose decisions mostly
@@ -372,13 +383,20 @@ public actor RouteController: Service {
     self.mirror = mirror
     let registered = registeredAddresses
     let choiceBefore = tracking.manualChoice
+    let inputChoiceBefore = tracking.inputs.manualChoice
     tracking.observe(
       server: mirror.serverInfo, sinks: mirror.sinks,
-      sinkInputs: mirror.sinkInputs, accessories: registered,
+      sinkInputs: mirror.sinkInputs, sources: mirror.sources,
+      sourceOutputs: mirror.sourceOutputs, accessories: registered,
       reappearGrace: policies.policy.reappearGraceSeconds,
       now: clock.now().timeIntervalSince1970)
     if let choice = tracking.manualChoice, choice != choiceBefore {
       publishManualChoice(choice, on: mirror)
+    }
+    if let choice = tracking.inputs.manualChoice, choice != inputChoiceBefore {
+      logger.info(
+        "The person chose the default input",
+        metadata: ["route.input": choice.output])
     }
     for stream in tracking.movedByThePerson {
       for continuation in personMoveSubscribers.values {
@@ -452,12 +470,16 @@ public actor RouteController: Service {
     tracking.notePresence(
       of: registeredAddresses, sinks: mirror.sinks,
       reappearGrace: policy.reappearGraceSeconds, now: now)
-    let snapshot = SnapshotBuilder.snapshot(
-      registry: engine.registry, server: mirror.serverInfo,
-      sinks: mirror.sinks, sinkInputs: mirror.sinkInputs,
-      cards: mirror.cards, tracking: tracking,
-      hostAddresses: hostAddresses, now: now)
+    var snapshot = SnapshotBuilder.snapshot(
+      registry: engine.registry, mirror: mirror, tracking: tracking,
+      callProfiles: callProfiles, hostAddresses: hostAddresses, now: now)
+    noteCall(in: snapshot, policy: policy)
+    snapshot.callEndedAt = callEndedAt
     let decision = decide(snapshot, policy, explaining: false)
+    // The records of cards given back, gone, or moved off their call
+    // profile by someone else end with the decision.
+    let ended = Set(decision.endedCallProfiles)
+    callProfiles.removeAll { ended.contains($0.card) }
     lastSnapshot = snapshot
     lastDecision = decision
     lastPolicy = policy
@@ -472,15 +494,19 @@ public actor RouteController: Service {
     let moves = decision.moves.filter {
       tracking.expectedMoves[$0.stream] != $0.to
     }
+    let inputChange =
+      decision.defaultInputChange == tracking.expectedDefaultInput
+      ? nil : decision.defaultInputChange
     keep(
       DecisionRecord(
         decidedAt: decidedAt, trigger: reason, snapshot: snapshot,
         policy: policy, decision: decision,
         sentDefault: defaultChange != nil, sentMoves: moves.count,
-        sentProfiles: !decision.profileRequests.isEmpty))
+        sentProfiles: !decision.profileRequests.isEmpty,
+        sentInput: inputChange != nil))
     guard
       defaultChange != nil || !moves.isEmpty
-        || !decision.profileRequests.isEmpty
+        || !decision.profileRequests.isEmpty || inputChange != nil
     else {
       pending = false
       return false
@@ -500,8 +526,10 @@ public actor RouteController: Service {
         .init(cardName: $0.card, profileName: $0.profile)
       },
       defaultSink: defaultChange,
+      defaultSource: inputChange,
       moves: sentMoves.map { .init(sinkInput: $0.stream, sink: $0.to) })
     if let defaultChange { tracking.expectedDefault = defaultChange }
+    if let inputChange { tracking.expectedDefaultInput = inputChange }
     for move in moves { tracking.expectedMoves[move.stream] = move.to }
     // Only what this reconcile set is forgotten again: the states taken in
     // while it waits may already have settled some.
@@ -544,6 +572,10 @@ public actor RouteController: Service {
       if case .failure = result.defaultSink, let defaultChange {
         tracking.forgetExpectedDefault(defaultChange)
       }
+      if case .failure = result.defaultSource, let inputChange {
+        tracking.forgetExpectedDefaultInput(inputChange)
+      }
+      recordCallProfiles(decision.profileRequests, result.cardProfiles)
       forgetOwn(
         zip(sentMoves, result.moves).compactMap { move, outcome in
           if case .failure = outcome { move } else { nil }
@@ -557,6 +589,7 @@ public actor RouteController: Service {
       pending = false
     } catch {
       if let defaultChange { tracking.forgetExpectedDefault(defaultChange) }
+      if let inputChange { tracking.forgetExpectedDefaultInput(inputChange) }
       forgetOwn(moves)
       pending = true
       logger.warning(
@@ -573,6 +606,22 @@ public actor RouteController: Service {
         "route.output": decision.target ?? "none",
         "route.moves": "\(decision.moves.count)",
       ])
+    if let inputChange {
+      logger.notice(
+        "Input switched",
+        metadata: [
+          "route.reason": reason, "route.input": inputChange,
+          "route.call": decision.callPhase.rawValue,
+        ])
+    }
+    for request in decision.profileRequests {
+      logger.notice(
+        "Card profile switched",
+        metadata: [
+          "route.card": request.card, "route.profile": request.profile,
+          "route.purpose": request.purpose.rawValue,
+        ])
+    }
     if !sentMoves.isEmpty {
       logger.debug(
         "Streams moved",
@@ -595,9 +644,41 @@ public actor RouteController: Service {
             summary: decide(snapshot, policy).explanation.summary,
             moves: decision.moves.count,
             defaultChanged: decision.defaultChange != nil, pending: pending,
-            chosenBy: .accessoryd)))
+            chosenBy: .accessoryd, inputChanged: inputChange,
+            profiles: decision.profileRequests)))
     }
     return pending
+  }
+
+  /// Follows the call: once its streams are all gone, the end delay runs
+  /// from now; a call that runs again ends it.
+  private func noteCall(in snapshot: Snapshot, policy: Policy) {
+    let streams = callStreams(in: snapshot, policy: policy)
+    let delay = policy.callStartDelaySeconds
+    if streams.contains(where: { snapshot.now >= $0.recordingSince + delay }) {
+      callRunning = true
+      callEndedAt = nil
+    } else if streams.isEmpty, callRunning {
+      callRunning = false
+      callEndedAt = snapshot.now
+    }
+  }
+
+  /// Remembers the cards switched for a call, with the profile each had:
+  /// only those the server took.
+  private func recordCallProfiles(
+    _ requests: [ProfileRequest], _ results: [Result<Void, PulseError>]
+  ) {
+    for (request, result) in zip(requests, results) {
+      guard request.purpose == .call, case .success = result,
+        let previous = request.previousProfile
+      else { continue }
+      callProfiles.removeAll { $0.card == request.card }
+      callProfiles.append(
+        CallProfile(
+          card: request.card, previousProfile: previous,
+          callProfile: request.profile))
+    }
   }
 
   /// Checks, once the server has had time, that what this router sent
@@ -671,11 +752,12 @@ public actor RouteController: Service {
           ? "No decision yet" : "No decision yet: the sound server is away")
     }
     let output = lastDecision?.target ?? latest.defaultOutput
+    let input = lastDecision?.inputTarget ?? latest.defaultInput
     let record = explainedDecision
     let explained = record.map {
       decide($0.snapshot, $0.policy, explaining: true)
     }
-    return RouteReport(
+    var report = RouteReport(
       output: output,
       description: output.flatMap { name in
         latest.outputs.first { $0.name == name }?.description
@@ -685,6 +767,13 @@ public actor RouteController: Service {
       explanation: explaining ? explained?.explanation : nil,
       text: explaining ? explained?.explanation.text : nil,
       decidedAt: record?.decidedAt, trigger: record?.trigger)
+    report.input = input
+    report.inputDescription = input.flatMap { name in
+      latest.inputs.first { $0.name == name }?.description
+    }
+    report.call = lastDecision?.callPhase
+    report.callProfiles = callProfiles
+    return report
   }
 
   /// Takes the host's Bluetooth adapters' addresses as its identities for

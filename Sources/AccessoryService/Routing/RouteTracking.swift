@@ -8,6 +8,98 @@ import FoundationEssentials
 import PulseAudio
 import RoutingCore
 
+/// What the router knows of one default, the output's or the input's:
+/// those used before, the person's own choice, and the changes this
+/// service sent and has not seen yet.
+public struct DefaultTracking: Sendable, Hashable {
+  /// Defaults used before, most recent first (the current one is not in
+  /// it).
+  public private(set) var history: [String] = []
+  /// The person's own latest choice.
+  public private(set) var manualChoice: ManualChoice?
+  /// The defaults this service set and has not seen yet, oldest first, so
+  /// that its own changes are not taken for the person's: when it sets
+  /// two in a row, the server may report the first after the second was
+  /// sent.
+  public private(set) var expected: [String] = []
+  /// The default the last state showed.
+  public private(set) var current: String?
+  private var lastNames: Set<String> = []
+
+  /// The most defaults remembered in the history.
+  public static let historyLimit = 16
+
+  /// Creates empty tracking.
+  public init() {}
+
+  /// The default this service set last and has not seen yet.
+  ///
+  /// Setting one adds it to ``expected``; setting nil forgets them all.
+  public var latestExpected: String? {
+    get { expected.last }
+    set {
+      guard let newValue else {
+        expected = []
+        return
+      }
+      if expected.last != newValue { expected.append(newValue) }
+      if expected.count > 8 { expected.removeFirst() }
+    }
+  }
+
+  /// Forgets one default this service sent, which the server refused:
+  /// the others it sent may still show up.
+  public mutating func forgetExpected(_ name: String) {
+    if let last = expected.lastIndex(of: name) { expected.remove(at: last) }
+  }
+
+  /// Learns from a new state: a change this service did not make, while
+  /// the old default still exists and nothing came or went, is the
+  /// person's own choice.
+  ///
+  /// - Parameters:
+  ///   - newDefault: The default the state shows.
+  ///   - names: The names of the devices of its kind that exist.
+  ///   - isFirst: Whether this is the first state of a connection, which
+  ///     is taken as it is.
+  ///   - now: The time of the observation.
+  mutating func observe(
+    _ newDefault: String?, names: Set<String>, isFirst: Bool, now: Instant
+  ) {
+    let structural = !isFirst && names != lastNames
+    var isOwn = false
+    if let newDefault, let sent = expected.firstIndex(of: newDefault) {
+      isOwn = true
+      expected.removeFirst(sent + 1)
+    }
+    if !isFirst, newDefault != current {
+      if let old = current, old != newDefault { remember(old) }
+      history.removeAll { $0 == newDefault }
+      if let newDefault, !isOwn, !structural, let old = current,
+        names.contains(old)
+      {
+        manualChoice = ManualChoice(output: newDefault, at: now)
+      }
+    }
+    current = newDefault
+    lastNames = names
+  }
+
+  /// Forgets the last connection's state and the changes sent on it;
+  /// the history and the person's choice stay.
+  mutating func forgetConnection() {
+    current = nil
+    lastNames = []
+    expected = []
+  }
+
+  private mutating func remember(_ name: String) {
+    history.removeAll { $0 == name }
+    history.insert(name, at: 0)
+    if history.count > Self.historyLimit { history.removeLast() }
+  }
+}
+
 /// The router's memory of the sound server between decisions.
 public struct RouteTracking: Sendable {
   /// When an accessory's output came and went.
@@ -18,36 +110,42 @@ public struct RouteTracking: Sendable {
     public var missingSince: Instant?
   }
 
-  /// Defaults used before, most recent first.
-  public private(set) var history: [String] = []
-  /// The person's own latest choice of default.
-  public private(set) var manualChoice: ManualChoice?
+  /// The default output: those used before, the person's choice, and the
+  /// defaults this service sent.
+  public private(set) var outputs = DefaultTracking()
+  /// The default input, likewise.
+  public private(set) var inputs = DefaultTracking()
   /// Streams pinned by the person or the application.
   public private(set) var pins: [UInt32: RoutingCore.Stream.Pin] = [:]
   /// Accessories' outputs, by normalized address.
   public private(set) var presence: [String: Presence] = [:]
+  /// Since when each recording stream that is not corked has recorded: it
+  /// started, or was last uncorked.
+  public private(set) var recordingSince: [UInt32: Instant] = [:]
 
-  /// The defaults this service set and has not seen yet, oldest first, so
-  /// that its own changes are not taken for the person's: when it sets
-  /// two in a row, the server may report the first after the second was
-  /// sent.
-  public private(set) var expectedDefaults: [String] = []
+  /// Defaults used before, most recent first (the current default is not
+  /// in it).
+  public var history: [String] { outputs.history }
+  /// The person's own latest choice of default.
+  public var manualChoice: ManualChoice? { outputs.manualChoice }
+  /// The defaults this service set and has not seen yet, oldest first.
+  public var expectedDefaults: [String] { outputs.expected }
 
   /// The default this service set last and has not seen yet.
   ///
   /// Setting one adds it to ``expectedDefaults``; setting nil forgets them
   /// all.
   public var expectedDefault: String? {
-    get { expectedDefaults.last }
-    set {
-      guard let newValue else {
-        expectedDefaults = []
-        return
-      }
-      if expectedDefaults.last != newValue { expectedDefaults.append(newValue) }
-      if expectedDefaults.count > 8 { expectedDefaults.removeFirst() }
-    }
+    get { outputs.latestExpected }
+    set { outputs.latestExpected = newValue }
   }
+
+  /// The default input this service set last and has not seen yet.
+  public var expectedDefaultInput: String? {
+    get { inputs.latestExpected }
+    set { inputs.latestExpected = newValue }
+  }
+
   /// Moves this service sent and has not seen happen yet.
   public var expectedMoves: [UInt32: String] = [:]
   /// The streams the last state showed moved by the person (or another
@@ -57,18 +155,20 @@ public struct RouteTracking: Sendable {
   /// Forgets one default this service sent, which the server refused:
   /// the others it sent may still show up.
   public mutating func forgetExpectedDefault(_ name: String) {
-    if let last = expectedDefaults.lastIndex(of: name) {
-      expectedDefaults.remove(at: last)
-    }
+    outputs.forgetExpected(name)
   }
 
-  private var lastDefault: String?
-  private var lastSinkNames: Set<String> = []
+  /// Forgets one default input this service sent, which the server
+  /// refused.
+  public mutating func forgetExpectedDefaultInput(_ name: String) {
+    inputs.forgetExpected(name)
+  }
+
   private var lastStreamSinks: [UInt32: String] = [:]
   private var hasObserved = false
 
   /// The most outputs remembered in the history.
-  public static let historyLimit = 16
+  public static let historyLimit = DefaultTracking.historyLimit
 
   /// Creates empty tracking.
   public init() {}
@@ -76,39 +176,30 @@ public struct RouteTracking: Sendable {
   /// Learns from a new state of the sound server.
   ///
   /// - Parameters:
-  ///   - server: The server's default and outputs.
+  ///   - server: The server's defaults.
   ///   - sinks: The outputs.
   ///   - sinkInputs: The playback streams.
+  ///   - sources: The inputs, monitors included.
+  ///   - sourceOutputs: The recording streams.
   ///   - accessories: The registered accessories' normalized addresses.
   ///   - reappearGrace: How long an output may be gone without it
   ///     counting as a disconnect.
   ///   - now: The time of the observation.
   public mutating func observe(
     server: ServerInfo, sinks: [Sink], sinkInputs: [SinkInput],
+    sources: [Source] = [], sourceOutputs: [SourceOutput] = [],
     accessories: Set<String>, reappearGrace: Double, now: Instant
   ) {
     let sinkNames = Set(sinks.map(\.name))
-    let structural = hasObserved && sinkNames != lastSinkNames
+    let lastDefault = outputs.current
     let newDefault = server.defaultSinkName
-    var isOwnDefault = false
-    if let newDefault, let sent = expectedDefaults.firstIndex(of: newDefault) {
-      isOwnDefault = true
-      expectedDefaults.removeFirst(sent + 1)
-    }
-    if hasObserved, newDefault != lastDefault {
-      if let old = lastDefault, old != newDefault {
-        remember(old)
-      }
-      // The history holds the outputs used before the current one.
-      history.removeAll { $0 == newDefault }
-      // A change this service did not make, while the old output still
-      // exists and no output came or went, is the person's own choice.
-      if let newDefault, !isOwnDefault, !structural,
-        let old = lastDefault, sinkNames.contains(old)
-      {
-        manualChoice = ManualChoice(output: newDefault, at: now)
-      }
-    }
+    outputs.observe(
+      newDefault, names: sinkNames, isFirst: !hasObserved, now: now)
+    let expectedDefaults = outputs.expected
+    inputs.observe(
+      ServerMirror.withoutPlaceholder(
+        server.defaultSourceName, "@DEFAULT_SOURCE@"),
+      names: Set(sources.map(\.name)), isFirst: !hasObserved, now: now)
 
     let nameOfSink = Dictionary(
       sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first }
@@ -153,11 +244,15 @@ public struct RouteTracking: Sendable {
     pins = pins.filter { streamSinks[$0.key] != nil }
     expectedMoves = expectedMoves.filter { streamSinks[$0.key] != nil }
 
+    var recording: [UInt32: Instant] = [:]
+    for output in sourceOutputs where !output.isCorked {
+      recording[output.index] = recordingSince[output.index] ?? now
+    }
+    recordingSince = recording
+
     notePresence(
       of: accessories, sinks: sinks, reappearGrace: reappearGrace, now: now)
 
-    lastDefault = newDefault
-    lastSinkNames = sinkNames
     lastStreamSinks = streamSinks
     hasObserved = true
   }
@@ -196,24 +291,19 @@ public struct RouteTracking: Sendable {
 
   /// Forgets what was seen of the last connection to the sound server, so
   /// that the first state after a reconnection is taken as it is: a
-  /// restarted server's own default is not the person's choice, and its
+  /// restarted server's own defaults are not the person's choice, and its
   /// streams are new.
   ///
-  /// The history, the person's choice and the accessories' presence stay.
+  /// The histories, the person's choices and the accessories' presence
+  /// stay.
   public mutating func forgetConnection() {
     hasObserved = false
-    lastDefault = nil
-    lastSinkNames = []
+    outputs.forgetConnection()
+    inputs.forgetConnection()
     lastStreamSinks = [:]
-    expectedDefault = nil
     expectedMoves = [:]
     pins = [:]
-  }
-
-  private mutating func remember(_ output: String) {
-    history.removeAll { $0 == output }
-    history.insert(output, at: 0)
-    if history.count > Self.historyLimit { history.removeLast() }
+    recordingSince = [:]
   }
 }
 

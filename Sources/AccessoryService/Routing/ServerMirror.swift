@@ -41,9 +41,15 @@ public struct ServerMirror: Sendable, Hashable {
   ///
   /// PipeWire's placeholder `@DEFAULT_SOURCE@` counts as none.
   public var defaultSourceName: String? {
-    guard let name = serverInfo.defaultSourceName, !name.isEmpty,
-      name != "@DEFAULT_SOURCE@"
-    else { return nil }
+    Self.withoutPlaceholder(serverInfo.defaultSourceName, "@DEFAULT_SOURCE@")
+  }
+
+  /// Returns a default's name, or `nil` for none: empty, or PipeWire's
+  /// placeholder, which it reports while no default is known.
+  static func withoutPlaceholder(
+    _ name: String?, _ placeholder: String
+  ) -> String? {
+    guard let name, !name.isEmpty, name != placeholder else { return nil }
     return name
   }
 
@@ -52,10 +58,7 @@ public struct ServerMirror: Sendable, Hashable {
   /// PipeWire's placeholder `@DEFAULT_SINK@`, which it reports while no
   /// default is known, counts as none.
   public var defaultSinkName: String? {
-    guard let name = serverInfo.defaultSinkName, !name.isEmpty,
-      name != "@DEFAULT_SINK@"
-    else { return nil }
-    return name
+    Self.withoutPlaceholder(serverInfo.defaultSinkName, "@DEFAULT_SINK@")
   }
 
   /// The default sink, if the server has one and lists it.

@@ -13,18 +13,18 @@ public enum SnapshotBuilder {
   ///
   /// - Parameters:
   ///   - registry: The paired accessories and registrations.
-  ///   - server: The server's identity and default.
-  ///   - sinks: The outputs.
-  ///   - sinkInputs: The playback streams.
-  ///   - cards: The cards.
+  ///   - mirror: The sound server's state.
   ///   - tracking: The router's memory.
+  ///   - callProfiles: The cards the router switched for a call.
+  ///   - callEndedAt: When the last call stream ended, while none runs.
   ///   - hostAddresses: This host's Bluetooth addresses.
   ///   - now: The time of the decision.
   public static func snapshot(
-    registry: AccessoryRegistry, server: ServerInfo, sinks: [Sink],
-    sinkInputs: [SinkInput], cards: [PulseAudio.Card],
-    tracking: RouteTracking, hostAddresses: [String], now: Instant
+    registry: AccessoryRegistry, mirror: ServerMirror,
+    tracking: RouteTracking, callProfiles: [CallProfile] = [],
+    callEndedAt: Instant? = nil, hostAddresses: [String], now: Instant
   ) -> Snapshot {
+    let sinks = mirror.sinks
     var accessories: [Accessory] = []
     var registered = Set<String>()
     for registration in registry.registrations.values
@@ -66,20 +66,19 @@ public enum SnapshotBuilder {
     let nameOfSink = Dictionary(
       sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first }
     )
-    let outputs = sinks.map { sink in
-      let address = bluetoothAddress(of: sink)
-      return Output(
-        name: sink.name,
-        description: sink.description,
-        properties: sink.properties,
-        ports: sink.ports.map {
-          Output.Port(
-            name: $0.name, isAvailable: $0.availability != .unavailable)
-        },
-        activePort: sink.activePortName,
-        accessory: address.flatMap { registered.contains($0) ? $0 : nil })
+    /// The registered accessory a device's properties name, if any.
+    func owner(_ properties: [String: String]) -> String? {
+      bluetoothAddress(properties: properties).flatMap {
+        registered.contains($0) ? $0 : nil
+      }
     }
-    let snapshotCards: [RoutingCore.Card] = cards.compactMap { card in
+    let outputs = sinks.map { sink in
+      Output(
+        name: sink.name, description: sink.description,
+        properties: sink.properties, ports: ports(sink.ports),
+        activePort: sink.activePortName, accessory: owner(sink.properties))
+    }
+    let snapshotCards: [RoutingCore.Card] = mirror.cards.compactMap { card in
       guard let address = bluetoothAddress(properties: card.properties),
         registered.contains(address)
       else { return nil }
@@ -93,7 +92,27 @@ public enum SnapshotBuilder {
             priority: Int(clamping: $0.priority), isAvailable: $0.isAvailable)
         })
     }
-    let streams: [RoutingCore.Stream] = sinkInputs.compactMap { input in
+    let nameOfSource = Dictionary(
+      mirror.sources.map { ($0.index, $0.name) },
+      uniquingKeysWith: { first, _ in first })
+    let inputs = mirror.sources.map { source in
+      Input(
+        name: source.name, description: source.description,
+        properties: source.properties, ports: ports(source.ports),
+        activePort: source.activePortName,
+        accessory: owner(source.properties),
+        monitorOf: source.monitorOfSinkIndex.map { nameOfSink[$0] ?? "" })
+    }
+    let captureStreams: [CaptureStream] = mirror.sourceOutputs.compactMap {
+      output in
+      guard let source = nameOfSource[output.sourceIndex] else { return nil }
+      return CaptureStream(
+        id: output.index, input: source, role: output.mediaRole,
+        application: output.applicationName ?? output.name,
+        isCorked: output.isCorked, isPeakMeter: output.isPeakMeter,
+        recordingSince: tracking.recordingSince[output.index] ?? now)
+    }
+    let streams: [RoutingCore.Stream] = mirror.sinkInputs.compactMap { input in
       guard let sink = nameOfSink[input.sinkIndex] else { return nil }
       return RoutingCore.Stream(
         id: input.index, output: sink, role: input.mediaRole,
@@ -105,10 +124,24 @@ public enum SnapshotBuilder {
       outputs: outputs,
       cards: snapshotCards,
       streams: streams,
-      defaultOutput: server.defaultSinkName,
-      manualChoice: tracking.manualChoice,
+      defaultOutput: mirror.serverInfo.defaultSinkName,
+      manualChoice: tracking.outputs.manualChoice,
       hostAddresses: hostAddresses,
-      outputHistory: tracking.history,
+      outputHistory: tracking.outputs.history,
+      inputs: inputs,
+      captureStreams: captureStreams,
+      defaultInput: mirror.defaultSourceName,
+      manualInputChoice: tracking.inputs.manualChoice,
+      inputHistory: tracking.inputs.history,
+      callProfiles: callProfiles,
+      callEndedAt: callEndedAt,
       now: now)
+  }
+
+  /// The decision core's ports: usable unless known to be unplugged.
+  private static func ports(_ ports: [SinkPort]) -> [Output.Port] {
+    ports.map {
+      Output.Port(name: $0.name, isAvailable: $0.availability != .unavailable)
+    }
   }
 }

@@ -1,5 +1,5 @@
 // The batch of commands that one routing decision becomes: card profiles,
-// the default sink, stream moves and stream mutes, all started under one
+// the default sink and source, stream moves and stream mutes, all started under one
 // lock.
 
 internal import CPulse
@@ -36,6 +36,12 @@ extension ContextDriver {
         pa_context_set_default_sink(context, name, successCallback, userdata)
       }
     }
+    if let name = batch.defaultSource {
+      starts.append { context, userdata in
+        pa_context_set_default_source(
+          context, name, successCallback, userdata)
+      }
+    }
     for move in batch.moves {
       starts.append { context, userdata in
         pa_context_move_sink_input_by_name(
@@ -51,12 +57,15 @@ extension ContextDriver {
     }
     let mutesStart = starts.count - batch.mutes.count
     let movesStart = mutesStart - batch.moves.count
+    let defaultsStart = batch.cardProfiles.count
+    let sourceAt = defaultsStart + (batch.defaultSink == nil ? 0 : 1)
     startMany(timeout: timeout, starts) { payloads in
       let results = payloads.map { result in result.map { _ in () } }
       completion(
         PulseBatchResult(
           cardProfiles: Array(results[..<batch.cardProfiles.count]),
-          defaultSink: batch.defaultSink == nil ? nil : results[movesStart - 1],
+          defaultSink: batch.defaultSink == nil ? nil : results[defaultsStart],
+          defaultSource: batch.defaultSource == nil ? nil : results[sourceAt],
           moves: Array(results[movesStart..<mutesStart]),
           mutes: Array(results[mutesStart...])))
     }

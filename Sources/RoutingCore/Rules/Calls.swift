@@ -23,7 +23,13 @@ public func callStreams(
       !monitors.contains(stream.input)
     else { return false }
     if policy.callOnAnyCapture { return true }
-    if let role = stream.role, policy.callRoles.contains(role) { return true }
+    // Roles match without regard to case: PipeWire's own clients say
+    // `Communication`, PulseAudio's `phone`.
+    if let role = stream.role?.lowercased(),
+      policy.callRoles.contains(where: { $0.lowercased() == role })
+    {
+      return true
+    }
     guard let application = stream.application else { return false }
     return policy.callApplications.contains { globMatches($0, application) }
   }
@@ -49,11 +55,15 @@ extension DecisionRun {
     let now = snapshot.now
     let delay = policy.callStartDelaySeconds
     let phase: CallPhase
-    if streams.contains(where: { now - $0.recordingSince >= delay }) {
+    // A call starts at the very instant its reminder is set for:
+    // `since + delay` is compared as it is computed, never as
+    // `now - since`, which rounds differently.
+    let starts = streams.map { $0.recordingSince + delay }
+    if starts.contains(where: { now >= $0 }) {
       phase = .active
-    } else if !streams.isEmpty {
+    } else if let first = starts.min() {
       phase = .starting
-      remind(at: streams.map { $0.recordingSince + delay }.min()!)
+      remind(at: first)
     } else if let ended = snapshot.callEndedAt,
       now < ended + policy.callEndDelaySeconds
     {
@@ -141,7 +151,8 @@ extension DecisionRun {
             $0.name == record.previousProfile && $0.isAvailable
               && $0.outputCount > 0
           } ? record.previousProfile : bestOutputProfile(of: card)
-        guard let back else { continue }
+        // A card already back in the profile it had needs no request.
+        guard let back, back != card.activeProfile else { continue }
         requests.append(
           ProfileRequest(card: card.name, profile: back, purpose: .afterCall))
         conclusions.append(
@@ -173,10 +184,11 @@ extension DecisionRun {
     _ phase: CallPhase, _ streams: [CaptureStream], _ accessory: Int?,
     _ statuses: [AccessoryStatus], _ output: Int?
   ) {
-    let delay = formatSeconds(policy.callStartDelaySeconds)
+    let delaySeconds = policy.callStartDelaySeconds
+    let delay = formatSeconds(delaySeconds)
     var candidates: [Explanation.Candidate] = []
     for stream in streams {
-      let recorded = snapshot.now - stream.recordingSince
+      let isCall = snapshot.now >= stream.recordingSince + delaySeconds
       let why =
         "records from \(stream.input) since \(ago(stream.recordingSince))"
         + (stream.role.map { ", role \($0)" } ?? "")
@@ -184,9 +196,8 @@ extension DecisionRun {
         .init(
           subject:
             "capture #\(stream.id) (\(stream.application ?? "unknown"))",
-          verdict: recorded >= policy.callStartDelaySeconds
-            ? .chosen : .waiting,
-          reason: recorded >= policy.callStartDelaySeconds
+          verdict: isCall ? .chosen : .waiting,
+          reason: isCall
             ? why : why + "; a call once it has recorded \(delay) s"))
     }
     let conclusion: String

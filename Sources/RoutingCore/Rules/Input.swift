@@ -17,7 +17,11 @@ extension DecisionRun {
     func claimable(_ index: Int, chosen: Bool = false) -> Bool {
       let input = inputs[index]
       guard input.isAvailable, input.monitorOf == nil else { return false }
-      guard let owner = inputOwner[index] else { return true }
+      // The microphone of an accessory the engine leaves alone counts as
+      // no accessory's.
+      guard let owner = inputOwner[index],
+        !Self.isLeftAlone(statuses[owner])
+      else { return true }
       if chosen { return isWorn(statuses[owner]) }
       return inCall && owner == call.accessory
     }
@@ -74,20 +78,44 @@ extension DecisionRun {
       choice = (builtIn, "the first input of no accessory")
     }
     if explaining {
+      /// Why an input that was not chosen could not be.
+      func whyNot(_ index: Int) -> String {
+        let input = inputs[index]
+        if let output = input.monitorOf {
+          return "the monitor of \(output): what plays there"
+        }
+        if !input.isAvailable { return "it cannot record" }
+        guard let owner = inputOwner[index] else {
+          return "another input comes first"
+        }
+        let name = accessories[owner].accessory.name
+        if !isWorn(statuses[owner]) { return "\(name) is not worn" }
+        return claimable(index)
+          ? "another input comes first"
+          : "\(name)'s microphone is used only for a call while \(name) "
+            + "has the output"
+      }
       if let name = snapshot.defaultInput, choice?.input != current {
         candidates.append(
           .init(
             subject: name, verdict: .rejected,
-            reason: current == nil
-              ? "gone"
-              : "cannot record, is a monitor, or belongs to an accessory "
-                + "that is not worn or not in a call"))
+            reason: current.map(whyNot) ?? "gone"))
       }
       if let choice {
         candidates.append(
           .init(
             subject: inputs[choice.input].name, verdict: .chosen,
             reason: choice.why))
+      }
+      // Every accessory's microphone that was not chosen, and why.
+      var listed = Set(candidates.map(\.subject))
+      for index in inputs.indices where index != choice?.input {
+        let input = inputs[index]
+        guard let owner = inputOwner[index], input.monitorOf == nil,
+          !Self.isLeftAlone(statuses[owner]), listed.insert(input.name).inserted
+        else { continue }
+        candidates.append(
+          .init(subject: input.name, verdict: .rejected, reason: whyNot(index)))
       }
       step(
         "input",
@@ -98,4 +126,10 @@ extension DecisionRun {
   }
 
   private static let personsChoice = "the person's own choice"
+
+  /// Whether the engine leaves an accessory alone: registered without
+  /// `audioSwitching`, or unable to say where it is when that is needed.
+  private static func isLeftAlone(_ status: AccessoryStatus) -> Bool {
+    if case .leftAlone = status { true } else { false }
+  }
 }

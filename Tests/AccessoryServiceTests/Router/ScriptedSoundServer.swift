@@ -101,6 +101,7 @@ actor ScriptedSoundServer: RoutingLink {
     return PulseBatchResult(
       cardProfiles: batch.cardProfiles.map { _ in .success(()) },
       defaultSink: batch.defaultSink.map { _ in .success(()) },
+      defaultSource: batch.defaultSource.map { _ in .success(()) },
       moves: batch.moves.map { _ in .success(()) })
   }
 
@@ -179,6 +180,79 @@ actor ScriptedSoundServer: RoutingLink {
     }
   }
 
+  /// A Bluetooth card with a music profile (an output only) and a
+  /// headset profile (an output and a microphone), as PipeWire has them:
+  /// switching keeps the sink's name, and the headset profile adds the
+  /// source `<sink>-mic`.
+  func addBluetoothCard(
+    _ name: String, sink: String, address: String, active: String
+  ) {
+    change { state in
+      state.cards.append(
+        Card(
+          index: UInt32(100 + state.cards.count), name: name, driver: nil,
+          properties: [
+            "api.bluez5.address": address, "device.bus": "bluetooth",
+            "scripted.sink": sink,
+          ],
+          profiles: [
+            Self.profile(Self.musicProfile, sinks: 1, sources: 0, 16),
+            Self.profile(Self.headsetProfile, sinks: 1, sources: 1, 3),
+            Self.profile("off", sinks: 0, sources: 0, 0),
+          ],
+          activeProfileName: active, ownerModuleIndex: nil))
+      Self.applyProfile(of: state.cards.count - 1, to: &state)
+    }
+  }
+
+  /// The music profile of ``addBluetoothCard(_:sink:address:active:)``.
+  static let musicProfile = "a2dp-sink-sbc"
+  /// Its headset profile.
+  static let headsetProfile = "headset-head-unit"
+
+  /// A source appears: a microphone, or the monitor of a sink.
+  func addSource(_ name: String, monitorOf sink: String? = nil) {
+    change { state in
+      let monitor = sink.flatMap { state.sink(named: $0)?.index }
+      state.sources.append(Self.source(name, monitorOf: monitor, in: state))
+    }
+  }
+
+  /// An application starts recording from a source, or stops.
+  func record(
+    _ index: UInt32, from source: String?, role: String? = "phone",
+    application: String = "Call"
+  ) {
+    change { state in
+      state.sourceOutputs.removeAll { $0.index == index }
+      guard let source,
+        let from = state.sources.first(where: { $0.name == source })
+      else { return }
+      state.sourceOutputs.append(
+        SourceOutput(
+          index: index, name: "capture \(index)", sourceIndex: from.index,
+          clientIndex: nil,
+          properties: ["application.name": application].merging(
+            role.map { ["media.role": $0] } ?? [:]
+          ) { a, _ in a },
+          isCorked: false, isMuted: false, resampleMethod: nil,
+          ownerModuleIndex: nil))
+    }
+  }
+
+  /// The person picks the default input with another program.
+  func personChoosesDefaultInput(_ sourceName: String) {
+    change { $0.serverInfo.defaultSourceName = sourceName }
+  }
+
+  /// The default input's name.
+  var defaultSource: String? { state?.defaultSourceName }
+
+  /// A card's active profile.
+  func activeProfile(of card: String) -> String? {
+    state?.cards.first { $0.name == card }?.activeProfileName
+  }
+
   /// The server goes away.
   func goAway() {
     state = nil
@@ -224,6 +298,18 @@ actor ScriptedSoundServer: RoutingLink {
         return input
       }
     }
+    for change in batch.cardProfiles {
+      guard
+        let card = state.cards.firstIndex(where: { $0.name == change.cardName })
+      else { continue }
+      state.cards[card].activeProfileName = change.profileName
+      applyProfile(of: card, to: &state)
+    }
+    if let name = batch.defaultSource,
+      state.sources.contains(where: { $0.name == name })
+    {
+      state.serverInfo.defaultSourceName = name
+    }
     for move in batch.moves {
       guard let sink = state.sink(named: move.sink) else { continue }
       state.sinkInputs = state.sinkInputs.map { input in
@@ -232,6 +318,47 @@ actor ScriptedSoundServer: RoutingLink {
         return input
       }
     }
+  }
+
+  /// Gives a scripted Bluetooth card's microphone to the headset profile
+  /// only; recordings from a microphone that goes are gone too.
+  private static func applyProfile(of card: Int, to state: inout ServerMirror) {
+    let value = state.cards[card]
+    guard let sink = value.properties["scripted.sink"] else { return }
+    let microphone = "\(sink)-mic"
+    let records =
+      value.profiles.first { $0.name == value.activeProfileName }?.sourceCount
+      ?? 0 > 0
+    let present = state.sources.contains { $0.name == microphone }
+    if records, !present {
+      var source = Self.source(microphone, monitorOf: nil, in: state)
+      source.properties = value.properties
+      state.sources.append(source)
+    } else if !records, present {
+      let gone = state.sources.first { $0.name == microphone }!.index
+      state.sources.removeAll { $0.index == gone }
+      state.sourceOutputs.removeAll { $0.sourceIndex == gone }
+    }
+  }
+
+  static func profile(
+    _ name: String, sinks: UInt32, sources: UInt32, _ priority: UInt32
+  ) -> CardProfile {
+    CardProfile(
+      name: name, description: name, sinkCount: sinks, sourceCount: sources,
+      priority: priority, isAvailable: true)
+  }
+
+  /// A new source, numbered after the state's others.
+  static func source(
+    _ name: String, monitorOf sink: UInt32?, in state: ServerMirror
+  ) -> Source {
+    Source(
+      index: (state.sources.map(\.index).max() ?? 200) + 1, name: name,
+      description: name,
+      properties: [:], ports: [], activePortName: nil, isMuted: false,
+      monitorOfSinkIndex: sink, cardIndex: nil, ownerModuleIndex: nil,
+      driver: nil)
   }
 
   static func sink(_ index: UInt32, _ name: String, address: String?) -> Sink {
