@@ -44,16 +44,21 @@ public enum BluetoothVM {
   ///
   /// - Parameters:
   ///   - filter: The Swift Testing filter, such as a suite's name.
+  ///   - modules: More kernel modules to load, such as `snd-dummy`.
   ///   - limit: How long the run may take.
   /// - Throws: ``FixtureError`` if the run takes longer than `limit`.
   public static func runTests(
-    matching filter: String, within limit: Duration = .seconds(900)
+    matching filter: String, modules: [String] = [],
+    within limit: Duration = .seconds(900)
   ) async throws -> ProgramResult {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).standardized
       .path
     var environment = ProcessInfo.processInfo.environment
     environment[marker] = "1"
     environment["BTVM_VERBOSE"] = "1"
+    if !modules.isEmpty {
+      environment["BTVM_MODULES"] = modules.joined(separator: " ")
+    }
     // Each of the runner's boots has its own time-out: two fit the limit.
     environment["BTVM_TIMEOUT"] = "\((Int(limit.components.seconds) - 10) / 2)"
     return try await runProgram(
