@@ -22,14 +22,9 @@ struct HeadphonesTests {
   func throughTheKernel() async throws {
     // One boot each: the emulated controllers start from a clean state.
     for (function, name) in InsideTheBluetoothVM.tests {
-      let run = try await BluetoothVM.runTests(
-        matching: "InsideTheBluetoothVM/\(function)")
-      let output = run.stdout + run.stderr
-      #expect(run.status == 0, "inside the VM, '\(name)' failed:\n\(output)")
-      #expect(
-        output.contains("Test \"\(name)\" passed"),
-        "inside the VM, '\(name)' did not pass:\n\(output)")
-      #expect(!output.contains("skipped"), "a test was skipped:\n\(output)")
+      let failure = try await BluetoothVM.failure(
+        ofTest: "InsideTheBluetoothVM/\(function)", named: name)
+      #expect(failure == nil, Comment(rawValue: failure ?? ""))
     }
   }
 

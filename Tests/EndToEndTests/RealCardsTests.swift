@@ -19,16 +19,10 @@ struct RealCardsTests {
     "In a VM with ALSA cards: a call switches the worn headset's profile and microphone, and gives them back",
     .enabled(if: !BluetoothVM.isInside), .timeLimit(.minutes(10)))
   func inTheVM() async throws {
-    let name = InsideTheVMWithCards.name
-    let run = try await BluetoothVM.runTests(
-      matching: "InsideTheVMWithCards/calls",
+    let failure = try await BluetoothVM.failure(
+      ofTest: "InsideTheVMWithCards/calls", named: InsideTheVMWithCards.name,
       modules: ALSAHeadset.modules)
-    let output = run.stdout + run.stderr
-    #expect(run.status == 0, "inside the VM, '\(name)' failed:\n\(output)")
-    #expect(
-      output.contains("Test \"\(name)\" passed"),
-      "inside the VM, '\(name)' did not pass:\n\(output)")
-    #expect(!output.contains("skipped"), "a test was skipped:\n\(output)")
+    #expect(failure == nil, Comment(rawValue: failure ?? ""))
   }
 }
 

@@ -71,6 +71,31 @@ public enum BluetoothVM {
   }
 }
 
+extension BluetoothVM {
+  /// Runs one test of this binary inside the VM, and returns why it did
+  /// not pass there, or nil when it passed.
+  ///
+  /// A test passed when the run exits 0, says it passed under its name,
+  /// and skipped nothing.
+  ///
+  /// - Parameters:
+  ///   - filter: The Swift Testing filter that selects it.
+  ///   - name: The name it passes under.
+  ///   - modules: More kernel modules to load, such as `snd-dummy`.
+  public static func failure(
+    ofTest filter: String, named name: String, modules: [String] = []
+  ) async throws -> String? {
+    let run = try await runTests(matching: filter, modules: modules)
+    let output = run.stdout + run.stderr
+    if run.status != 0 { return "inside the VM, '\(name)' failed:\n\(output)" }
+    if !output.contains("Test \"\(name)\" passed") {
+      return "inside the VM, '\(name)' did not pass:\n\(output)"
+    }
+    if output.contains("skipped") { return "a test was skipped:\n\(output)" }
+    return nil
+  }
+}
+
 /// Makes the emulated controllers pair afresh whenever no link is up.
 ///
 /// Once the ACL link between hci0 and hci1 drops (about 2 s after its last
