@@ -24,6 +24,7 @@ let package = Package(
     .executable(name: "acctl", targets: ["acctl"]),
     .executable(name: "accessoryd-benchmark", targets: ["AccessorydBenchmark"]),
     .executable(name: "headphones-benchmark", targets: ["HeadphonesBenchmark"]),
+    .executable(name: "calls-benchmark", targets: ["CallsBenchmark"]),
   ],
   targets: [
     // MARK: - Apple-shaped frameworks
@@ -151,6 +152,11 @@ let package = Package(
         "PulseAudio", "TestSupport",
       ],
       path: "Benchmarks/HeadphonesBenchmark"
+    ),
+    .executableTarget(
+      name: "CallsBenchmark",
+      dependencies: ["AccessoryControl", "BenchmarkSupport", "PulseAudio", "TestSupport"],
+      path: "Benchmarks/CallsBenchmark"
     ),
     .executableTarget(
       name: "RoutingBenchmark",

@@ -10,22 +10,36 @@ public struct Goal: Sendable, CustomStringConvertible {
   public var streams: [UInt32]
   /// A sink that must not exist, if any.
   public var absentSink: String?
+  /// The source that must be the default input, if any.
+  public var defaultSource: String?
+  /// A card and the profile it must have, if any.
+  public var cardProfile: (card: String, profile: String)?
+  /// How many recording streams there must be, if that matters.
+  public var recordings: Int?
 
   /// Creates a goal from the conditions that must all hold.
   public init(
     defaultSink: String? = nil, streamsSink: String? = nil,
-    streams: [UInt32] = [], absentSink: String? = nil
+    streams: [UInt32] = [], absentSink: String? = nil,
+    defaultSource: String? = nil,
+    cardProfile: (card: String, profile: String)? = nil,
+    recordings: Int? = nil
   ) {
     self.defaultSink = defaultSink
     self.streamsSink = streamsSink
     self.streams = streams
     self.absentSink = absentSink
+    self.defaultSource = defaultSource
+    self.cardProfile = cardProfile
+    self.recordings = recordings
   }
 
   /// What the observer must list to judge the goal.
   public var parts: Set<ObservedPart> {
     var parts: Set<ObservedPart> = []
-    if defaultSink != nil { parts.insert(.server) }
+    if defaultSink != nil || defaultSource != nil { parts.insert(.server) }
+    if cardProfile != nil { parts.insert(.cards) }
+    if recordings != nil { parts.insert(.recordings) }
     if streamsSink != nil || absentSink != nil { parts.insert(.sinks) }
     if streamsSink != nil && !streams.isEmpty { parts.insert(.inputs) }
     return parts
@@ -39,6 +53,11 @@ public struct Goal: Sendable, CustomStringConvertible {
       terms.append("\(streams.count) streams on \(streamsSink)")
     }
     if let absentSink { terms.append("no sink \(absentSink)") }
+    if let defaultSource { terms.append("default input \(defaultSource)") }
+    if let cardProfile {
+      terms.append("\(cardProfile.card) in \(cardProfile.profile)")
+    }
+    if let recordings { terms.append("\(recordings) recordings") }
     return terms.joined(separator: ", ")
   }
 }
@@ -51,6 +70,10 @@ public enum ObservedPart: Hashable, Sendable {
   case sinks
   /// The list of sink inputs.
   case inputs
+  /// The list of cards.
+  case cards
+  /// The list of recording streams (source outputs).
+  case recordings
 }
 
 /// What an observer last saw of the server.
@@ -61,6 +84,12 @@ public struct ObservedState: Sendable, CustomStringConvertible {
   public var sinkIndexes: [String: UInt32] = [:]
   /// The sink index of each sink input.
   public var inputSinks: [UInt32: UInt32] = [:]
+  /// The default source's name, if the server has one.
+  public var defaultSourceName: String?
+  /// Each card's active profile, by card name.
+  public var cardProfiles: [String: String] = [:]
+  /// How many recording streams there are.
+  public var recordingCount = 0
 
   /// Creates a state in which nothing has been seen yet.
   public init() {}
@@ -69,6 +98,15 @@ public struct ObservedState: Sendable, CustomStringConvertible {
   public func satisfies(_ goal: Goal) -> Bool {
     if let name = goal.defaultSink, defaultSinkName != name { return false }
     if let name = goal.absentSink, sinkIndexes[name] != nil { return false }
+    if let name = goal.defaultSource, defaultSourceName != name {
+      return false
+    }
+    if let wanted = goal.cardProfile,
+      cardProfiles[wanted.card] != wanted.profile
+    {
+      return false
+    }
+    if let count = goal.recordings, recordingCount != count { return false }
     if let name = goal.streamsSink {
       guard let sink = sinkIndexes[name] else { return false }
       return goal.streams.allSatisfy { inputSinks[$0] == sink }
@@ -291,6 +329,9 @@ public actor ServerObserver {
     case (.server, _): dirty.insert(.server)
     case (.sink, .new), (.sink, .remove): dirty.insert(.sinks)
     case (.sinkInput, _): dirty.insert(.inputs)
+    case (.card, _): dirty.insert(.cards)
+    case (.sourceOutput, .new), (.sourceOutput, .remove):
+      dirty.insert(.recordings)
     default: return
     }
     if let current = watch, current.reachedAt == nil,
@@ -335,6 +376,16 @@ public actor ServerObserver {
     }
     if let server = listing.server, isNewest(.server) {
       state.defaultSinkName = server.defaultSinkName
+      state.defaultSourceName = server.defaultSourceName
+    }
+    if let cards = listing.cards, isNewest(.cards) {
+      state.cardProfiles = Dictionary(
+        cards.compactMap { card in
+          card.activeProfileName.map { (card.name, $0) }
+        }, uniquingKeysWith: { a, _ in a })
+    }
+    if let recordings = listing.recordings, isNewest(.recordings) {
+      state.recordingCount = recordings.count
     }
     if let sinks = listing.sinks, isNewest(.sinks) {
       state.sinkIndexes = Dictionary(
@@ -353,6 +404,8 @@ private struct Listing: Sendable {
   var server: ServerInfo?
   var sinks: [Sink]?
   var inputs: [SinkInput]?
+  var cards: [Card]?
+  var recordings: [SourceOutput]?
 
   /// Lists the parts at once, pipelined on the connection.
   static func fetch(
@@ -363,7 +416,12 @@ private struct Listing: Sendable {
     async let sinks = parts.contains(.sinks) ? connection.sinks() : nil
     async let inputs =
       parts.contains(.inputs) ? connection.sinkInputs() : nil
-    return try await Listing(server: server, sinks: sinks, inputs: inputs)
+    async let cards = parts.contains(.cards) ? connection.cards() : nil
+    async let recordings =
+      parts.contains(.recordings) ? connection.sourceOutputs() : nil
+    return try await Listing(
+      server: server, sinks: sinks, inputs: inputs, cards: cards,
+      recordings: recordings)
   }
 }
 

@@ -603,6 +603,18 @@ private func run(
           .init(busName: "org.mpris.MediaPlayer2.spotify", name: "Spotify"),
         ],
         reason: "the accessory that had the output was taken off")),
+    .route(
+      RouteEvent(
+        output: "bluez_output.AA_BB_CC_DD_EE_01.1",
+        summary: "Studio Buds is worn, so it plays; input "
+          + "bluez_input.AA_BB_CC_DD_EE_01.0", moves: 0,
+        defaultChanged: false, pending: false, chosenBy: .accessoryd,
+        inputChanged: "bluez_input.AA_BB_CC_DD_EE_01.0",
+        profiles: [
+          ProfileRequest(
+            card: "bluez_card.AA_BB_CC_DD_EE_01", profile: "headset-head-unit",
+            purpose: .call, previousProfile: "a2dp-sink-sbc")
+        ])),
   ].map(FakeDaemon.text)
 
   /// A daemon that sends the events after the subscription, then closes
@@ -635,6 +647,10 @@ private func run(
             pickerDidDismiss (picker 1)
             mediaPaused: mpv Media Player, Spotify: the accessory that had the \
             output was taken off
+            route bluez_output.AA_BB_CC_DD_EE_01.1: Studio Buds is worn, so it \
+            plays; input bluez_input.AA_BB_CC_DD_EE_01.0 [input \
+            bluez_input.AA_BB_CC_DD_EE_01.0, bluez_card.AA_BB_CC_DD_EE_01 to \
+            'headset-head-unit' for the call]
 
             """,
           error: "Error: accessoryd ended the event stream: it stopped, or "
@@ -649,7 +665,7 @@ private func run(
     let transcript = try await acctl(
       "events", "--json", "--socket", daemon.path)
     let lines = transcript.output.split(separator: "\n").map(String.init)
-    #expect(lines.count == 9)
+    #expect(lines.count == 10)
     #expect(lines.first == #"{"kind":"soundServer","state":"connected"}"#)
     #expect(
       lines[2]
@@ -657,6 +673,15 @@ private func run(
         + #""moves":2,"output":"bluez_output.AA_BB_CC_DD_EE_01.1","#
         + #""pending":false,"summary":"Studio Buds is worn, so it plays"}"#)
     #expect(lines[1].contains(#""address":"AA:BB:CC:DD:EE:01""#))
+    #expect(
+      lines[9].contains(
+        #""inputChanged":"bluez_input.AA_BB_CC_DD_EE_01.0","#
+          + #""kind":"route","moves":0"#), "\(lines[9])")
+    #expect(
+      lines[9].contains(
+        #""profiles":[{"card":"bluez_card.AA_BB_CC_DD_EE_01","#
+          + #""previousProfile":"a2dp-sink-sbc","profile":"headset-head-unit","#
+          + #""purpose":"call"}]"#), "\(lines[9])")
     #expect(transcript.status == 1)
   }
 }

@@ -137,6 +137,16 @@ private func read<Message: Decodable>(
         RouteEvent(
           output: "speaker", summary: "You chose Speaker", moves: 0,
           defaultChanged: true, pending: false, chosenBy: .person)),
+      .route(
+        RouteEvent(
+          output: "buds", summary: "A call", moves: 0, defaultChanged: false,
+          pending: false, chosenBy: .accessoryd, inputChanged: "buds-mic",
+          profiles: [
+            ProfileRequest(
+              card: "card", profile: "headset-head-unit", purpose: .call,
+              previousProfile: "a2dp-sink"),
+            ProfileRequest(card: "other", profile: "a2dp-sink"),
+          ])),
       .soundServer(.init(state: .disconnected)),
       .session(SessionEvent(migrated: 3)),
       .session(

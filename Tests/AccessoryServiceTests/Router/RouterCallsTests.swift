@@ -72,6 +72,18 @@ struct RouterCallsTests {
             callProfile: Server.headsetProfile)
         ])
       #expect(report.text?.contains("worn, for the call") == true)
+      // Events say what changed: the profile for the call, then the input.
+      let profile = await rig.events.next {
+        $0["kind"] == "route" && $0["profiles"] != nil
+      }
+      guard case .array(let profiles)? = profile?["profiles"] else {
+        Issue.record("no route event with profiles")
+        return
+      }
+      #expect(profiles.first?["purpose"] == "call")
+      #expect(profiles.first?["profile"] == "headset-head-unit")
+      let input = await rig.events.next { $0["inputChanged"] != nil }
+      #expect(input?["inputChanged"] == "buds-mic")
 
       // The call ends: profile and input stay for the end delay.
       await Self.record(rig, from: nil)
