@@ -42,11 +42,15 @@ struct CallsBenchmark {
 
   func run() async throws {
     progress("starting PulseAudio with the ALSA headset, and accessoryd")
-    let server = try await SoundServer.start(
-      .pulseAudio,
-      sinks: [.speaker(name: "speaker", description: "Built-in Speaker")])
+    let (server, headset) = try await ALSAHeadset.start(
+      .pulseAudio, address: address)
     defer { server.stop() }
-    try await Headset.load(into: server, address: address)
+    // On PulseAudio the headset's devices keep their names.
+    let sink = "alsa_output.buds.stereo-fallback"
+    let microphone = "alsa_input.buds.stereo-fallback"
+    guard headset.isSink(sink), headset.isMicrophone(microphone) else {
+      throw BenchmarkError("the headset's devices are not named as expected")
+    }
     let daemon = try await DaemonFixture.start(on: server, policy: nil)
     defer { daemon.shutDown() }
     for arguments in [
@@ -65,14 +69,13 @@ struct CallsBenchmark {
       .init(server: server.serverAddress, applicationName: "calls-benchmark"))
     let observer = await ServerObserver.start(connection: connection)
     try await observer.reach(
-      Goal(defaultSink: Headset.sink), timeout: .seconds(30))
+      Goal(defaultSink: sink), timeout: .seconds(30))
 
     let inCall = Goal(
-      defaultSource: Headset.microphone,
-      cardProfile: (Headset.card, Headset.duplex))
+      defaultSource: microphone, cardProfile: (headset.card, Headset.duplex))
     let afterCall = Goal(
-      defaultSource: Headset.laptopMicrophone,
-      cardProfile: (Headset.card, Headset.outputOnly))
+      defaultSource: headset.laptopMicrophone,
+      cardProfile: (headset.card, Headset.outputOnly))
     progress("\(repetitions) calls")
     var start = Samples()
     var end = Samples()
@@ -80,7 +83,7 @@ struct CallsBenchmark {
       try await observer.reach(afterCall, timeout: .seconds(30))
       try await observer.arm(Goal(recordings: 1))
       let call = try await server.startRecording(
-        from: Headset.laptopMicrophone, properties: ["media.role": "phone"])
+        from: headset.laptopMicrophone, properties: ["media.role": "phone"])
       guard let began = try await observer.wait(until: .now + .seconds(30))
       else { throw BenchmarkError("the call's recording never showed") }
       try await observer.arm(inCall)

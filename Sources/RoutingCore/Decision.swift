@@ -96,6 +96,9 @@ public struct Decision: Sendable, Hashable, Codable {
   public var inputTarget: String?
   /// The new default input, when it differs from the current one.
   public var defaultInputChange: String?
+  /// The input chosen for a call, when the decision chose one: the
+  /// service remembers it, to give it back once no call runs.
+  public var callInput: String?
   /// Where a call stands.
   public var callPhase: CallPhase
   /// The capture streams that make the call, or would once they have
@@ -114,7 +117,8 @@ public struct Decision: Sendable, Hashable, Codable {
   public init(
     target: String?, defaultChange: String?, moves: [StreamMove],
     profileRequests: [ProfileRequest], inputTarget: String? = nil,
-    defaultInputChange: String? = nil, callPhase: CallPhase = .none,
+    defaultInputChange: String? = nil, callInput: String? = nil,
+    callPhase: CallPhase = .none,
     callStreams: [UInt32] = [], endedCallProfiles: [String] = [],
     reconsiderAt: Instant?,
     explanation: Explanation
@@ -125,6 +129,7 @@ public struct Decision: Sendable, Hashable, Codable {
     self.profileRequests = profileRequests
     self.inputTarget = inputTarget
     self.defaultInputChange = defaultInputChange
+    self.callInput = callInput
     self.callPhase = callPhase
     self.callStreams = callStreams
     self.endedCallProfiles = endedCallProfiles

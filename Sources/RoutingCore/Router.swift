@@ -271,6 +271,7 @@ struct DecisionRun {
       profileRequests: allProfileRequests,
       inputTarget: inputName,
       defaultInputChange: defaultInputChange,
+      callInput: chosenInput?.isForCall == true ? inputName : nil,
       callPhase: call.phase,
       callStreams: call.streams.map(\.id),
       endedCallProfiles: callProfiles.ended,

@@ -34,6 +34,13 @@ extension Snapshot {
       }
       result.defaultInput = change
     }
+    if let input = decision.callInput {
+      result.callInput = input
+    } else if decision.callPhase == .none,
+      result.defaultInput != callInput || decision.defaultInputChange != nil
+    {
+      result.callInput = nil
+    }
     let ended = Set(decision.endedCallProfiles)
     result.callProfiles.removeAll { ended.contains($0.card) }
     for request in decision.profileRequests {

@@ -43,6 +43,9 @@ public struct Snapshot: Sendable, Hashable, Codable {
   /// When the last stream that made a call ended, while no such stream
   /// runs; `nil` during a call or when there was none.
   public var callEndedAt: Instant?
+  /// The input this engine made the default for a call, to give back once
+  /// no call runs; `nil` when there is none to give back.
+  public var callInput: String?
   /// The moment of the decision.
   public var now: Instant
 
@@ -63,6 +66,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     inputHistory: [String] = [],
     callProfiles: [CallProfile] = [],
     callEndedAt: Instant? = nil,
+    callInput: String? = nil,
     now: Instant
   ) {
     self.accessories = accessories
@@ -80,13 +84,15 @@ public struct Snapshot: Sendable, Hashable, Codable {
     self.inputHistory = inputHistory
     self.callProfiles = callProfiles
     self.callEndedAt = callEndedAt
+    self.callInput = callInput
     self.now = now
   }
 
   private enum CodingKeys: String, CodingKey {
     case accessories, outputs, cards, streams, defaultOutput, manualChoice
     case hostAddresses, outputHistory, inputs, captureStreams, defaultInput
-    case manualInputChoice, inputHistory, callProfiles, callEndedAt, now
+    case manualInputChoice, inputHistory, callProfiles, callEndedAt
+    case callInput, now
   }
 
   /// Creates a snapshot by decoding it; lists may be left out.
@@ -116,6 +122,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
       callProfiles: try c.decodeIfPresent(
         [CallProfile].self, forKey: .callProfiles) ?? [],
       callEndedAt: try c.decodeIfPresent(Instant.self, forKey: .callEndedAt),
+      callInput: try c.decodeIfPresent(String.self, forKey: .callInput),
       now: try c.decode(Instant.self, forKey: .now)
     )
   }

@@ -146,6 +146,28 @@ struct RouteTrackingTests {
     #expect(tracking.manualChoice == nil)
   }
 
+  @Test func theServersDefaultAMomentAfterAnOutputCameIsNotAManualChoice() {
+    let phones = sink(2, "buds.2", address: "aa:bb:cc:dd:ee:01")
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 10)
+    // The output comes back under a new name; WirePlumber settles on
+    // another default a moment later, in a state of its own.
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds, phones],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 11)
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker, buds, phones],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 11.5)
+    #expect(tracking.manualChoice == nil)
+    // Later, the same change is the person's.
+    tracking.observe(
+      server: server(default: "buds.2"), sinks: [speaker, buds, phones],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 13)
+    #expect(tracking.manualChoice?.output == "buds.2")
+  }
+
   @Test func aStreamThePersonMovesIsPinnedUntilItGoesBackToTheDefault() {
     var tracking = RouteTracking()
     let sinks = [speaker, buds]

@@ -1,10 +1,11 @@
 // Calls on real sound cards, end to end. These machines have no sound
 // cards, so the host's test boots the Bluetooth VM (scripts/run-in-vm) with
 // snd-dummy and snd-aloop and runs the suite `InsideTheVMWithCards` there,
-// with this same binary: a private PulseAudio loads the dummy card with
-// module-alsa-card and an accessory's Bluetooth properties, so the card has
-// a real output-only profile and a real duplex one, and the loopback card
-// is the built-in microphone. accessoryd decides, PulseAudio switches.
+// with this same binary, on each server: the dummy card gets an accessory's
+// Bluetooth properties (PulseAudio's module-alsa-card, or WirePlumber's
+// ALSA monitor with rules), so it has a real output-only profile and a real
+// duplex one, and the loopback card is the built-in microphone
+// (TestSupport's ALSAHeadset). accessoryd decides, the server switches.
 
 import AccessoryControl
 import Foundation
@@ -31,108 +32,125 @@ struct RealCardsTests {
 @Suite(
   "InsideTheVMWithCards", .enabled(if: BluetoothVM.isInside), .serialized)
 struct InsideTheVMWithCards {
-  /// The name ``calls()`` passes under.
+  /// The name ``calls(_:)`` passes under, with each server.
   static let name =
-    "PulseAudio's ALSA card as a headset: a call while worn, a probe, a level meter, the person's microphone, not worn"
-
-  typealias Headset = ALSAHeadset
+    "ALSA card as a headset: a call while worn, a probe, a level meter, the person's microphone, not worn"
 
   @Test(
-    "PulseAudio's ALSA card as a headset: a call while worn, a probe, a level meter, the person's microphone, not worn"
-  )
-  func calls() async throws {
-    let server = try await SoundServer.start(
-      .pulseAudio,
-      sinks: [.speaker(name: "speaker", description: "Built-in Speaker")])
+    "ALSA card as a headset: a call while worn, a probe, a level meter, the person's microphone, not worn",
+    arguments: SoundServerKind.allCases)
+  func calls(_ kind: SoundServerKind) async throws {
+    let (server, headset) = try await ALSAHeadset.start(
+      kind, address: budsAddress)
     defer { server.stop() }
-    try await Headset.load(into: server, address: budsAddress)
-    let cards = Cards(server: server)
+    let cards = Cards(server: server, headset: headset)
+    let laptop = headset.laptopMicrophone
+    let music = ALSAHeadset.outputOnly
+    let duplex = ALSAHeadset.duplex
+    let tone = try #require(try await server.startStreams(1).first)
+    defer { tone.stop() }
 
     let daemon = try await DaemonFixture.start(on: server, policy: nil)
     defer { daemon.shutDown() }
     let rig = Rig(server: server, daemon: daemon)
-    try await rig.pairAndRegister(budsAddress, placement: "inEar")
-    try await rig.eventually("the default on the buds") {
-      $0.defaultSink == Headset.sink
-    }
+    do {
+      try await rig.pairAndRegister(budsAddress, placement: "inEar")
+      try await rig.eventually("the default and the stream on the buds") {
+        headset.isSink($0.defaultSink)
+          && $0.streams.allSatisfy { headset.isSink($0.sink) }
+      }
 
-    // A call while worn: after 0.5 s the duplex profile, and the buds'
-    // microphone as the input.
-    var call = try await server.startRecording(
-      from: Headset.laptopMicrophone, properties: ["media.role": "phone"])
-    try await cards.eventually("the headset profile and its microphone") {
-      $0.profile == Headset.duplex && $0.input == Headset.microphone
-    }
-    var route = try await rig.json(["route"])
-    #expect(route["call"] == "active")
-    #expect(route["input"]?.stringValue == Headset.microphone)
-    guard case .array(let records)? = route["callProfiles"] else {
-      throw RigFailure("route --json has no callProfiles: \(route)")
-    }
-    #expect(records.first?["card"]?.stringValue == Headset.card)
-    #expect(
-      records.first?["previousProfile"]?.stringValue == Headset.outputOnly)
-    #expect(try await server.defaultSinkName() == Headset.sink)
-    let explained = try await rig.ok(["route", "--explain"]).stdout
-    #expect(explained.contains("for the call"), "\(explained)")
+      // A call while worn: after 0.5 s the duplex profile, and the buds'
+      // microphone as the input; the music stays with the buds (on PipeWire
+      // the profile makes their sink again, under a new name).
+      var call = try await server.startRecording(
+        from: laptop, properties: ["media.role": "phone"])
+      try await cards.eventually("the headset profile and its microphone") {
+        $0.profile == duplex && headset.isMicrophone($0.input)
+      }
+      try await rig.eventually("the default and the stream still on the buds") {
+        headset.isSink($0.defaultSink)
+          && $0.streams.allSatisfy { headset.isSink($0.sink) }
+      }
+      var route = try await rig.json(["route"])
+      #expect(route["call"] == "active")
+      #expect(headset.isMicrophone(route["input"]?.stringValue))
+      guard case .array(let records)? = route["callProfiles"] else {
+        throw RigFailure("route --json has no callProfiles: \(route)")
+      }
+      #expect(records.first?["card"]?.stringValue == headset.card)
+      #expect(records.first?["previousProfile"]?.stringValue == music)
+      let explained = try await rig.ok(["route", "--explain"]).stdout
+      #expect(explained.contains("for the call"), "\(explained)")
 
-    // It ends: 2 s later, at the end delay's timer, both come back.
-    call.stop()
-    try await cards.eventually("the music profile and the laptop's microphone")
-    {
-      $0.profile == Headset.outputOnly && $0.input == Headset.laptopMicrophone
-    }
-    let changes = try await rig.routeChanges()
-    #expect(
-      changes.first?["trigger"] == "a grace time ended",
-      "given back at once, not after the end delay: \(changes)")
-    #expect(try await server.defaultSinkName() == Headset.sink)
+      // It ends: 2 s later, at the end delay's timer, both come back.
+      call.stop()
+      try await cards.eventually(
+        "the music profile and the laptop's microphone"
+      ) {
+        $0.profile == music && $0.input == laptop
+      }
+      let changes = try await rig.routeChanges()
+      #expect(
+        changes.contains { $0["trigger"] == "a grace time ended" },
+        "given back at once, not after the end delay: \(changes)")
+      try await rig.eventually("the default and the stream back on the buds") {
+        headset.isSink($0.defaultSink)
+          && $0.streams.allSatisfy { headset.isSink($0.sink) }
+      }
 
-    // A 100 ms probe, and a level meter that records on: no switch.
-    let probe = try await server.startRecording(
-      from: Headset.laptopMicrophone, properties: ["media.role": "phone"])
-    try await Task.sleep(for: .milliseconds(100))
-    probe.stop()
-    let meter = try await server.startRecording(
-      from: Headset.laptopMicrophone,
-      properties: [
-        "media.role": "phone", "application.id": "org.PulseAudio.pavucontrol",
-      ])
-    try await cards.consistently("no switch for a probe or a level meter") {
-      $0.profile == Headset.outputOnly && $0.input == Headset.laptopMicrophone
-    }
-    meter.stop()
+      // A 100 ms probe, and a level meter that records on: no switch.
+      let probe = try await server.startRecording(
+        from: laptop, properties: ["media.role": "phone"])
+      try await Task.sleep(for: .milliseconds(100))
+      probe.stop()
+      let meter = try await server.startRecording(
+        from: laptop,
+        properties: [
+          "media.role": "phone", "application.id": "org.PulseAudio.pavucontrol",
+        ])
+      try await cards.consistently("no switch for a probe or a level meter") {
+        $0.profile == music && $0.input == laptop
+      }
+      meter.stop()
 
-    // The person picks the laptop's microphone during a call: kept.
-    call = try await server.startRecording(
-      from: Headset.laptopMicrophone, properties: ["media.role": "phone"])
-    try await cards.eventually("the headset profile for the second call") {
-      $0.profile == Headset.duplex && $0.input == Headset.microphone
-    }
-    _ = try await server.pactl(["set-default-source", Headset.laptopMicrophone])
-    try await cards.consistently("the person's microphone kept") {
-      $0.input == Headset.laptopMicrophone
-    }
-    call.stop()
-    try await cards.eventually("the music profile after the second call") {
-      $0.profile == Headset.outputOnly && $0.input == Headset.laptopMicrophone
-    }
+      // The person picks the laptop's microphone during a call: kept.
+      call = try await server.startRecording(
+        from: laptop, properties: ["media.role": "phone"])
+      try await cards.eventually("the headset profile for the second call") {
+        $0.profile == duplex && headset.isMicrophone($0.input)
+      }
+      // It holds through the call; past the second a server takes to settle
+      // its defaults after devices came, the person's change is theirs.
+      try await cards.consistently("the headset's microphone in the call") {
+        $0.profile == duplex && headset.isMicrophone($0.input)
+      }
+      _ = try await server.pactl(["set-default-source", laptop])
+      try await cards.consistently("the person's microphone kept") {
+        $0.input == laptop
+      }
+      call.stop()
+      try await cards.eventually("the music profile after the second call") {
+        $0.profile == music && $0.input == laptop
+      }
 
-    // Taken off: a call uses the laptop's microphone and switches nothing.
-    try await rig.place(budsAddress, "offHead")
-    try await rig.eventually("the speaker once the buds are off") {
-      $0.defaultSink == "speaker"
+      // Taken off: a call uses the laptop's microphone and switches nothing.
+      try await rig.place(budsAddress, "offHead")
+      try await rig.eventually("another output once the buds are off") {
+        !headset.isSink($0.defaultSink)
+      }
+      call = try await server.startRecording(
+        from: laptop, properties: ["media.role": "phone"])
+      try await cards.consistently("no headset profile for headphones off") {
+        $0.profile == music && $0.input == laptop
+      }
+      route = try await rig.json(["route"])
+      #expect(route["call"] == "active")
+      #expect(route["input"]?.stringValue == laptop)
+      call.stop()
+    } catch {
+      throw RigFailure("\(error)", details: await rig.diagnostics())
     }
-    call = try await server.startRecording(
-      from: Headset.laptopMicrophone, properties: ["media.role": "phone"])
-    try await cards.consistently("no headset profile for headphones off") {
-      $0.profile == Headset.outputOnly && $0.input == Headset.laptopMicrophone
-    }
-    route = try await rig.json(["route"])
-    #expect(route["call"] == "active")
-    #expect(route["input"]?.stringValue == Headset.laptopMicrophone)
-    call.stop()
-
     await #expect(
       daemon.stop() == 0,
       "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")
@@ -142,12 +160,13 @@ struct InsideTheVMWithCards {
 /// The headset card's profile and the default input, watched.
 private struct Cards {
   let server: SoundServer
+  let headset: ALSAHeadset
 
   /// Polls until a condition holds, for 20 s at most.
   func eventually(
     _ what: String, _ condition: (ALSAHeadset.Observed) -> Bool
   ) async throws {
-    try await ALSAHeadset.waitUntil(server, what, condition)
+    try await headset.waitUntil(server, what, condition)
   }
 
   /// Requires a condition to hold at every look for 1.5 s: three times
@@ -157,7 +176,7 @@ private struct Cards {
   ) async throws {
     let end = ContinuousClock.now + .milliseconds(1500)
     while ContinuousClock.now < end {
-      let observed = try await ALSAHeadset.observe(server)
+      let observed = try await headset.observe(server)
       guard condition(observed) else {
         throw RigFailure("\(what) did not hold: \(observed)")
       }

@@ -104,6 +104,7 @@ struct CallsTests {
     let fixture = BluetoothFixtures(server)
     var snapshot = fixture.inCall(now: 110)
     snapshot.defaultInput = fixture.headsetSource.name
+    snapshot.callInput = fixture.headsetSource.name
     snapshot.inputHistory = [BluetoothFixtures.builtInMicrophone.name]
     snapshot.captureStreams = []
     snapshot.callEndedAt = 109
@@ -127,6 +128,35 @@ struct CallsTests {
     #expect(decision.endedCallProfiles == [fixture.cardName])
     #expect(
       decision.defaultInputChange == BluetoothFixtures.builtInMicrophone.name)
+    #expect(snapshot.applying(decision).callInput == nil)
+  }
+
+  @Test("Outside a call the input is left as it is, but for headphones off")
+  func inputOutsideACall() throws {
+    let fixture = BluetoothFixtures(.pipeWire)
+    var snapshot = fixture.inCall(now: 200)
+    snapshot.captureStreams = []
+    snapshot.callProfiles = []
+    snapshot.inputHistory = [BluetoothFixtures.builtInMicrophone.name]
+    // A worn headset's microphone someone else made the default: it stays.
+    snapshot.defaultInput = fixture.headsetSource.name
+    var decision = decide(snapshot, Policy())
+    #expect(
+      decision.defaultInputChange == nil,
+      Comment(rawValue: decision.explanation.text))
+    // So does a monitor, and no default at all is left to the server.
+    for input in [BluetoothFixtures.speakerMonitor.name, nil] {
+      snapshot.defaultInput = input
+      decision = decide(snapshot, Policy())
+      #expect(decision.defaultInputChange == nil, "\(input ?? "none")")
+    }
+    // The headphones taken off: never their microphone.
+    snapshot.defaultInput = fixture.headsetSource.name
+    snapshot.accessories[0].placement = .offHead
+    decision = decide(snapshot, Policy())
+    #expect(
+      decision.defaultInputChange == BluetoothFixtures.builtInMicrophone.name)
+    #expect(decision.explanation.text.contains("Buds is not worn"))
   }
 
   @Test("A call that starts again within the end delay keeps the profile")

@@ -1,39 +1,156 @@
 // A real sound card as a Bluetooth headset, for calls: inside the Bluetooth
-// VM (scripts/run-in-vm with snd-dummy and snd-aloop), a private PulseAudio
-// loads the dummy card with module-alsa-card and an accessory's Bluetooth
-// properties, so it has a real output-only profile (as A2DP) and a real
-// duplex one (as the headset profile); the loopback card's capture side is
-// the built-in microphone.
+// VM (scripts/run-in-vm with snd-dummy and snd-aloop), the dummy card gets
+// an accessory's Bluetooth properties, so it has a real output-only profile
+// (as A2DP) and a real duplex one (as the headset profile); the loopback
+// card's capture side is the built-in microphone. On PulseAudio the test
+// loads the cards with module-alsa-card and module-alsa-source; on PipeWire
+// WirePlumber's ALSA monitor opens them (udev must know them: the VM has no
+// udevd of its own, so one is started) and rules give the dummy card and
+// its nodes the properties. PipeWire names a node made again after a
+// profile switch anew (`….stereo-fallback.2`), as its Bluetooth nodes may
+// be: the headset's devices are told by their prefix.
 
 import Foundation
 
-/// The dummy card loaded as an accessory's headset, and the loopback card
-/// as the laptop's microphone.
-public enum ALSAHeadset {
+/// Properties WirePlumber's ALSA monitor gives one real sound card and its
+/// nodes, so that the card can stand for another device.
+public struct ALSACardIdentity: Sendable, Hashable {
+  /// The card's `device.name` as WirePlumber names it, such as
+  /// `alsa_card.platform-snd_dummy.0`.
+  public var deviceName: String
+  /// The properties the card and each of its nodes get.
+  public var properties: [String: String]
+
+  /// Creates an identity.
+  public init(deviceName: String, properties: [String: String]) {
+    self.deviceName = deviceName
+    self.properties = properties
+  }
+
+  /// WirePlumber 0.4's `alsa_monitor.rules` that give the properties: one
+  /// for the device, one for its nodes (`alsa_output.<card>.*`,
+  /// `alsa_input.<card>.*`).
+  var wirePlumberRules: String {
+    let card =
+      deviceName.hasPrefix("alsa_card.")
+      ? String(deviceName.dropFirst("alsa_card.".count)) : deviceName
+    let values = properties.sorted { $0.key < $1.key }
+      .map { "[\"\($0.key)\"] = \"\($0.value)\"" }.joined(separator: ", ")
+    return [("device.name", deviceName), ("node.name", "alsa_*.\(card).*")]
+      .map { key, pattern in
+        """
+        table.insert(alsa_monitor.rules, {
+          matches = { { { "\(key)", "matches", "\(pattern)" } } },
+          apply_properties = { \(values) },
+        })
+        """
+      }.joined(separator: "\n")
+  }
+}
+
+/// The dummy card as an accessory's headset, and the loopback card as the
+/// laptop's microphone, on one server.
+public struct ALSAHeadset: Sendable {
   /// The kernel modules the VM must load for it.
   public static let modules = ["snd-dummy", "snd-aloop"]
-  /// The headset's card.
-  public static let card = "alsa_card.buds"
-  /// The headset's sink, in both profiles.
-  public static let sink = "alsa_output.buds.stereo-fallback"
-  /// The headset's microphone, in the duplex profile only.
-  public static let microphone = "alsa_input.buds.stereo-fallback"
   /// The profile that only plays, as A2DP.
   public static let outputOnly = "output:stereo-fallback"
   /// The profile that plays and records, as the headset profile.
   public static let duplex = "output:stereo-fallback+input:stereo-fallback"
-  /// The loopback card's capture side, the built-in microphone.
-  public static let laptopMicrophone = "laptopmic"
 
-  /// Loads both cards into a PulseAudio, with the headset in its
-  /// output-only profile and the laptop's microphone the default input,
-  /// and waits until the server shows it.
+  /// The server.
+  public let kind: SoundServerKind
+  /// The headset's card.
+  public let card: String
+  /// The laptop's microphone.
+  public let laptopMicrophone: String
+  private let sinkPrefix: String
+  private let microphonePrefix: String
+
+  private init(_ kind: SoundServerKind) {
+    self.kind = kind
+    switch kind {
+    case .pulseAudio:
+      card = "alsa_card.buds"
+      sinkPrefix = "alsa_output.buds.stereo-fallback"
+      microphonePrefix = "alsa_input.buds.stereo-fallback"
+      laptopMicrophone = "laptopmic"
+    case .pipeWire:
+      card = "alsa_card.platform-snd_dummy.0"
+      sinkPrefix = "alsa_output.platform-snd_dummy.0.stereo-fallback"
+      microphonePrefix = "alsa_input.platform-snd_dummy.0.stereo-fallback"
+      laptopMicrophone = "alsa_input.platform-snd_aloop.0.analog-stereo"
+    }
+  }
+
+  /// Whether a sink is the headset's, in either profile.
+  public func isSink(_ name: String?) -> Bool {
+    name?.hasPrefix(sinkPrefix) ?? false
+  }
+
+  /// Whether a source is the headset's microphone; its monitor is not.
+  public func isMicrophone(_ name: String?) -> Bool {
+    guard let name else { return false }
+    return name.hasPrefix(microphonePrefix) && !name.hasSuffix(".monitor")
+  }
+
+  /// Starts a private server with a null speaker and both cards, the
+  /// headset in its output-only profile and the laptop's microphone the
+  /// default input, and waits until the server shows it.
   ///
   /// - Parameters:
-  ///   - server: A private PulseAudio inside the VM.
+  ///   - kind: The server.
   ///   - address: The accessory's Bluetooth address.
-  public static func load(
-    into server: SoundServer, address: String
+  /// - Throws: ``FixtureError`` outside the Bluetooth VM, whose cards are
+  ///   the test's own.
+  public static func start(
+    _ kind: SoundServerKind, address: String
+  ) async throws -> (SoundServer, ALSAHeadset) {
+    guard BluetoothVM.isInside else {
+      throw FixtureError(
+        "the ALSA headset needs the Bluetooth VM's own sound cards")
+    }
+    let headset = ALSAHeadset(kind)
+    let speaker = NullSinkSpec.speaker(
+      name: "speaker", description: "Built-in Speaker")
+    let server: SoundServer
+    switch kind {
+    case .pulseAudio:
+      server = try await SoundServer.start(.pulseAudio, sinks: [speaker])
+      try await headset.loadIntoPulseAudio(server, address: address)
+    case .pipeWire:
+      try await startUdev()
+      server = try await SoundServer.start(
+        .pipeWire, sinks: [speaker],
+        alsaCards: [
+          ALSACardIdentity(
+            deviceName: headset.card,
+            properties: [
+              "api.bluez5.address": address, "device.bus": "bluetooth",
+              "device.form_factor": "headset", "device.description": "Buds",
+            ])
+        ])
+    }
+    do {
+      try await headset.waitUntil(server, "the headset's card") {
+        $0.profile != nil
+      }
+      _ = try await server.pactl(["set-card-profile", headset.card, outputOnly])
+      _ = try await server.pactl([
+        "set-default-source", headset.laptopMicrophone,
+      ])
+      try await headset.waitUntil(server, "the headset in its music profile") {
+        $0.profile == outputOnly && $0.input == headset.laptopMicrophone
+      }
+    } catch {
+      server.stop()
+      throw error
+    }
+    return (server, headset)
+  }
+
+  private func loadIntoPulseAudio(
+    _ server: SoundServer, address: String
   ) async throws {
     let bluetooth =
       "device.bus=bluetooth device.api=bluez device.string=\(address) "
@@ -50,17 +167,47 @@ public enum ALSAHeadset {
       "source_properties=\"device.description=Laptop_Mic device.bus=pci "
         + "device.form_factor=internal\"",
     ])
-    _ = try await server.pactl(["set-card-profile", card, outputOnly])
-    _ = try await server.pactl(["set-default-source", laptopMicrophone])
-    try await waitUntil(server, "the headset in its music profile") {
-      $0.profile == outputOnly && $0.input == laptopMicrophone
+  }
+
+  /// Starts udevd inside the VM and has it learn the sound cards, as
+  /// PipeWire's ALSA monitor finds cards through udev.
+  ///
+  /// A rule of its own makes the dummy card a headset: PipeWire's ALSA
+  /// nodes take their form factor from udev's `SOUND_FORM_FACTOR`, over
+  /// WirePlumber's rules.
+  private static func startUdev() async throws {
+    let rules = "/run/udev/rules.d"
+    try FileManager.default.createDirectory(
+      atPath: rules, withIntermediateDirectories: true)
+    try """
+    SUBSYSTEM=="sound", KERNEL=="card*", ATTR{id}=="Dummy", \
+      ENV{SOUND_FORM_FACTOR}="headset"
+
+    """.write(
+      toFile: "\(rules)/90-accessoryd-headset.rules", atomically: true,
+      encoding: .utf8)
+    let environment = ["PATH": SoundServer.searchPath]
+    for arguments in [
+      ["/lib/systemd/systemd-udevd", "--daemon"],
+      [
+        "/usr/bin/udevadm", "trigger", "--subsystem-match=sound",
+        "--action=add",
+      ],
+      ["/usr/bin/udevadm", "settle", "--timeout=20"],
+    ] {
+      let run = try await runProgram(
+        arguments[0], Array(arguments.dropFirst()), environment: environment,
+        within: .seconds(30))
+      guard run.status == 0 else {
+        throw FixtureError("\(arguments.joined(separator: " ")) failed: \(run)")
+      }
     }
   }
 
   /// The headset card's profile and the default input, as the server
   /// shows them.
   public struct Observed: Sendable, CustomStringConvertible {
-    /// The headset card's active profile.
+    /// The headset card's active profile, or nil while it is not listed.
     public var profile: String?
     /// The default input.
     public var input: String?
@@ -72,13 +219,17 @@ public enum ALSAHeadset {
   }
 
   /// Reads the headset card's profile and the default input.
-  public static func observe(_ server: SoundServer) async throws -> Observed {
+  public func observe(_ server: SoundServer) async throws -> Observed {
     let cards = try await server.pactl(["list", "cards"])
-    let prefix = "Active Profile: "
-    let profile = cards.split(separator: "\n").lazy.compactMap { line in
+    var profile: String?
+    var inCard = false
+    for line in cards.split(separator: "\n") {
       let text = line.trimmingCharacters(in: .whitespaces)
-      return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : nil
-    }.first
+      if text.hasPrefix("Name: ") { inCard = text == "Name: \(card)" }
+      if inCard, text.hasPrefix("Active Profile: ") {
+        profile = String(text.dropFirst("Active Profile: ".count))
+      }
+    }
     return Observed(
       profile: profile, input: try await server.defaultSourceName())
   }
@@ -86,7 +237,7 @@ public enum ALSAHeadset {
   /// Polls every 50 ms until a condition holds, for 20 s at most.
   ///
   /// - Throws: ``FixtureError`` with the last observation after 20 s.
-  public static func waitUntil(
+  public func waitUntil(
     _ server: SoundServer, _ what: String,
     _ condition: (Observed) -> Bool
   ) async throws {

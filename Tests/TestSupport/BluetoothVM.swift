@@ -88,7 +88,13 @@ extension BluetoothVM {
     let run = try await runTests(matching: filter, modules: modules)
     let output = run.stdout + run.stderr
     if run.status != 0 { return "inside the VM, '\(name)' failed:\n\(output)" }
-    if !output.contains("Test \"\(name)\" passed") {
+    // "Test "…" passed after", or "… with 2 test cases passed after".
+    let lines = output.split(separator: "\n").filter {
+      $0.contains("Test \"\(name)\"")
+    }
+    guard lines.contains(where: { $0.contains(" passed after ") }),
+      !lines.contains(where: { $0.contains(" failed") })
+    else {
       return "inside the VM, '\(name)' did not pass:\n\(output)"
     }
     if output.contains("skipped") { return "a test was skipped:\n\(output)" }

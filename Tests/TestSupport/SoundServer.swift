@@ -43,6 +43,10 @@ public final class SoundServer: Sendable {
   /// Whether `module-switch-on-connect` is loaded at start.
   let loadsSwitchOnConnect: Bool
 
+  /// The real sound cards WirePlumber's ALSA monitor may open, with the
+  /// properties it gives them; `nil` keeps the monitor off.
+  let alsaCards: [ALSACardIdentity]?
+
   /// The directory names and paths of this server.
   let layout: Layout
 
@@ -122,6 +126,7 @@ public final class SoundServer: Sendable {
     sinks: [NullSinkSpec],
     defaultSink: String?,
     loadSwitchOnConnect: Bool,
+    alsaCards: [ALSACardIdentity]?,
     programs: [String: String],
     watchdog: ProcessGroupWatchdog
   ) {
@@ -137,6 +142,7 @@ public final class SoundServer: Sendable {
     self.initialSinks = sinks
     self.initialDefaultSink = defaultSink
     self.loadsSwitchOnConnect = loadSwitchOnConnect
+    self.alsaCards = alsaCards
     self.programs = programs
     self.state = Mutex(State(watchdog: watchdog))
   }
@@ -161,6 +167,11 @@ public final class SoundServer: Sendable {
   ///   - loadSwitchOnConnect: Whether to load `module-switch-on-connect`
   ///     with `ignore_virtual=no`. (pipewire-pulse loads it, but it never
   ///     switches to null sinks.)
+  ///   - alsaCards: For PipeWire, the machine's real sound cards that
+  ///     WirePlumber's ALSA monitor may open, each with properties it
+  ///     gives the card and its nodes; `nil`, the default, keeps the
+  ///     monitor off. Only for a machine whose cards are the test's own,
+  ///     as in the Bluetooth VM.
   /// - Returns: The running server.
   /// - Throws: ``SoundServerError`` with the end of the server logs if the
   ///   server does not answer within thirty seconds; nothing is left running.
@@ -168,7 +179,8 @@ public final class SoundServer: Sendable {
     _ kind: SoundServerKind,
     sinks: [NullSinkSpec],
     defaultSink: String? = nil,
-    loadSwitchOnConnect: Bool = false
+    loadSwitchOnConnect: Bool = false,
+    alsaCards: [ALSACardIdentity]? = nil
   ) async throws -> SoundServer {
     SharedThreadWatchdog.start()
     for spec in sinks {
@@ -214,8 +226,8 @@ public final class SoundServer: Sendable {
     let server = SoundServer(
       kind: kind, layout: layout, sinks: sinks,
       defaultSink: defaultSink ?? names.first,
-      loadSwitchOnConnect: loadSwitchOnConnect, programs: programs,
-      watchdog: watchdog)
+      loadSwitchOnConnect: loadSwitchOnConnect, alsaCards: alsaCards,
+      programs: programs, watchdog: watchdog)
     do {
       try await server.launch()
     } catch {
@@ -452,15 +464,21 @@ public final class SoundServer: Sendable {
     }
   }
 
-  /// Keeps the private WirePlumber away from real devices.
+  /// Keeps the private WirePlumber away from real devices, but for the
+  /// sound cards a test asked for.
   ///
   /// Without these drop-ins, a test run on a desktop would open the sound
-  /// cards and cameras of the machine and register with its BlueZ daemon.
+  /// cards and cameras of the machine and register with its BlueZ daemon
+  /// (whose monitor also needs logind, without which WirePlumber exits).
   private func writeWirePlumberIsolation() throws {
     let configuration = "\(layout.home)/.config/wireplumber"
+    let alsa =
+      alsaCards.map { cards in
+        cards.map(\.wirePlumberRules).joined(separator: "\n")
+      } ?? "alsa_monitor.enabled = false"
     let dropIns = [
       "main.lua.d": """
-      alsa_monitor.enabled = false
+      \(alsa)
       v4l2_monitor.enabled = false
       libcamera_monitor.enabled = false
       """,

@@ -311,9 +311,11 @@ public struct RouteEvent: Sendable, Hashable, Codable {
       ?? .accessoryd
     inputChanged = try container.decodeIfPresent(
       String.self, forKey: .inputChanged)
+    // A purpose a newer daemon knows and this version does not leaves
+    // the profiles out rather than the event.
     profiles =
-      try container.decodeIfPresent([ProfileRequest].self, forKey: .profiles)
-      ?? []
+      (try? container.decodeIfPresent([ProfileRequest].self, forKey: .profiles))
+      ?? nil ?? []
   }
 
   /// Writes the event, with `null` for no output.

@@ -95,7 +95,9 @@ public struct RouteReport: Sendable, Hashable, Codable {
     input = try container.decodeIfPresent(String.self, forKey: .input)
     inputDescription = try container.decodeIfPresent(
       String.self, forKey: .inputDescription)
-    call = try container.decodeIfPresent(CallPhase.self, forKey: .call)
+    // A phase a newer daemon knows and this version does not reads as
+    // none known.
+    call = try? container.decodeIfPresent(CallPhase.self, forKey: .call)
     callProfiles = try container.decodeIfPresent(
       [CallProfile].self, forKey: .callProfiles)
   }

@@ -55,6 +55,14 @@ public actor RouteController: Service {
   /// Whether a call ran at the last decision: its streams' end starts the
   /// end delay.
   private var callRunning = false
+  /// Whether streams that would make a call recorded at the last
+  /// decision: the end delay runs from the last one's end.
+  private var callStreamsRecorded = false
+  /// The input this router made the default for a call, to give back.
+  private var callInput: String?
+  /// The default input this router sent and had not seen when it asked
+  /// the link for a fresh mirror.
+  private var inputAwaitingFreshMirror: String?
   private var lastSnapshot: Snapshot?
   private var lastDecision: Decision?
   private var lastPolicy: Policy?
@@ -313,6 +321,7 @@ public actor RouteController: Service {
       recognizeSentDefault(in: mirror)
       // The fresh mirror answers the question either way.
       defaultAwaitingFreshMirror = nil
+      inputAwaitingFreshMirror = nil
       observe(mirror)
       return "the sound server connected"
     case .changed(let mirror):
@@ -329,6 +338,7 @@ public actor RouteController: Service {
       mirror = nil
       tracking.forgetConnection()
       defaultAwaitingFreshMirror = nil
+      inputAwaitingFreshMirror = nil
       pending = lastDecision?.hasActions ?? false
       return nil
     }
@@ -337,6 +347,10 @@ public actor RouteController: Service {
   /// After asking for a fresh mirror: a mirror that shows the default this
   /// router sent shows its own change, not the person's choice.
   private func recognizeSentDefault(in mirror: ServerMirror) {
+    if let sent = inputAwaitingFreshMirror, mirror.defaultSourceName == sent {
+      inputAwaitingFreshMirror = nil
+      tracking.expectedDefaultInput = sent
+    }
     guard let sent = defaultAwaitingFreshMirror,
       mirror.defaultSinkName == sent
     else { return }
@@ -475,11 +489,22 @@ public actor RouteController: Service {
       callProfiles: callProfiles, hostAddresses: hostAddresses, now: now)
     noteCall(in: snapshot, policy: policy)
     snapshot.callEndedAt = callEndedAt
+    snapshot.callInput = callInput
     let decision = decide(snapshot, policy, explaining: false)
-    // The records of cards given back, gone, or moved off their call
-    // profile by someone else end with the decision.
-    let ended = Set(decision.endedCallProfiles)
+    // The records of cards gone, or moved off their call profile by
+    // someone else, end with the decision; those given back end once the
+    // server took the profile (see recordCallProfiles).
+    let givenBack = Set(
+      decision.profileRequests.filter { $0.purpose == .afterCall }.map(\.card))
+    let ended = Set(decision.endedCallProfiles).subtracting(givenBack)
     callProfiles.removeAll { ended.contains($0.card) }
+    if let input = decision.callInput {
+      callInput = input
+    } else if decision.callPhase == .none,
+      snapshot.defaultInput != callInput || decision.defaultInputChange != nil
+    {
+      callInput = nil
+    }
     lastSnapshot = snapshot
     lastDecision = decision
     lastPolicy = policy
@@ -651,27 +676,38 @@ public actor RouteController: Service {
   }
 
   /// Follows the call: once its streams are all gone, the end delay runs
-  /// from now; a call that runs again ends it.
+  /// from now, also when streams that would have made a call came and went
+  /// during it; a call that runs again ends it.
   private func noteCall(in snapshot: Snapshot, policy: Policy) {
     let streams = callStreams(in: snapshot, policy: policy)
     let delay = policy.callStartDelaySeconds
     if streams.contains(where: { snapshot.now >= $0.recordingSince + delay }) {
       callRunning = true
       callEndedAt = nil
-    } else if streams.isEmpty, callRunning {
+    } else if streams.isEmpty,
+      callRunning || (callEndedAt != nil && callStreamsRecorded)
+    {
       callRunning = false
       callEndedAt = snapshot.now
     }
+    callStreamsRecorded = !streams.isEmpty
   }
 
-  /// Remembers the cards switched for a call, with the profile each had:
-  /// only those the server took.
+  /// Keeps the records of the cards switched for a call as the server
+  /// answered.
+  ///
+  /// A card it switched for a call is remembered with the profile it had;
+  /// a card it gave back is forgotten. A give-back the server refused
+  /// keeps its record, to be tried again.
   private func recordCallProfiles(
     _ requests: [ProfileRequest], _ results: [Result<Void, PulseError>]
   ) {
     for (request, result) in zip(requests, results) {
-      guard request.purpose == .call, case .success = result,
-        let previous = request.previousProfile
+      guard case .success = result else { continue }
+      if request.purpose == .afterCall {
+        callProfiles.removeAll { $0.card == request.card }
+      }
+      guard request.purpose == .call, let previous = request.previousProfile
       else { continue }
       callProfiles.removeAll { $0.card == request.card }
       callProfiles.append(
@@ -688,15 +724,28 @@ public actor RouteController: Service {
   /// - Returns: Whether moves never seen were forgotten, to be decided
   ///   again.
   private func confirmSentChanges() async -> Bool {
-    guard mirror != nil else { return false }
-    if let expected = tracking.expectedDefault,
-      mirror?.defaultSinkName != expected
-    {
+    guard let mirror else { return false }
+    let output = tracking.expectedDefault.flatMap {
+      mirror.defaultSinkName == $0 ? nil : $0
+    }
+    let input = tracking.expectedDefaultInput.flatMap {
+      mirror.defaultSourceName == $0 ? nil : $0
+    }
+    if output != nil || input != nil {
       logger.warning(
         "The sound server did not report the new default; refreshing",
-        metadata: ["route.output": expected])
-      tracking.expectedDefault = nil
-      defaultAwaitingFreshMirror = expected
+        metadata: [
+          "route.output": output ?? "reported",
+          "route.input": input ?? "reported",
+        ])
+      if let output {
+        tracking.expectedDefault = nil
+        defaultAwaitingFreshMirror = output
+      }
+      if let input {
+        tracking.expectedDefaultInput = nil
+        inputAwaitingFreshMirror = input
+      }
       tracking.expectedMoves = [:]
       // The fresh state routes again; the stale one is not decided on.
       await link.reconnect()

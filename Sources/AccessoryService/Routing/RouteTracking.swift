@@ -25,6 +25,14 @@ public struct DefaultTracking: Sendable, Hashable {
   /// The default the last state showed.
   public private(set) var current: String?
   private var lastNames: Set<String> = []
+  /// When a device of this kind last came or went.
+  private var lastStructuralChange: Instant?
+
+  /// How long after a device came or went a change of the default is the
+  /// server's own: WirePlumber settles its default for a node that
+  /// appeared or vanished a moment after reporting the node, and may
+  /// overrule a default set meanwhile.
+  public static let serverSettleSeconds = 1.0
 
   /// The most defaults remembered in the history.
   public static let historyLimit = 16
@@ -54,8 +62,8 @@ public struct DefaultTracking: Sendable, Hashable {
   }
 
   /// Learns from a new state: a change this service did not make, while
-  /// the old default still exists and nothing came or went, is the
-  /// person's own choice.
+  /// the old default still exists and nothing came or went in the last
+  /// ``serverSettleSeconds``, is the person's own choice.
   ///
   /// - Parameters:
   ///   - newDefault: The default the state shows.
@@ -66,7 +74,11 @@ public struct DefaultTracking: Sendable, Hashable {
   mutating func observe(
     _ newDefault: String?, names: Set<String>, isFirst: Bool, now: Instant
   ) {
-    let structural = !isFirst && names != lastNames
+    if !isFirst, names != lastNames { lastStructuralChange = now }
+    let structural =
+      !isFirst
+      && lastStructuralChange.map { now - $0 < Self.serverSettleSeconds }
+        ?? false
     var isOwn = false
     if let newDefault, let sent = expected.firstIndex(of: newDefault) {
       isOwn = true
@@ -90,6 +102,7 @@ public struct DefaultTracking: Sendable, Hashable {
   mutating func forgetConnection() {
     current = nil
     lastNames = []
+    lastStructuralChange = nil
     expected = []
   }
 

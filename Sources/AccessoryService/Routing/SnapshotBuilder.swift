@@ -16,13 +16,12 @@ public enum SnapshotBuilder {
   ///   - mirror: The sound server's state.
   ///   - tracking: The router's memory.
   ///   - callProfiles: The cards the router switched for a call.
-  ///   - callEndedAt: When the last call stream ended, while none runs.
   ///   - hostAddresses: This host's Bluetooth addresses.
   ///   - now: The time of the decision.
   public static func snapshot(
     registry: AccessoryRegistry, mirror: ServerMirror,
     tracking: RouteTracking, callProfiles: [CallProfile] = [],
-    callEndedAt: Instant? = nil, hostAddresses: [String], now: Instant
+    hostAddresses: [String], now: Instant
   ) -> Snapshot {
     let sinks = mirror.sinks
     var accessories: [Accessory] = []
@@ -134,7 +133,6 @@ public enum SnapshotBuilder {
       manualInputChoice: tracking.inputs.manualChoice,
       inputHistory: tracking.inputs.history,
       callProfiles: callProfiles,
-      callEndedAt: callEndedAt,
       now: now)
   }
 

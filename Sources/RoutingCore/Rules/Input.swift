@@ -1,45 +1,67 @@
 // Rule `input`: which microphone is the default input. The person's own
 // choice first, under the output's rules; then, in a call, the microphone
-// of the worn accessory that has the output; else a good current input,
-// the one used before, or the first built-in one. Never the microphone of
-// a registered accessory that is not worn, and never a monitor.
+// of the worn accessory that has the output. Otherwise the input stays as
+// it is, unless it is the microphone of a registered accessory nobody
+// wears, or the microphone chosen for a call that has ended: then the one
+// used before, or the first built-in one. Never the microphone of a
+// registered accessory that is not worn; a monitor only by the person's
+// choice or where it already is.
 
 extension DecisionRun {
   /// Rule `input`: the input that should be the default, or nil to leave
   /// it, and whether it is the person's own choice.
   mutating func chooseInput(
     call: CallState, statuses: [AccessoryStatus]
-  ) -> (input: Int, isPersonsChoice: Bool)? {
+  ) -> (input: Int, isPersonsChoice: Bool, isForCall: Bool)? {
     let inCall = call.phase != .none && policy.callsUseHeadset
-    /// Whether an input may be the default: it records, is no monitor,
-    /// and belongs to no registered accessory, unless to the one a call
-    /// uses or, for the person's own choice, to one that is worn.
-    func claimable(_ index: Int, chosen: Bool = false) -> Bool {
+    /// The registered accessory an input belongs to, unless the engine
+    /// leaves it alone: its microphone counts as no accessory's.
+    func owner(_ index: Int) -> Int? {
+      inputOwner[index].flatMap { Self.isLeftAlone(statuses[$0]) ? nil : $0 }
+    }
+    /// Whether an input may replace the default: it records, is no
+    /// monitor, and belongs to no registered accessory, unless to the one
+    /// a call uses.
+    func claimable(_ index: Int) -> Bool {
       let input = inputs[index]
       guard input.isAvailable, input.monitorOf == nil else { return false }
-      // The microphone of an accessory the engine leaves alone counts as
-      // no accessory's.
-      guard let owner = inputOwner[index],
-        !Self.isLeftAlone(statuses[owner])
-      else { return true }
-      if chosen { return isWorn(statuses[owner]) }
+      guard let owner = owner(index) else { return true }
       return inCall && owner == call.accessory
+    }
+    /// Whether the person's choice may stand: it can record (a monitor
+    /// included) and is no microphone of a registered accessory that is
+    /// not worn.
+    func mayBeChosen(_ index: Int) -> Bool {
+      guard inputs[index].isAvailable else { return false }
+      return owner(index).map { isWorn(statuses[$0]) } ?? true
+    }
+    /// Whether the current default may stay: anything that can record but
+    /// the microphone of a registered accessory that is not worn and,
+    /// once no call runs, the microphone the engine chose for one.
+    func mayStay(_ index: Int) -> Bool {
+      let input = inputs[index]
+      if input.monitorOf != nil { return true }
+      guard input.isAvailable else { return false }
+      guard let owner = owner(index) else { return true }
+      guard isWorn(statuses[owner]) else { return false }
+      return call.phase != .none || input.name != snapshot.callInput
     }
     var candidates: [Explanation.Candidate] = []
     var choice: (input: Int, why: String)?
+    var isForCall = false
 
     if let manual = snapshot.manualInputChoice {
       var setAside: (() -> String)?
-      if let index = inputIndex[manual.output], claimable(index, chosen: true) {
+      if let index = inputIndex[manual.output], mayBeChosen(index) {
         setAside = judgeChoiceTime(manual.at)
         if setAside == nil { choice = (index, Self.personsChoice) }
       } else if let index = inputIndex[manual.output],
-        let owner = inputOwner[index], !isWorn(statuses[owner])
+        let owner = owner(index), !isWorn(statuses[owner])
       {
         let name = accessories[owner].accessory.name
         setAside = { "\(name) is not worn" }
       } else {
-        setAside = { "the input is gone, unavailable or a monitor" }
+        setAside = { "the input is gone or cannot record" }
       }
       if explaining, let setAside {
         candidates.append(
@@ -56,26 +78,29 @@ extension DecisionRun {
     {
       let name = accessories[accessory].accessory.name
       choice = (microphone, "the microphone of \(name), worn, for the call")
+      isForCall = true
     }
     let current = snapshot.defaultInput.flatMap { inputIndex[$0] }
-    if choice == nil, let current, claimable(current) {
-      choice = (current, "the current input can still record")
+    if choice == nil, let current, mayStay(current) {
+      choice = (current, "the current input stays")
     }
-    if choice == nil {
+    // Only an input that may not stay is replaced; with no default, or one
+    // that is gone, the server's own choice stands.
+    if choice == nil, current != nil {
       for name in snapshot.inputHistory {
-        guard let index = inputIndex[name], inputs[index].accessory == nil,
+        guard let index = inputIndex[name], owner(index) == nil,
           claimable(index)
         else { continue }
         choice = (index, "back to the input used before")
         break
       }
-    }
-    if choice == nil,
-      let builtIn = inputs.indices.first(where: {
-        inputs[$0].accessory == nil && claimable($0)
-      })
-    {
-      choice = (builtIn, "the first input of no accessory")
+      if choice == nil,
+        let builtIn = inputs.indices.first(where: {
+          owner($0) == nil && claimable($0)
+        })
+      {
+        choice = (builtIn, "the first input of no accessory")
+      }
     }
     if explaining {
       /// Why an input that was not chosen could not be.
@@ -85,15 +110,18 @@ extension DecisionRun {
           return "the monitor of \(output): what plays there"
         }
         if !input.isAvailable { return "it cannot record" }
-        guard let owner = inputOwner[index] else {
+        guard let owner = owner(index) else {
           return "another input comes first"
         }
         let name = accessories[owner].accessory.name
         if !isWorn(statuses[owner]) { return "\(name) is not worn" }
+        if index == current, !mayStay(index) {
+          return "chosen for a call that has ended"
+        }
         return claimable(index)
           ? "another input comes first"
-          : "\(name)'s microphone is used only for a call while \(name) "
-            + "has the output"
+          : "\(name)'s microphone is used for a call while \(name) has "
+            + "the output"
       }
       if let name = snapshot.defaultInput, choice?.input != current {
         candidates.append(
@@ -111,18 +139,19 @@ extension DecisionRun {
       var listed = Set(candidates.map(\.subject))
       for index in inputs.indices where index != choice?.input {
         let input = inputs[index]
-        guard let owner = inputOwner[index], input.monitorOf == nil,
-          !Self.isLeftAlone(statuses[owner]), listed.insert(input.name).inserted
+        guard owner(index) != nil, input.monitorOf == nil,
+          listed.insert(input.name).inserted
         else { continue }
         candidates.append(
           .init(subject: input.name, verdict: .rejected, reason: whyNot(index)))
       }
       step(
         "input",
-        choice.map { "use \(inputLabel($0.input))" } ?? "nothing to use",
+        choice.map { "use \(inputLabel($0.input))" }
+          ?? "leave the input as it is",
         candidates)
     }
-    return choice.map { ($0.input, $0.why == Self.personsChoice) }
+    return choice.map { ($0.input, $0.why == Self.personsChoice, isForCall) }
   }
 
   private static let personsChoice = "the person's own choice"
