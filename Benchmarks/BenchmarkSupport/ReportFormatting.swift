@@ -131,3 +131,23 @@ public func figureLine(
   line += " count=\(samples.count) timeouts=\(samples.timeouts)"
   return line
 }
+
+/// One line for people: a label, the median and the worst (p99) in ms,
+/// a note, and how many tries timed out.
+///
+/// - Parameters:
+///   - label: What was measured.
+///   - samples: The measurements.
+///   - width: The label's column width.
+///   - digits: The digits after the point.
+///   - note: Text after the figures, such as what they count from.
+public func medianAndWorstLine(
+  _ label: String, _ samples: Samples, width: Int, digits: Int,
+  note: String = ""
+) -> String {
+  let median = samples.median.map { format($0, digits: digits) } ?? "-"
+  let worst = samples.p99.map { format($0, digits: digits) } ?? "-"
+  return "  \(pad(label, width)) median \(leftPad(median, 8)) ms  "
+    + "worst \(leftPad(worst, 8)) ms" + (note.isEmpty ? "" : "  \(note)")
+    + (samples.timeouts > 0 ? "  (\(samples.timeouts) timed out)" : "")
+}

@@ -12,6 +12,13 @@ public struct Goal: Sendable, CustomStringConvertible {
   public var absentSink: String?
   /// The source that must be the default input, if any.
   public var defaultSource: String?
+  /// How the default sink's name must begin, if that matters: PipeWire
+  /// names a node made again after a profile switch anew (`….2`).
+  public var defaultSinkPrefix: String?
+  /// How the default source's name must begin, if that matters.
+  public var defaultSourcePrefix: String?
+  /// Whether a source whose name begins so must exist, or must not.
+  public var source: (prefix: String, exists: Bool)?
   /// A card and the profile it must have, if any.
   public var cardProfile: (card: String, profile: String)?
   /// How many recording streams there must be, if that matters.
@@ -23,7 +30,9 @@ public struct Goal: Sendable, CustomStringConvertible {
     streams: [UInt32] = [], absentSink: String? = nil,
     defaultSource: String? = nil,
     cardProfile: (card: String, profile: String)? = nil,
-    recordings: Int? = nil
+    recordings: Int? = nil, defaultSinkPrefix: String? = nil,
+    defaultSourcePrefix: String? = nil,
+    source: (prefix: String, exists: Bool)? = nil
   ) {
     self.defaultSink = defaultSink
     self.streamsSink = streamsSink
@@ -32,14 +41,22 @@ public struct Goal: Sendable, CustomStringConvertible {
     self.defaultSource = defaultSource
     self.cardProfile = cardProfile
     self.recordings = recordings
+    self.defaultSinkPrefix = defaultSinkPrefix
+    self.defaultSourcePrefix = defaultSourcePrefix
+    self.source = source
   }
 
   /// What the observer must list to judge the goal.
   public var parts: Set<ObservedPart> {
     var parts: Set<ObservedPart> = []
-    if defaultSink != nil || defaultSource != nil { parts.insert(.server) }
+    if defaultSink != nil || defaultSource != nil || defaultSinkPrefix != nil
+      || defaultSourcePrefix != nil
+    {
+      parts.insert(.server)
+    }
     if cardProfile != nil { parts.insert(.cards) }
     if recordings != nil { parts.insert(.recordings) }
+    if source != nil { parts.insert(.sources) }
     if streamsSink != nil || absentSink != nil { parts.insert(.sinks) }
     if streamsSink != nil && !streams.isEmpty { parts.insert(.inputs) }
     return parts
@@ -54,10 +71,17 @@ public struct Goal: Sendable, CustomStringConvertible {
     }
     if let absentSink { terms.append("no sink \(absentSink)") }
     if let defaultSource { terms.append("default input \(defaultSource)") }
+    if let defaultSinkPrefix { terms.append("default \(defaultSinkPrefix)…") }
+    if let defaultSourcePrefix {
+      terms.append("default input \(defaultSourcePrefix)…")
+    }
     if let cardProfile {
       terms.append("\(cardProfile.card) in \(cardProfile.profile)")
     }
     if let recordings { terms.append("\(recordings) recordings") }
+    if let source {
+      terms.append("\(source.exists ? "a" : "no") source \(source.prefix)…")
+    }
     return terms.joined(separator: ", ")
   }
 }
@@ -74,6 +98,8 @@ public enum ObservedPart: Hashable, Sendable {
   case cards
   /// The list of recording streams (source outputs).
   case recordings
+  /// The list of sources.
+  case sources
 }
 
 /// What an observer last saw of the server.
@@ -90,6 +116,8 @@ public struct ObservedState: Sendable, CustomStringConvertible {
   public var cardProfiles: [String: String] = [:]
   /// How many recording streams there are.
   public var recordingCount = 0
+  /// The sources' names.
+  public var sourceNames: Set<String> = []
 
   /// Creates a state in which nothing has been seen yet.
   public init() {}
@@ -107,6 +135,22 @@ public struct ObservedState: Sendable, CustomStringConvertible {
       return false
     }
     if let count = goal.recordings, recordingCount != count { return false }
+    if let wanted = goal.source,
+      sourceNames.contains(where: { $0.hasPrefix(wanted.prefix) })
+        != wanted.exists
+    {
+      return false
+    }
+    if let prefix = goal.defaultSinkPrefix,
+      defaultSinkName?.hasPrefix(prefix) != true
+    {
+      return false
+    }
+    if let prefix = goal.defaultSourcePrefix,
+      defaultSourceName?.hasPrefix(prefix) != true
+    {
+      return false
+    }
     if let name = goal.streamsSink {
       guard let sink = sinkIndexes[name] else { return false }
       return goal.streams.allSatisfy { inputSinks[$0] == sink }
@@ -332,6 +376,7 @@ public actor ServerObserver {
     case (.card, _): dirty.insert(.cards)
     case (.sourceOutput, .new), (.sourceOutput, .remove):
       dirty.insert(.recordings)
+    case (.source, .new), (.source, .remove): dirty.insert(.sources)
     default: return
     }
     if let current = watch, current.reachedAt == nil,
@@ -387,6 +432,9 @@ public actor ServerObserver {
     if let recordings = listing.recordings, isNewest(.recordings) {
       state.recordingCount = recordings.count
     }
+    if let sources = listing.sources, isNewest(.sources) {
+      state.sourceNames = Set(sources.map(\.name))
+    }
     if let sinks = listing.sinks, isNewest(.sinks) {
       state.sinkIndexes = Dictionary(
         sinks.map { ($0.name, $0.index) }, uniquingKeysWith: { a, _ in a })
@@ -406,6 +454,7 @@ private struct Listing: Sendable {
   var inputs: [SinkInput]?
   var cards: [Card]?
   var recordings: [SourceOutput]?
+  var sources: [Source]?
 
   /// Lists the parts at once, pipelined on the connection.
   static func fetch(
@@ -419,9 +468,10 @@ private struct Listing: Sendable {
     async let cards = parts.contains(.cards) ? connection.cards() : nil
     async let recordings =
       parts.contains(.recordings) ? connection.sourceOutputs() : nil
+    async let sources = parts.contains(.sources) ? connection.sources() : nil
     return try await Listing(
       server: server, sinks: sinks, inputs: inputs, cards: cards,
-      recordings: recordings)
+      recordings: recordings, sources: sources)
   }
 }
 

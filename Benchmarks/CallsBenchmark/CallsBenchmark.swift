@@ -1,5 +1,6 @@
 // calls-benchmark: inside the Bluetooth VM with snd-dummy and snd-aloop
-// (scripts/run-in-vm; the benchmark script runs it there), how long a call
+// (scripts/run-in-vm; the benchmark script runs it there), on PulseAudio
+// and on PipeWire (ALSAHeadset in TestSupport), how long a call
 // takes to get the worn headset's profile and microphone, and to give the
 // profile back after it, against the fixed delays (calls.startDelaySeconds
 // 0.5 s, calls.endDelaySeconds 2 s). Each is timed by an independent
@@ -41,16 +42,31 @@ struct CallsBenchmark {
   let address = "AA:BB:CC:DD:EE:01"
 
   func run() async throws {
-    progress("starting PulseAudio with the ALSA headset, and accessoryd")
-    let (server, headset) = try await ALSAHeadset.start(
-      .pulseAudio, address: address)
-    defer { server.stop() }
-    // On PulseAudio the headset's devices keep their names.
-    let sink = "alsa_output.buds.stereo-fallback"
-    let microphone = "alsa_input.buds.stereo-fallback"
-    guard headset.isSink(sink), headset.isMicrophone(microphone) else {
-      throw BenchmarkError("the headset's devices are not named as expected")
+    var figures: [Figures] = []
+    for kind in SoundServerKind.allCases {
+      figures.append(try await measure(kind))
     }
+    report(figures)
+  }
+
+  /// One server's figures.
+  struct Figures {
+    let kind: SoundServerKind
+    /// A call's start and end, beyond the delays.
+    let start: Samples
+    let end: Samples
+    /// The server alone: from a profile change sent to the microphone
+    /// there, and gone again.
+    let serverOn: Samples
+    let serverOff: Samples
+  }
+
+  /// Times `repetitions` calls on one server, then its own profile
+  /// switches.
+  private func measure(_ kind: SoundServerKind) async throws -> Figures {
+    progress("starting \(kind) with the ALSA headset, and accessoryd")
+    let (server, headset) = try await ALSAHeadset.start(kind, address: address)
+    defer { server.stop() }
     let daemon = try await DaemonFixture.start(on: server, policy: nil)
     defer { daemon.shutDown() }
     for arguments in [
@@ -69,14 +85,15 @@ struct CallsBenchmark {
       .init(server: server.serverAddress, applicationName: "calls-benchmark"))
     let observer = await ServerObserver.start(connection: connection)
     try await observer.reach(
-      Goal(defaultSink: sink), timeout: .seconds(30))
+      Goal(defaultSinkPrefix: headset.sinkPrefix), timeout: .seconds(30))
 
     let inCall = Goal(
-      defaultSource: microphone, cardProfile: (headset.card, Headset.duplex))
+      cardProfile: (headset.card, Headset.duplex),
+      defaultSourcePrefix: headset.microphonePrefix)
     let afterCall = Goal(
       defaultSource: headset.laptopMicrophone,
       cardProfile: (headset.card, Headset.outputOnly))
-    progress("\(repetitions) calls")
+    progress("\(repetitions) calls on \(kind)")
     var start = Samples()
     var end = Samples()
     for _ in 0..<repetitions {
@@ -103,35 +120,80 @@ struct CallsBenchmark {
         end.timeouts += 1
       }
     }
+    // The server alone, with the daemon stopped: the same profile
+    // switches sent on a connection of their own.
+    _ = await daemon.stop()
+    let commander = try await PulseConnection.connect(
+      .init(server: server.serverAddress, applicationName: "calls-commander"))
+    var serverOn = Samples()
+    var serverOff = Samples()
+    for _ in 0..<repetitions {
+      for (profile, exists) in [
+        (Headset.duplex, true), (Headset.outputOnly, false),
+      ] {
+        try await observer.arm(
+          Goal(
+            cardProfile: (headset.card, profile),
+            source: (headset.microphonePrefix, exists)))
+        let sent = ContinuousClock.now
+        try await commander.setCardProfile(
+          cardNamed: headset.card, profile: profile)
+        let seen = try await observer.wait(until: .now + .seconds(30))
+        if exists {
+          if let seen {
+            serverOn.append(seen - sent)
+          } else {
+            serverOn.timeouts += 1
+          }
+        } else {
+          if let seen {
+            serverOff.append(seen - sent)
+          } else {
+            serverOff.timeouts += 1
+          }
+        }
+      }
+    }
+    commander.close()
     await observer.stop()
     connection.close()
-    report(start: start, end: end)
+    return Figures(
+      kind: kind, start: start, end: end, serverOn: serverOn,
+      serverOff: serverOff)
   }
 
-  private func report(start: Samples, end: Samples) {
+  private func report(_ figures: [Figures]) {
     print("")
     print(
-      "calls (inside the Bluetooth VM: qemu, software-emulated; PulseAudio "
-        + "with snd-dummy as the headset; \(repetitions) calls)")
+      "calls (inside the Bluetooth VM: qemu, software-emulated; snd-dummy "
+        + "as the headset; \(repetitions) calls a server)")
     print(
       "  beyond the fixed delay, as an independent libpulse client sees it")
-    let rows: [(String, Samples, String)] = [
-      (
-        "call starts: headset profile and microphone", start,
-        "after the 0.5 s start delay"
-      ),
-      (
-        "call ends: music profile and input back", end,
-        "after the 2 s end delay"
-      ),
-    ]
-    for (label, samples, delay) in rows {
-      let median = samples.median.map { format($0, digits: 1) } ?? "-"
-      let worst = samples.p99.map { format($0, digits: 1) } ?? "-"
-      print(
-        "  \(pad(label, 46)) median \(leftPad(median, 7)) ms  "
-          + "worst \(leftPad(worst, 7)) ms  \(delay)"
-          + (samples.timeouts > 0 ? "  (\(samples.timeouts) timed out)" : ""))
+    for figure in figures {
+      let kind = figure.kind
+      let rows: [(String, Samples, String)] = [
+        (
+          "\(kind), call starts: headset profile and microphone",
+          figure.start, "after the 0.5 s start delay"
+        ),
+        (
+          "\(kind), call ends: music profile and input back", figure.end,
+          "after the 2 s end delay"
+        ),
+        (
+          "  the server alone: duplex profile and microphone",
+          figure.serverOn, "from set-card-profile"
+        ),
+        (
+          "  the server alone: output profile, no microphone",
+          figure.serverOff, "from set-card-profile"
+        ),
+      ]
+      for (label, samples, delay) in rows {
+        print(
+          medianAndWorstLine(
+            label, samples, width: 56, digits: 1, note: delay))
+      }
     }
     fflush(nil)
   }

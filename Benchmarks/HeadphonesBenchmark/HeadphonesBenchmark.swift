@@ -204,12 +204,7 @@ struct HeadphonesBenchmark {
       ("acctl update (a process)", acctl),
     ]
     for (label, samples) in rows {
-      let median = samples.median.map { format($0, digits: 2) } ?? "-"
-      let worst = samples.p99.map { format($0, digits: 2) } ?? "-"
-      print(
-        "  \(pad(label, 44)) median \(leftPad(median, 8)) ms  "
-          + "worst \(leftPad(worst, 8)) ms"
-          + (samples.timeouts > 0 ? "  (\(samples.timeouts) timed out)" : ""))
+      print(medianAndWorstLine(label, samples, width: 44, digits: 2))
     }
     if let packetMedian = packet.median, let socketMedian = socket.median,
       let transitMedian = transit.median

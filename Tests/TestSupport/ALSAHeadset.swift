@@ -64,8 +64,11 @@ public struct ALSAHeadset: Sendable {
   public let card: String
   /// The laptop's microphone.
   public let laptopMicrophone: String
-  private let sinkPrefix: String
-  private let microphonePrefix: String
+  /// How the headset's sink is named, in either profile: PipeWire adds
+  /// `.2`, `.3`, … each time a profile switch makes it again.
+  public let sinkPrefix: String
+  /// How the headset's microphone is named, likewise.
+  public let microphonePrefix: String
 
   private init(_ kind: SoundServerKind) {
     self.kind = kind
