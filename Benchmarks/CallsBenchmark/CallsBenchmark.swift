@@ -69,18 +69,7 @@ struct CallsBenchmark {
     defer { server.stop() }
     let daemon = try await DaemonFixture.start(on: server, policy: nil)
     defer { daemon.shutDown() }
-    for arguments in [
-      ["pair", address],
-      [
-        "register", address, "--capabilities", "audioSwitching,placement",
-        "--placement", "inEar",
-      ],
-    ] {
-      let result = try await daemon.acctl(arguments)
-      guard result.status == 0 else {
-        throw BenchmarkError("acctl \(arguments[0]) failed: \(result)")
-      }
-    }
+    try await daemon.pairAndRegister(address, placement: "inEar")
     let connection = try await PulseConnection.connect(
       .init(server: server.serverAddress, applicationName: "calls-benchmark"))
     let observer = await ServerObserver.start(connection: connection)

@@ -87,18 +87,11 @@ public struct ChaosRun: Sendable {
     do {
       daemon = try await DaemonFixture.start(on: server)
       for address in addresses {
-        for arguments in [
-          ["pair", address],
-          [
-            "register", address, "--capabilities", "audioSwitching,placement",
-            "--placement", "offHead",
-          ],
-        ] {
-          let result = try await daemon.acctl(arguments)
-          guard result.status == 0 else {
-            daemon.shutDown()
-            throw FixtureError("\(result)", logTail: daemon.logTail())
-          }
+        do {
+          try await daemon.pairAndRegister(address, placement: "offHead")
+        } catch {
+          daemon.shutDown()
+          throw error
         }
       }
     } catch {

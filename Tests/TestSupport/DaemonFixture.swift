@@ -424,6 +424,31 @@ public final class DaemonFixture: Sendable {
         errorOutputPath: errorOutput))
   }
 
+  /// Pairs an accessory with `acctl pair` and registers it with
+  /// `audioSwitching` and `placement` and a first placement.
+  ///
+  /// - Parameters:
+  ///   - address: The accessory's Bluetooth address.
+  ///   - placement: Its first placement, such as `inEar`.
+  /// - Throws: ``FixtureError`` with acctl's result and the daemon's log
+  ///   if either fails.
+  public func pairAndRegister(
+    _ address: String, placement: String
+  ) async throws {
+    for arguments in [
+      ["pair", address],
+      [
+        "register", address, "--capabilities", "audioSwitching,placement",
+        "--placement", placement,
+      ],
+    ] {
+      let result = try await acctl(arguments)
+      guard result.status == 0 else {
+        throw FixtureError("\(result)", logTail: logTail())
+      }
+    }
+  }
+
   /// Runs `acctl` to completion against this daemon.
   ///
   /// - Parameters:
