@@ -137,6 +137,22 @@ public struct Decision: Sendable, Hashable, Codable {
     self.explanation = explanation
   }
 
+  /// The call's input to remember after this decision: the one it chose
+  /// for a call; none once no call runs and the default is not, or no
+  /// longer stays, the remembered one; otherwise the one remembered.
+  ///
+  /// - Parameters:
+  ///   - remembered: The input remembered before, chosen for a call.
+  ///   - defaultInput: The default input the decision was made on.
+  public func callInput(
+    after remembered: String?, defaultInput: String?
+  ) -> String? {
+    if let callInput { return callInput }
+    guard callPhase == .none else { return remembered }
+    let forgotten = defaultInput != remembered || defaultInputChange != nil
+    return forgotten ? nil : remembered
+  }
+
   /// Whether applying the decision changes anything, the service's
   /// records of cards switched for a call included.
   public var hasActions: Bool {

@@ -239,8 +239,15 @@ struct DecisionRun {
       profileRequests.filter { !calledCards.contains($0.card) }
       + callProfiles.requests
     let inputName = input.map { inputs[$0].name }
+    // The call's microphone is set even when the server shows it as the
+    // default already: it may be the default only as the server's own
+    // fallback (WirePlumber keeps the configured one apart), or in a
+    // connection's stale view (pipewire-pulse's). Once per call: the
+    // service remembers it as the call's input.
+    let claimsForCall =
+      chosenInput?.isForCall == true && inputName != snapshot.callInput
     let defaultInputChange =
-      inputName == snapshot.defaultInput ? nil : inputName
+      inputName == snapshot.defaultInput && !claimsForCall ? nil : inputName
     var explanation = Explanation(summary: "", steps: [])
     if explaining {
       step(
@@ -251,7 +258,10 @@ struct DecisionRun {
       step(
         "default-input",
         defaultInputChange.map { _ in
-          "set the default input to \(inputLabel(input!))"
+          inputName == snapshot.defaultInput
+            ? "set the default input to \(inputLabel(input!)) for the call; "
+              + "the server shows it already, and setting it keeps it"
+            : "set the default input to \(inputLabel(input!))"
         }
           ?? (input.map { "the default input is already \(inputLabel($0))" }
             ?? "leave the default input as it is"))

@@ -34,13 +34,8 @@ extension Snapshot {
       }
       result.defaultInput = change
     }
-    if let input = decision.callInput {
-      result.callInput = input
-    } else if decision.callPhase == .none,
-      result.defaultInput != callInput || decision.defaultInputChange != nil
-    {
-      result.callInput = nil
-    }
+    result.callInput = decision.callInput(
+      after: callInput, defaultInput: defaultInput)
     let ended = Set(decision.endedCallProfiles)
     result.callProfiles.removeAll { ended.contains($0.card) }
     for request in decision.profileRequests {

@@ -99,11 +99,10 @@ struct InsideTheVMWithCards {
           && $0.streams.allSatisfy { headset.isSink($0.sink) }
       }
 
-      // A 100 ms probe, and a level meter that records on: no switch.
-      let probe = try await server.startRecording(
-        from: laptop, properties: ["media.role": "phone"])
-      try await Task.sleep(for: .milliseconds(100))
-      probe.stop()
+      // A 200 ms probe, and a level meter that records on: no switch.
+      try await server.recordBriefly(
+        from: laptop, properties: ["media.role": "phone"],
+        for: .milliseconds(200))
       let meter = try await server.startRecording(
         from: laptop,
         properties: [

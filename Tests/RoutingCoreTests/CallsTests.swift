@@ -82,7 +82,7 @@ struct CallsTests {
   }
 
   @Test(
-    "In the headset profile, its microphone is the default input",
+    "In the headset profile, its microphone is the default input, set once",
     arguments: BluetoothFixtures.Server.allCases)
   func microphoneDuringTheCall(_ server: BluetoothFixtures.Server) throws {
     let fixture = BluetoothFixtures(server)
@@ -95,6 +95,20 @@ struct CallsTests {
       decision.defaultInputChange == fixture.headsetSource.name,
       Comment(rawValue: decision.explanation.text))
     #expect(decision.explanation.text.contains("worn, for the call"))
+
+    // Shown as the default already (WirePlumber's fallback, or a
+    // connection's stale view): set all the same, once, as the call's.
+    var shown = snapshot
+    shown.defaultInput = fixture.headsetSource.name
+    let claim = decide(shown, Policy())
+    #expect(
+      claim.defaultInputChange == fixture.headsetSource.name,
+      Comment(rawValue: claim.explanation.text))
+    #expect(claim.explanation.text.contains("setting it keeps it"))
+    shown = shown.applying(claim)
+    #expect(shown.callInput == fixture.headsetSource.name)
+    let again = decide(shown, Policy())
+    #expect(!again.hasActions, Comment(rawValue: again.explanation.text))
   }
 
   @Test(

@@ -139,6 +139,11 @@ public struct ALSAHeadset: Sendable {
         $0.profile != nil
       }
       _ = try await server.pactl(["set-card-profile", headset.card, outputOnly])
+      // WirePlumber's ALSA monitor makes each card's nodes on its own.
+      try await waitFor(
+        "the laptop's microphone", within: .seconds(20),
+        observing: { try await server.pactl(["list", "short", "sources"]) }
+      ) { $0.contains(headset.laptopMicrophone) }
       _ = try await server.pactl([
         "set-default-source", headset.laptopMicrophone,
       ])
@@ -248,7 +253,9 @@ public struct ALSAHeadset: Sendable {
     var last = try await observe(server)
     while !condition(last) {
       guard ContinuousClock.now < deadline else {
-        throw FixtureError("timed out waiting for \(what); last: \(last)")
+        throw FixtureError(
+          "timed out waiting for \(what); last: \(last)"
+            + (await server.defaultsMetadata()))
       }
       try await Task.sleep(for: .milliseconds(50))
       last = try await observe(server)

@@ -212,6 +212,49 @@ extension SoundServer {
   public func startRecording(
     from source: String? = nil, properties: [String: String] = [:]
   ) async throws -> PacatStream {
+    let stream = try spawnRecording(from: source, properties: properties)
+    do {
+      try await poll(
+        "the recording \(stream.clientName) to be listed",
+        observing: { try await pactl(["list", "source-outputs"]) }
+      ) { $0.contains("application.name = \"\(stream.clientName)\"") }
+    } catch {
+      stream.stop()
+      throw error
+    }
+    return stream
+  }
+
+  /// Records for a moment, as a call application probing the microphone
+  /// does, and returns once the server no longer lists the recording.
+  ///
+  /// The recording is stopped `duration` after its process started,
+  /// however long the server or `pactl` take to show it, so that it lives
+  /// about as long on a slow machine as on a fast one.
+  ///
+  /// - Parameters:
+  ///   - source: The source to record from; `nil` means the default.
+  ///   - properties: Stream properties, such as `media.role`.
+  ///   - duration: How long the recording process runs.
+  /// - Throws: ``SoundServerError`` if the server still lists it after 30
+  ///   seconds.
+  public func recordBriefly(
+    from source: String? = nil, properties: [String: String] = [:],
+    for duration: Duration
+  ) async throws {
+    let stream = try spawnRecording(from: source, properties: properties)
+    try await Task.sleep(for: duration)
+    stream.stop()
+    try await poll(
+      "the recording \(stream.clientName) to end",
+      observing: { try await pactl(["list", "source-outputs"]) }
+    ) { !$0.contains("application.name = \"\(stream.clientName)\"") }
+  }
+
+  /// Starts a `pacat` recording into `/dev/null`, without waiting.
+  private func spawnRecording(
+    from source: String?, properties: [String: String]
+  ) throws -> PacatStream {
     let (number, group) = try reserveStream()
     let name = "accessoryd-test-recording-\(number)"
     var arguments = [
@@ -230,15 +273,6 @@ extension SoundServer {
         environment: clientEnvironment,
         output: "\(layout.streams)/\(name).log", processGroup: group))
     register(stream)
-    do {
-      try await poll(
-        "the recording \(name) to be listed",
-        observing: { try await pactl(["list", "source-outputs"]) }
-      ) { $0.contains("application.name = \"\(name)\"") }
-    } catch {
-      stream.stop()
-      throw error
-    }
     return stream
   }
 
@@ -301,5 +335,20 @@ extension SoundServer {
     } catch let error as FixtureError {
       throw SoundServerError(error.message, logTail: logTail())
     }
+  }
+}
+
+extension SoundServer {
+  /// On PipeWire, the `default` metadata as `pw-metadata` prints it: the
+  /// defaults WirePlumber chose and the ones configured, beside what
+  /// pipewire-pulse reports; empty on PulseAudio or when it cannot be read.
+  public func defaultsMetadata() async -> String {
+    guard kind == .pipeWire else { return "" }
+    guard
+      let run = try? await runProgram(
+        "/usr/bin/pw-metadata", ["-n", "default"],
+        environment: clientEnvironment, within: .seconds(10))
+    else { return "\n(pw-metadata could not run)" }
+    return "\n--- pw-metadata -n default\n\(run.stdout)\(run.stderr)"
   }
 }

@@ -498,13 +498,8 @@ public actor RouteController: Service {
       decision.profileRequests.filter { $0.purpose == .afterCall }.map(\.card))
     let ended = Set(decision.endedCallProfiles).subtracting(givenBack)
     callProfiles.removeAll { ended.contains($0.card) }
-    if let input = decision.callInput {
-      callInput = input
-    } else if decision.callPhase == .none,
-      snapshot.defaultInput != callInput || decision.defaultInputChange != nil
-    {
-      callInput = nil
-    }
+    callInput = decision.callInput(
+      after: callInput, defaultInput: snapshot.defaultInput)
     lastSnapshot = snapshot
     lastDecision = decision
     lastPolicy = policy
