@@ -65,8 +65,17 @@ struct CallsBenchmark {
   /// switches.
   private func measure(_ kind: SoundServerKind) async throws -> Figures {
     progress("starting \(kind) with the ALSA headset, and accessoryd")
-    let (server, headset) = try await ALSAHeadset.start(kind, address: address)
-    defer { server.stop() }
+    return try await ALSAHeadset.withServer(kind, address: address) {
+      try await measure(on: $0, $1)
+    }
+  }
+
+  /// Times the calls and the profile switches on a server with the
+  /// headset card.
+  private func measure(
+    on server: SoundServer, _ headset: ALSAHeadset
+  ) async throws -> Figures {
+    let kind = server.kind
     let daemon = try await DaemonFixture.start(on: server, policy: nil)
     defer { daemon.shutDown() }
     try await daemon.pairAndRegister(address, placement: "inEar")

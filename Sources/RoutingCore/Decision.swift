@@ -94,10 +94,13 @@ public struct Decision: Sendable, Hashable, Codable {
   /// The input that should be the default, or `nil` to leave the input as
   /// it is.
   public var inputTarget: String?
-  /// The new default input, when it differs from the current one.
+  /// The default input to set: one that differs from the current one, or
+  /// the microphone chosen for a call, once, even when the server shows
+  /// it as the default already.
   public var defaultInputChange: String?
   /// The input chosen for a call, when the decision chose one: the
-  /// service remembers it, to give it back once no call runs.
+  /// service remembers it, to give it back once no call runs, and so that
+  /// it is not set again while it stays the call's.
   public var callInput: String?
   /// Where a call stands.
   public var callPhase: CallPhase

@@ -242,8 +242,9 @@ struct DecisionRun {
     // The call's microphone is set even when the server shows it as the
     // default already: it may be the default only as the server's own
     // fallback (WirePlumber keeps the configured one apart), or in a
-    // connection's stale view (pipewire-pulse's). Once per call: the
-    // service remembers it as the call's input.
+    // connection's stale view (pipewire-pulse's). Once: the service
+    // remembers it as the call's input (unless the server refused it), and
+    // an input remembered so is not set again.
     let claimsForCall =
       chosenInput?.isForCall == true && inputName != snapshot.callInput
     let defaultInputChange =

@@ -45,6 +45,8 @@ public struct Snapshot: Sendable, Hashable, Codable {
   public var callEndedAt: Instant?
   /// The input this engine made the default for a call, to give back once
   /// no call runs; `nil` when there is none to give back.
+  ///
+  /// While it is the one a call chooses, it is not set again.
   public var callInput: String?
   /// The moment of the decision.
   public var now: Instant

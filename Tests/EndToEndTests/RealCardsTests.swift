@@ -40,9 +40,16 @@ struct InsideTheVMWithCards {
     "ALSA card as a headset: a call while worn, a probe, a level meter, the person's microphone, not worn",
     arguments: SoundServerKind.allCases)
   func calls(_ kind: SoundServerKind) async throws {
-    let (server, headset) = try await ALSAHeadset.start(
-      kind, address: budsAddress)
-    defer { server.stop() }
+    try await ALSAHeadset.withServer(kind, address: budsAddress) {
+      try await Self.calls(on: $0, $1)
+    }
+  }
+
+  /// The calls, on a server with the headset card and the laptop's
+  /// microphone.
+  private static func calls(
+    on server: SoundServer, _ headset: ALSAHeadset
+  ) async throws {
     let cards = Cards(server: server, headset: headset)
     let laptop = headset.laptopMicrophone
     let music = ALSAHeadset.outputOnly
@@ -99,10 +106,10 @@ struct InsideTheVMWithCards {
           && $0.streams.allSatisfy { headset.isSink($0.sink) }
       }
 
-      // A 200 ms probe, and a level meter that records on: no switch.
+      // A 100 ms probe, and a level meter that records on: no switch.
       try await server.recordBriefly(
         from: laptop, properties: ["media.role": "phone"],
-        for: .milliseconds(200))
+        for: .milliseconds(100))
       let meter = try await server.startRecording(
         from: laptop,
         properties: [

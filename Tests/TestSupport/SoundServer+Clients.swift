@@ -228,32 +228,47 @@ extension SoundServer {
   /// Records for a moment, as a call application probing the microphone
   /// does, and returns once the server no longer lists the recording.
   ///
-  /// The recording is stopped `duration` after its process started,
-  /// however long the server or `pactl` take to show it, so that it lives
-  /// about as long on a slow machine as on a fast one.
+  /// The moment the server created the stream is read from `pacat`'s own
+  /// log, not from a listing, which on a slow machine comes long after:
+  /// the stream lives `duration` from then, and as little longer as
+  /// stopping `pacat` takes.
   ///
   /// - Parameters:
   ///   - source: The source to record from; `nil` means the default.
   ///   - properties: Stream properties, such as `media.role`.
-  ///   - duration: How long the recording process runs.
-  /// - Throws: ``SoundServerError`` if the server still lists it after 30
-  ///   seconds.
+  ///   - duration: How long the stream records.
+  /// - Throws: ``SoundServerError`` if the server does not create the
+  ///   stream, or still lists it, within 30 seconds.
   public func recordBriefly(
     from source: String? = nil, properties: [String: String] = [:],
     for duration: Duration
   ) async throws {
-    let stream = try spawnRecording(from: source, properties: properties)
+    let stream = try spawnRecording(
+      from: source, properties: properties, verbose: true)
+    let log = "\(layout.streams)/\(stream.clientName).log"
+    do {
+      try await poll(
+        "pacat to say it created \(stream.clientName)",
+        observing: {
+          (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        }
+      ) { $0.contains("Stream successfully created") }
+    } catch {
+      stream.stop()
+      throw error
+    }
     try await Task.sleep(for: duration)
     stream.stop()
+    let entry = "application.name = \"\(stream.clientName)\""
     try await poll(
       "the recording \(stream.clientName) to end",
       observing: { try await pactl(["list", "source-outputs"]) }
-    ) { !$0.contains("application.name = \"\(stream.clientName)\"") }
+    ) { !$0.contains(entry) }
   }
 
   /// Starts a `pacat` recording into `/dev/null`, without waiting.
   private func spawnRecording(
-    from source: String?, properties: [String: String]
+    from source: String?, properties: [String: String], verbose: Bool = false
   ) throws -> PacatStream {
     let (number, group) = try reserveStream()
     let name = "accessoryd-test-recording-\(number)"
@@ -265,6 +280,7 @@ extension SoundServer {
     for (key, value) in properties.sorted(by: { $0.key < $1.key }) {
       arguments.append("--property=\(key)=\(value)")
     }
+    if verbose { arguments.append("--verbose") }
     arguments.append("/dev/null")
     let stream = PacatStream(
       clientName: name, requestedDevice: source,

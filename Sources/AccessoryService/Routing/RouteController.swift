@@ -58,7 +58,9 @@ public actor RouteController: Service {
   /// Whether streams that would make a call recorded at the last
   /// decision: the end delay runs from the last one's end.
   private var callStreamsRecorded = false
-  /// The input this router made the default for a call, to give back.
+  /// The input this router made the default for a call, to give back;
+  /// forgotten again when the server refused to set it, so that the next
+  /// decision sets it again.
   private var callInput: String?
   /// The default input this router sent and had not seen when it asked
   /// the link for a fresh mirror.
@@ -498,6 +500,7 @@ public actor RouteController: Service {
       decision.profileRequests.filter { $0.purpose == .afterCall }.map(\.card))
     let ended = Set(decision.endedCallProfiles).subtracting(givenBack)
     callProfiles.removeAll { ended.contains($0.card) }
+    let callInputBefore = callInput
     callInput = decision.callInput(
       after: callInput, defaultInput: snapshot.defaultInput)
     lastSnapshot = snapshot
@@ -594,6 +597,7 @@ public actor RouteController: Service {
       }
       if case .failure = result.defaultSource, let inputChange {
         tracking.forgetExpectedDefaultInput(inputChange)
+        if inputChange == decision.callInput { callInput = callInputBefore }
       }
       recordCallProfiles(decision.profileRequests, result.cardProfiles)
       forgetOwn(
@@ -609,7 +613,10 @@ public actor RouteController: Service {
       pending = false
     } catch {
       if let defaultChange { tracking.forgetExpectedDefault(defaultChange) }
-      if let inputChange { tracking.forgetExpectedDefaultInput(inputChange) }
+      if let inputChange {
+        tracking.forgetExpectedDefaultInput(inputChange)
+        if inputChange == decision.callInput { callInput = callInputBefore }
+      }
       forgetOwn(moves)
       pending = true
       logger.warning(
