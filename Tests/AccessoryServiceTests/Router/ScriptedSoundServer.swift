@@ -20,6 +20,8 @@ actor ScriptedSoundServer: RoutingLink {
     case appliesSilently
     /// Goes away while the batch is sent.
     case goesAway
+    /// Applies each batch but its default input, which it refuses.
+    case refusesDefaultInput
   }
 
   /// The server's state; nil while it is away.
@@ -28,6 +30,9 @@ actor ScriptedSoundServer: RoutingLink {
   var behavior = Behavior.applies
   /// Every batch the router sent, oldest first.
   private(set) var batches: [PulseBatch] = []
+  /// Whether a microphone that a card profile brings becomes the default
+  /// input at once, as WirePlumber's fallback may make it.
+  private(set) var newMicrophoneBecomesDefault = false
   /// How many times the router asked for a fresh state.
   private(set) var reconnects = 0
   /// Streams that keep their sink when the default changes, like streams
@@ -82,7 +87,7 @@ actor ScriptedSoundServer: RoutingLink {
     batchWaiters.removeAll { $0.count <= batches.count }
     for waiter in waiters { waiter.1.resume() }
     switch behavior {
-    case .applies, .appliesSilently:
+    case .applies, .appliesSilently, .refusesDefaultInput:
       break
     case .holds:
       await withCheckedContinuation { continuation in
@@ -95,13 +100,20 @@ actor ScriptedSoundServer: RoutingLink {
       throw .connectionTerminated
     }
     guard state != nil else { throw .connectionTerminated }
+    let refusesInput = behavior == .refusesDefaultInput
+    var applied = batch
+    if refusesInput { applied.defaultSource = nil }
     change(publishing: behavior != .appliesSilently) { state in
-      Self.apply(batch, to: &state, pinned: self.pinned)
+      Self.apply(
+        applied, to: &state, pinned: self.pinned,
+        microphoneBecomesDefault: self.newMicrophoneBecomesDefault)
     }
     return PulseBatchResult(
       cardProfiles: batch.cardProfiles.map { _ in .success(()) },
       defaultSink: batch.defaultSink.map { _ in .success(()) },
-      defaultSource: batch.defaultSource.map { _ in .success(()) },
+      defaultSource: batch.defaultSource.map { _ in
+        refusesInput ? .failure(.accessDenied) : .success(())
+      },
       moves: batch.moves.map { _ in .success(()) })
   }
 
@@ -240,6 +252,10 @@ actor ScriptedSoundServer: RoutingLink {
     }
   }
 
+  /// From now on, a microphone that a card profile brings becomes the
+  /// default input at once.
+  func makeNewMicrophonesTheDefault() { newMicrophoneBecomesDefault = true }
+
   /// The person picks the default input with another program.
   func personChoosesDefaultInput(_ sourceName: String) {
     change { $0.serverInfo.defaultSourceName = sourceName }
@@ -285,7 +301,8 @@ actor ScriptedSoundServer: RoutingLink {
   /// Applies a batch as PulseAudio does: a new default carries the streams
   /// on the old default that have no target of their own.
   private static func apply(
-    _ batch: PulseBatch, to state: inout ServerMirror, pinned: Set<UInt32>
+    _ batch: PulseBatch, to state: inout ServerMirror, pinned: Set<UInt32>,
+    microphoneBecomesDefault: Bool
   ) {
     if let name = batch.defaultSink, let new = state.sink(named: name) {
       let old = state.defaultSink?.index
@@ -303,7 +320,10 @@ actor ScriptedSoundServer: RoutingLink {
         let card = state.cards.firstIndex(where: { $0.name == change.cardName })
       else { continue }
       state.cards[card].activeProfileName = change.profileName
-      applyProfile(of: card, to: &state)
+      let microphone = applyProfile(of: card, to: &state)
+      if microphoneBecomesDefault, let microphone {
+        state.serverInfo.defaultSourceName = microphone
+      }
     }
     if let name = batch.defaultSource,
       state.sources.contains(where: { $0.name == name })
@@ -322,9 +342,14 @@ actor ScriptedSoundServer: RoutingLink {
 
   /// Gives a scripted Bluetooth card's microphone to the headset profile
   /// only; recordings from a microphone that goes are gone too.
-  private static func applyProfile(of card: Int, to state: inout ServerMirror) {
+  ///
+  /// - Returns: The microphone, if the profile brought it.
+  @discardableResult
+  private static func applyProfile(
+    of card: Int, to state: inout ServerMirror
+  ) -> String? {
     let value = state.cards[card]
-    guard let sink = value.properties["scripted.sink"] else { return }
+    guard let sink = value.properties["scripted.sink"] else { return nil }
     let microphone = "\(sink)-mic"
     let records =
       value.profiles.first { $0.name == value.activeProfileName }?.sourceCount
@@ -334,11 +359,13 @@ actor ScriptedSoundServer: RoutingLink {
       var source = Self.source(microphone, monitorOf: nil, in: state)
       source.properties = value.properties
       state.sources.append(source)
+      return microphone
     } else if !records, present {
       let gone = state.sources.first { $0.name == microphone }!.index
       state.sources.removeAll { $0.index == gone }
       state.sourceOutputs.removeAll { $0.sourceIndex == gone }
     }
+    return nil
   }
 
   static func profile(
