@@ -119,11 +119,12 @@ let package = Package(
       name: "acctl",
       dependencies: ["AcctlCommands"]
     ),
+    .systemLibrary(name: "CMalloc"),
     .executableTarget(
       name: "accessoryd",
       dependencies: [
         "AccessoryService", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
-        "PulseAudio", "Logging",
+        "PulseAudio", "Logging", "CMalloc",
       ]
     ),
     .executableTarget(

@@ -285,7 +285,8 @@ enum Report {
         + "VmRSS \(wirePlumber.residentKiB) KiB "
         + "(\(format(Double(wirePlumber.residentKiB) / 1024, digits: 1)) MiB), "
         + "RssAnon \(kibibytes(wirePlumber.anonymousKiB)), RssFile "
-        + "\(kibibytes(wirePlumber.fileKiB)); accessoryd is "
+        + "\(kibibytes(wirePlumber.fileKiB)), Pss "
+        + "\(kibibytes(wirePlumber.proportionalKiB)); accessoryd is "
         + format(
           Double(final.residentKiB) / Double(max(wirePlumber.residentKiB, 1)),
           digits: 2) + "× of it")
@@ -305,6 +306,9 @@ enum Report {
     if let pss = final.proportionalKiB { line += " pss_kb=\(pss)" }
     line += " baseline_rss_kb=\(baseline.residentKiB)"
     line += " wireplumber_rss_kb=\(wirePlumber.residentKiB)"
+    if let pss = wirePlumber.proportionalKiB {
+      line += " wireplumber_pss_kb=\(pss)"
+    }
     if let anonymous = baseline.anonymousKiB {
       line += " baseline_anon_kb=\(anonymous)"
     }

@@ -16,6 +16,7 @@ struct Accessoryd {
   static let version = DaemonConfiguration.version
 
   static func main() async {
+    Heap.useOneArena()
     let request: DaemonConfiguration.Request
     do {
       request = try DaemonConfiguration.parse(

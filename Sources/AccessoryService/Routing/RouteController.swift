@@ -72,8 +72,11 @@ public actor RouteController: Service {
   /// something, chose another output, or answered a request, a timer or a
   /// policy reload, never a mere echo of the router's own changes.
   private var explainedDecision: DecisionRecord?
-  /// The last decisions that changed something, oldest first.
-  private var changes: [DecisionRecord] = []
+  /// The last decisions that changed something, oldest first, each with
+  /// its one-line summary: not the snapshot it was made from, which holds
+  /// every output and stream and would make the history grow with the
+  /// square of the accessories.
+  private var changes: [RouteHistory.Change] = []
   /// How many decisions that changed something are kept for `route.history`.
   public static let historyLimit = 100
 
@@ -520,13 +523,13 @@ public actor RouteController: Service {
     let inputChange =
       decision.defaultInputChange == tracking.expectedDefaultInput
       ? nil : decision.defaultInputChange
-    keep(
-      DecisionRecord(
-        decidedAt: decidedAt, trigger: reason, snapshot: snapshot,
-        policy: policy, decision: decision,
-        sentDefault: defaultChange != nil, sentMoves: moves.count,
-        sentProfiles: !decision.profileRequests.isEmpty,
-        sentInput: inputChange != nil))
+    let record = DecisionRecord(
+      decidedAt: decidedAt, trigger: reason, snapshot: snapshot,
+      policy: policy, decision: decision,
+      sentDefault: defaultChange != nil, sentMoves: moves.count,
+      sentProfiles: !decision.profileRequests.isEmpty,
+      sentInput: inputChange != nil)
+    keep(record)
     guard
       defaultChange != nil || !moves.isEmpty
         || !decision.profileRequests.isEmpty || inputChange != nil
@@ -623,6 +626,7 @@ public actor RouteController: Service {
         "Cannot apply the route now; it is pending",
         metadata: ["pulse.error": error.description])
     }
+    keepInHistory(record)
     // A switch of the default is one line at the default level; moves
     // alone are details.
     logger.log(
@@ -759,8 +763,7 @@ public actor RouteController: Service {
     return true
   }
 
-  /// Keeps a decision for `route --explain` and, if it changed something,
-  /// for `route.history`.
+  /// Keeps a decision for `route --explain`.
   private func keep(_ record: DecisionRecord) {
     let choseAnother =
       record.decision.target != explainedDecision?.decision.target
@@ -769,8 +772,19 @@ public actor RouteController: Service {
     {
       explainedDecision = record
     }
+  }
+
+  /// Keeps a decision that changed something for `route.history`, once
+  /// its changes went out: the summary is written then, off the path from
+  /// the decision to the server.
+  private func keepInHistory(_ record: DecisionRecord) {
     guard record.changedSomething else { return }
-    changes.append(record)
+    changes.append(
+      RouteHistory.Change(
+        decidedAt: record.decidedAt, trigger: record.trigger,
+        output: record.decision.target,
+        summary: decide(record.snapshot, record.policy).explanation.summary,
+        defaultChanged: record.sentDefault, moves: record.sentMoves))
     if changes.count > Self.historyLimit {
       changes.removeFirst(changes.count - Self.historyLimit)
     }
@@ -780,13 +794,7 @@ public actor RouteController: Service {
   ///
   /// - Parameter limit: How many at most.
   public func history(limit: Int) -> [RouteHistory.Change] {
-    changes.suffix(max(0, limit)).reversed().map { record in
-      RouteHistory.Change(
-        decidedAt: record.decidedAt, trigger: record.trigger,
-        output: record.decision.target,
-        summary: decide(record.snapshot, record.policy).explanation.summary,
-        defaultChanged: record.sentDefault, moves: record.sentMoves)
-    }
+    Array(changes.suffix(max(0, limit)).reversed())
   }
 
   /// Returns the current output and, explained on request, the decision
