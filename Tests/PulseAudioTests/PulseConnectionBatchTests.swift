@@ -29,13 +29,14 @@ struct PulseConnectionBatchTests {
     return (server, commander, observer)
   }
 
-  /// Waits until the observer's listings satisfy a condition, rechecking
-  /// after each of its events and every 100 ms (PipeWire now and then
-  /// does not tell an existing connection about a change); fails the test
-  /// after the deadline.
+  /// Waits until a condition holds, rechecking after each of the
+  /// observer's events and every 100 ms (PipeWire now and then does not
+  /// tell an existing connection about a change); fails the test after
+  /// the deadline, with what the observer shows and, given the server,
+  /// the default a new client sees.
   private static func waitUntil(
     _ what: String, on observer: PulseConnection,
-    within limit: Duration = .seconds(10),
+    server: SoundServer? = nil, within limit: Duration = .seconds(10),
     _ condition: @escaping @Sendable () async throws -> Bool
   ) async throws {
     let events = observer.events
@@ -68,10 +69,14 @@ struct PulseConnectionBatchTests {
       if let inputs = try? await observer.sinkInputs() {
         "\(inputs.map(\.sinkIndex))"
       } else { "unknown" }
-    let message =
+    var message =
       "timed out after \(limit) waiting for \(what); the observer shows the "
       + "default \(info?.defaultSinkName ?? "unknown") and streams on sinks "
       + sinks
+    if let server {
+      let seen = try? await server.defaultSinkName()
+      message += "; a new client sees the default \(seen ?? "unknown")"
+    }
     Issue.record("\(message)")
   }
 
@@ -82,7 +87,9 @@ struct PulseConnectionBatchTests {
     _ observer: PulseConnection, server: SoundServer
   ) async throws {
     let buds = try await observer.sink(named: "buds")
-    try await waitUntil("default buds, every stream on buds", on: observer) {
+    try await waitUntil(
+      "default buds, every stream on buds", on: observer, server: server
+    ) {
       let inputs = try await observer.sinkInputs()
       return try await server.defaultSinkName() == "buds"
         && inputs.allSatisfy { $0.sinkIndex == buds.index }

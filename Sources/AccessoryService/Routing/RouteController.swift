@@ -77,6 +77,9 @@ public actor RouteController: Service {
   /// every output and stream and would make the history grow with the
   /// square of the accessories.
   private var changes: [RouteHistory.Change] = []
+  /// The decision whose changes are going out, kept whole until they went
+  /// out and it joins `changes`; `route.history` lists it first meanwhile.
+  private var changeInFlight: DecisionRecord?
   /// How many decisions that changed something are kept for `route.history`.
   public static let historyLimit = 100
 
@@ -537,6 +540,7 @@ public actor RouteController: Service {
       pending = false
       return false
     }
+    changeInFlight = record
     // On PulseAudio a new default carries every stream that follows the
     // default before the server acknowledges it. The moves of the streams
     // on the old default to the new one wait until the server has shown
@@ -626,7 +630,7 @@ public actor RouteController: Service {
         "Cannot apply the route now; it is pending",
         metadata: ["pulse.error": error.description])
     }
-    keepInHistory(record)
+    let summary = keepInHistory(record)
     // A switch of the default is one line at the default level; moves
     // alone are details.
     logger.log(
@@ -665,14 +669,11 @@ public actor RouteController: Service {
           }.joined(separator: ", ")
         ])
     }
-    // The summary takes a second decision with its explanation: only for
-    // someone who listens.
     if events.subscriberCount > 0 {
       events.publish(
         .route(
           RouteEvent(
-            output: decision.target,
-            summary: decide(snapshot, policy).explanation.summary,
+            output: decision.target, summary: summary,
             moves: decision.moves.count,
             defaultChanged: decision.defaultChange != nil, pending: pending,
             chosenBy: .accessoryd, inputChanged: inputChange,
@@ -774,27 +775,42 @@ public actor RouteController: Service {
     }
   }
 
-  /// Keeps a decision that changed something for `route.history`, once
-  /// its changes went out: the summary is written then, off the path from
+  /// Keeps a decision that changed something for `route.history` once its
+  /// changes went out, with its summary, written then: off the path from
   /// the decision to the server.
-  private func keepInHistory(_ record: DecisionRecord) {
-    guard record.changedSomething else { return }
-    changes.append(
-      RouteHistory.Change(
-        decidedAt: record.decidedAt, trigger: record.trigger,
-        output: record.decision.target,
-        summary: decide(record.snapshot, record.policy).explanation.summary,
-        defaultChanged: record.sentDefault, moves: record.sentMoves))
+  ///
+  /// - Returns: The summary.
+  private func keepInHistory(_ record: DecisionRecord) -> String {
+    let change = Self.historyChange(of: record)
+    changes.append(change)
     if changes.count > Self.historyLimit {
       changes.removeFirst(changes.count - Self.historyLimit)
     }
+    changeInFlight = nil
+    return change.summary
   }
 
-  /// Returns the last decisions that changed the route, newest first.
+  /// A decision as `route.history` lists it, with the summary its
+  /// explanation gives.
+  private static func historyChange(
+    of record: DecisionRecord
+  ) -> RouteHistory.Change {
+    RouteHistory.Change(
+      decidedAt: record.decidedAt, trigger: record.trigger,
+      output: record.decision.target,
+      summary: decide(record.snapshot, record.policy).explanation.summary,
+      defaultChanged: record.sentDefault, moves: record.sentMoves)
+  }
+
+  /// Returns the last decisions that changed the route, newest first: the
+  /// one whose changes are going out, if any, then those that went out.
   ///
   /// - Parameter limit: How many at most.
   public func history(limit: Int) -> [RouteHistory.Change] {
-    Array(changes.suffix(max(0, limit)).reversed())
+    let inFlight = changeInFlight.map { [Self.historyChange(of: $0)] } ?? []
+    return Array(
+      (inFlight + changes.suffix(max(0, limit)).reversed()).prefix(
+        max(0, limit)))
   }
 
   /// Returns the current output and, explained on request, the decision

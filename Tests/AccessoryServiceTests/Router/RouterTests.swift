@@ -341,6 +341,26 @@ struct RouterTests {
     }
   }
 
+  @Test("History lists a change while it goes out, once after it went out")
+  func historyListsTheChangeGoingOut() async throws {
+    try await Rig.run { rig in
+      await rig.server.behave(.holds)
+      let registering = Task {
+        try await rig.register(Rig.budsAddress, placement: .inEar)
+      }
+      await rig.server.waitUntilHolding()
+      let going = await rig.router.history(limit: 10)
+      #expect(going.map(\.output) == [Rig.buds])
+      #expect(going.first?.trigger == "an accessory was registered")
+      #expect(going.first?.summary.isEmpty == false)
+      #expect(await rig.router.history(limit: 0).isEmpty)
+      await rig.server.release()
+      _ = try await registering.value
+      let gone = await rig.router.history(limit: 10)
+      #expect(gone == going)
+    }
+  }
+
   @Test("A stopped router answers at once that the route is pending")
   func stoppedRouterAnswers() async throws {
     let server = ScriptedSoundServer(
