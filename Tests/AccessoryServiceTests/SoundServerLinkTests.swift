@@ -388,6 +388,54 @@ struct SoundServerLinkTests {
     }
   }
 
+  /// A new client's view of the defaults is the link's, or the link
+  /// reloads.
+  ///
+  /// While new clients connect, another program changes the default, again
+  /// and again: either the link shows the change already, and nothing is
+  /// reloaded, or it reloads and its fresh mirror shows it. PipeWire hides from its existing clients a default
+  /// that changes while another client binds its metadata, so there the
+  /// reload is sometimes the only way the link learns of it.
+  @Test(arguments: SoundServerKind.allCases)
+  func defaultsCheckedThroughANewClient(_ kind: SoundServerKind) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    try await withLink(to: server) { link in
+      _ = try await connected(link)
+      var reloads = 0
+      for round in 0..<10 {
+        let target = round.isMultiple(of: 2) ? "buds" : "speaker"
+        let updates = await link.updates()
+        // Six clients connect as the default changes (setDefaultSink
+        // polls through new clients too).
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          for _ in 0..<6 {
+            group.addTask {
+              let client = try await PulseConnection.connect(
+                .init(server: server.serverAddress))
+              client.close()
+            }
+          }
+          try await server.setDefaultSink(target)
+          try await group.waitForAll()
+        }
+        if await link.reloadIfDefaultsDiffer() {
+          reloads += 1
+        } else {
+          #expect(await link.mirror?.defaultSinkName == target)
+        }
+        try await firstUpdate(
+          in: updates, "the mirror to show \(target)",
+          within: connectingTime(of: link) + .seconds(5)
+        ) { $0.mirror?.defaultSinkName == target }
+        #expect(await link.mirror?.defaultSinkName == target)
+      }
+      // How often the link had not caught up when asked (on PipeWire, a
+      // change it was never told of, or one still on its way).
+      print("\(kind): defaults reloaded in \(reloads) of 10 changes")
+    }
+  }
+
   @Test(arguments: SoundServerKind.allCases)
   func reconnectingOnRequestLoadsAFreshMirror(
     _ kind: SoundServerKind

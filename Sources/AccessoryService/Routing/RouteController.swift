@@ -114,6 +114,9 @@ public actor RouteController: Service {
   private var reconsiderAt: Date?
   /// When to check that the changes sent showed up.
   private var confirmAt: Date?
+  /// Streams that left a default PipeWire showed unchanged: the defaults
+  /// are checked before the next decision.
+  private var streamsAwaitingDefaultCheck: Set<UInt32> = []
   /// Triggers taken from the inbox during a reconcile, for the next one.
   private var deferred: [RouterTrigger] = []
   /// Why the next reconcile runs, for sound-server states taken during a
@@ -225,7 +228,7 @@ public actor RouteController: Service {
       let confirming = confirmAt.map { now >= $0 } ?? false
       guard
         !triggers.isEmpty || graceEnded || confirming
-          || !followUpReasons.isEmpty
+          || !followUpReasons.isEmpty || !streamsAwaitingDefaultCheck.isEmpty
       else {
         await waitForTriggers(
           until: [reconsiderAt, confirmAt].compactMap { $0 }.min())
@@ -245,6 +248,9 @@ public actor RouteController: Service {
           leavingFollowers =
             leavingFollowers || request.leavingFollowersToTheDefault
         }
+      }
+      if !streamsAwaitingDefaultCheck.isEmpty {
+        await checkForUnreportedDefault()
       }
       if graceEnded {
         reconsiderAt = nil
@@ -419,6 +425,9 @@ public actor RouteController: Service {
       logger.info(
         "The person chose the default input",
         metadata: ["route.input": choice.output])
+    }
+    if mirror.serverInfo.isPipeWire {
+      streamsAwaitingDefaultCheck.formUnion(tracking.leftTheDefault)
     }
     for stream in tracking.movedByThePerson {
       for continuation in personMoveSubscribers.values {
@@ -762,6 +771,30 @@ public actor RouteController: Service {
     guard !tracking.expectedMoves.isEmpty else { return false }
     tracking.expectedMoves = [:]
     return true
+  }
+
+  /// Checks the defaults as a new client sees them, after streams left a
+  /// default PipeWire shows unchanged.
+  ///
+  /// PipeWire does not tell its existing clients of a default that changes
+  /// while another client is binding its metadata. When they differ, the
+  /// fresh state shows the change (the person's choice, if it was), and
+  /// the streams that moved to the new default followed it: they are not
+  /// pinned.
+  private func checkForUnreportedDefault() async {
+    let streams = streamsAwaitingDefaultCheck
+    streamsAwaitingDefaultCheck = []
+    guard let stale = mirror, await link.reloadIfDefaultsDiffer() else {
+      return
+    }
+    await awaitNextMirror(within: Self.freshMirrorLimit) {
+      $0.defaultSinkName != stale.defaultSinkName
+        || $0.defaultSourceName != stale.defaultSourceName
+    }
+    guard let newDefault = mirror?.defaultSinkName else { return }
+    for stream in streams where isPlaying(stream, on: newDefault) {
+      tracking.unpin(stream)
+    }
   }
 
   /// Keeps a decision for `route --explain`.

@@ -164,6 +164,10 @@ public struct RouteTracking: Sendable {
   /// The streams the last state showed moved by the person (or another
   /// program) from one output that still exists to another.
   public private(set) var movedByThePerson: [UInt32] = []
+  /// The streams of ``movedByThePerson`` that left the default, which the
+  /// state shows unchanged: what a change of the default the server did
+  /// not report looks like, when the streams that followed it moved.
+  public private(set) var leftTheDefault: Set<UInt32> = []
 
   /// Forgets one default this service sent, which the server refused:
   /// the others it sent may still show up.
@@ -219,6 +223,7 @@ public struct RouteTracking: Sendable {
     )
     var streamSinks: [UInt32: String] = [:]
     movedByThePerson = []
+    leftTheDefault = []
     for input in sinkInputs {
       guard let sink = nameOfSink[input.sinkIndex] else { continue }
       streamSinks[input.index] = sink
@@ -252,6 +257,9 @@ public struct RouteTracking: Sendable {
       } else if sinkNames.contains(previous) {
         pins[input.index] = .user
         movedByThePerson.append(input.index)
+        if previous == lastDefault, newDefault == lastDefault {
+          leftTheDefault.insert(input.index)
+        }
       }
     }
     pins = pins.filter { streamSinks[$0.key] != nil }
@@ -300,6 +308,13 @@ public struct RouteTracking: Sendable {
       presence[address] = entry
     }
     presence = presence.filter { accessories.contains($0.key) }
+  }
+
+  /// Takes a stream as following the default, not pinned: one that was
+  /// taken for moved by the person while the server had not reported the
+  /// default it followed.
+  public mutating func unpin(_ stream: UInt32) {
+    if pins[stream] == .user { pins[stream] = nil }
   }
 
   /// Forgets what was seen of the last connection to the sound server, so

@@ -26,6 +26,13 @@ public protocol RoutingLink: Sendable {
   /// ``LinkUpdate/connected(_:)``.
   func reconnect() async
 
+  /// Reads the server's defaults as a new client sees them and, when they
+  /// are not those of the last state, loads a fresh state, published as
+  /// ``LinkUpdate/connected(_:)``.
+  ///
+  /// - Returns: Whether a fresh state comes.
+  func reloadIfDefaultsDiffer() async -> Bool
+
   /// Mutes, the moment a sink disappears, the audible streams that played
   /// on it, by the rule given; nil stops muting.
   func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) async

@@ -216,6 +216,51 @@ public actor SoundServerLink {
     return await session.commander.apply(batch)
   }
 
+  /// Reads the server's defaults through a new, short-lived connection,
+  /// and loads a fresh mirror when they are not the mirror's.
+  ///
+  /// PipeWire (0.3.65, and its sources since) does not pass a change of
+  /// its `default` metadata to the clients already bound to it while
+  /// another client is binding it: pipewire-pulse then keeps telling its
+  /// existing clients the old default, with no event, while a new client
+  /// sees the new one. Call this when the mirror hints that the default
+  /// moved unseen, such as streams that followed the default moving away
+  /// from it together.
+  ///
+  /// - Returns: Whether the defaults differed and the link reconnects; the
+  ///   fresh mirror then comes as ``LinkUpdate/connected(_:)``.
+  public func reloadIfDefaultsDiffer() async -> Bool {
+    guard mirror != nil else { return false }
+    var probeOptions = options
+    probeOptions.applicationName += " (check)"
+    probeOptions.followsEvents = false
+    let info: ServerInfo
+    do throws(PulseError) {
+      let probe = try await PulseConnection.connect(probeOptions)
+      defer { probe.close() }
+      info = try await probe.serverInfo()
+    } catch {
+      logger.debug(
+        "could not check the defaults", metadata: ["pulse.error": "\(error)"])
+      return false
+    }
+    let source = ServerMirror.withoutPlaceholder(
+      info.defaultSourceName, "@DEFAULT_SOURCE@")
+    // The mirror as it is now: it may have caught up meanwhile.
+    guard let mirror,
+      info.defaultSinkName != mirror.defaultSinkName
+        || source != mirror.defaultSourceName
+    else { return false }
+    logger.warning(
+      "The sound server did not tell of a new default; reloading",
+      metadata: [
+        "pulse.default.sink": info.defaultSinkName ?? "none",
+        "pulse.default.source": source ?? "none",
+      ])
+    reconnect()
+    return true
+  }
+
   /// Drops the connections and connects again at once, loading a fresh
   /// mirror.
   ///

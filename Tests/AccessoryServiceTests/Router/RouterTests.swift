@@ -324,6 +324,51 @@ struct RouterTests {
     }
   }
 
+  @Test(
+    "A default PipeWire kept from its clients is read through a new one; the streams that followed it are not pinned"
+  )
+  func unreportedPersonsDefault() async throws {
+    try await Rig.run(isPipeWire: true) { rig in
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      await rig.server.personChoosesDefaultUnreported(Rig.speaker)
+      let event = await rig.events.next {
+        $0["kind"]?.stringValue == "route"
+          && $0["chosenBy"]?.stringValue == "person"
+      }
+      #expect(event?["output"]?.stringValue == Rig.speaker)
+      await rig.router.reconcile(because: "a test asked")
+      #expect(await rig.server.defaultChecks == 1)
+      #expect(await rig.server.reconnects == 1)
+      #expect(await rig.router.report(explaining: false).output == Rig.speaker)
+      #expect(await rig.batches.count == 1)
+      // Until an accessory changes: put on again, the buds take the
+      // default and the streams that followed the person's choice.
+      try await rig.place(Rig.budsAddress, .offHead)
+      rig.clock.advance(by: 5)
+      try await rig.place(Rig.budsAddress, .inEar)
+      #expect(await rig.server.defaultSink == Rig.buds)
+      #expect(await rig.server.sinkOf(1) == Rig.buds)
+      #expect(await rig.server.sinkOf(2) == Rig.buds)
+    }
+  }
+
+  @Test("A stream the person moves off the default on PipeWire stays theirs")
+  func personsMoveOffTheDefaultIsChecked() async throws {
+    try await Rig.run(isPipeWire: true) { rig in
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      await rig.server.personMoves(1, to: Rig.speaker)
+      await rig.router.reconcile(because: "a test asked")
+      // The defaults agree: no fresh state, and the stream stays pinned.
+      #expect(await rig.server.defaultChecks == 1)
+      #expect(await rig.server.reconnects == 0)
+      try await rig.place(Rig.budsAddress, .offHead)
+      rig.clock.advance(by: 5)
+      try await rig.place(Rig.budsAddress, .inEar)
+      #expect(await rig.server.sinkOf(1) == Rig.speaker)
+      #expect(await rig.server.sinkOf(2) == Rig.buds)
+    }
+  }
+
   @Test("--explain names the switch, not the echo; history lists the changes")
   func explainAndHistory() async throws {
     try await Rig.run { rig in

@@ -35,6 +35,11 @@ actor ScriptedSoundServer: RoutingLink {
   private(set) var newMicrophoneBecomesDefault = false
   /// How many times the router asked for a fresh state.
   private(set) var reconnects = 0
+  /// How many times the router checked the defaults as a new client.
+  private(set) var defaultChecks = 0
+  /// The default the server keeps showing its existing clients after a
+  /// change it did not tell them of; nil when they see the truth.
+  private var shownDefaultSink: String?
   /// Streams that keep their sink when the default changes, like streams
   /// with a target of their own on PulseAudio.
   private var pinned: Set<UInt32> = []
@@ -127,6 +132,16 @@ actor ScriptedSoundServer: RoutingLink {
     publish(.connected(state))
   }
 
+  func reloadIfDefaultsDiffer() -> Bool {
+    defaultChecks += 1
+    guard let state, let shown = shownDefaultSink,
+      shown != state.serverInfo.defaultSinkName
+    else { return false }
+    shownDefaultSink = nil
+    reconnect()
+    return true
+  }
+
   // MARK: - Scripting
 
   /// Sets what the server does with the next batches.
@@ -178,6 +193,30 @@ actor ScriptedSoundServer: RoutingLink {
   /// The person picks the default output with another program.
   func personChoosesDefault(_ sinkName: String) {
     change { $0.serverInfo.defaultSinkName = sinkName }
+  }
+
+  /// The person picks the default output while another client binds
+  /// PipeWire's metadata: the streams that follow the default move, but
+  /// existing clients are still shown the old default, until they
+  /// reconnect.
+  func personChoosesDefaultUnreported(_ sinkName: String) {
+    guard var state else { return }
+    let old = state.serverInfo.defaultSinkName
+    let oldIndex = old.flatMap { state.sink(named: $0)?.index }
+    let newIndex = state.sink(named: sinkName)!.index
+    state.serverInfo.defaultSinkName = sinkName
+    state.sinkInputs = state.sinkInputs.map { input in
+      var input = input
+      if input.sinkIndex == oldIndex, !pinned.contains(input.index) {
+        input.sinkIndex = newIndex
+      }
+      return input
+    }
+    self.state = state
+    shownDefaultSink = old
+    var shown = state
+    shown.serverInfo.defaultSinkName = old
+    publish(.changed(shown))
   }
 
   /// A stream starts on a sink, optionally pinned there by its application.
