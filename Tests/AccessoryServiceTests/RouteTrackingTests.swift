@@ -26,9 +26,12 @@ private func stream(
     ownerModuleIndex: nil)
 }
 
-private func server(default name: String?) -> ServerInfo {
+private func server(
+  default name: String?, isPipeWire: Bool = false
+) -> ServerInfo {
   ServerInfo(
-    serverName: "pulseaudio", serverVersion: "16.1", defaultSinkName: name,
+    serverName: isPipeWire ? "PulseAudio (on PipeWire 0.3.65)" : "pulseaudio",
+    serverVersion: isPipeWire ? "15.0.0" : "16.1", defaultSinkName: name,
     defaultSourceName: nil, hostName: "h", userName: "u")
 }
 
@@ -195,6 +198,79 @@ struct RouteTrackingTests {
       sinkInputs: [stream(7, on: 0)], accessories: [], reappearGrace: 5,
       now: 13)
     #expect(tracking.movedByThePerson.isEmpty)
+  }
+
+  @Test func onPipeWireStreamsLeavingAnUnchangedDefaultAwaitTheCheck() {
+    var tracking = RouteTracking()
+    let sinks = [speaker, buds]
+    tracking.observe(
+      server: server(default: "buds", isPipeWire: true), sinks: sinks,
+      sinkInputs: [stream(1, on: 1), stream(2, on: 1)], accessories: [],
+      reappearGrace: 5, now: 10)
+    // Both move to the speaker; the server still shows the buds.
+    tracking.observe(
+      server: server(default: "buds", isPipeWire: true), sinks: sinks,
+      sinkInputs: [stream(1, on: 0), stream(2, on: 0)], accessories: [],
+      reappearGrace: 5, now: 11)
+    #expect(tracking.leftTheDefault == [1, 2])
+    #expect(tracking.unconfirmedMoves == [1, 2])
+    #expect(tracking.pins[1] == .user)
+    // A fresh state shows the default on the speaker: they followed it.
+    tracking.observe(
+      server: server(default: "speaker", isPipeWire: true), sinks: sinks,
+      sinkInputs: [stream(1, on: 0), stream(2, on: 0)], accessories: [],
+      reappearGrace: 5, now: 12)
+    #expect(tracking.manualChoice?.output == "speaker")
+    #expect(tracking.pins.isEmpty)
+    #expect(tracking.unconfirmedMoves.isEmpty)
+  }
+
+  @Test func aConfirmedMoveOffTheDefaultStaysPinned() {
+    var tracking = RouteTracking()
+    let sinks = [speaker, buds]
+    tracking.observe(
+      server: server(default: "buds", isPipeWire: true), sinks: sinks,
+      sinkInputs: [stream(1, on: 1)], accessories: [], reappearGrace: 5,
+      now: 10)
+    tracking.observe(
+      server: server(default: "buds", isPipeWire: true), sinks: sinks,
+      sinkInputs: [stream(1, on: 0)], accessories: [], reappearGrace: 5,
+      now: 11)
+    #expect(tracking.confirmMoves([1, 7]) == [1])
+    // The person later makes the speaker the default: the stream stays
+    // theirs, pinned.
+    tracking.observe(
+      server: server(default: "speaker", isPipeWire: true), sinks: sinks,
+      sinkInputs: [stream(1, on: 0)], accessories: [], reappearGrace: 5,
+      now: 12)
+    #expect(tracking.pins[1] == .user)
+  }
+
+  @Test func onPulseAudioAndAfterItsOwnDefaultNothingAwaitsTheCheck() {
+    var pulse = RouteTracking()
+    pulse.observe(
+      server: server(default: "buds"), sinks: [speaker, buds],
+      sinkInputs: [stream(1, on: 1)], accessories: [], reappearGrace: 5,
+      now: 10)
+    pulse.observe(
+      server: server(default: "buds"), sinks: [speaker, buds],
+      sinkInputs: [stream(1, on: 0)], accessories: [], reappearGrace: 5,
+      now: 11)
+    #expect(pulse.movedByThePerson == [1])
+    #expect(pulse.leftTheDefault.isEmpty)
+    // On PipeWire, a stream that follows the default this service set,
+    // before the server shows it, is not a sign of a hidden default.
+    var pipeWire = RouteTracking()
+    pipeWire.observe(
+      server: server(default: "buds", isPipeWire: true),
+      sinks: [speaker, buds], sinkInputs: [stream(1, on: 1)],
+      accessories: [], reappearGrace: 5, now: 10)
+    pipeWire.expectedDefault = "speaker"
+    pipeWire.observe(
+      server: server(default: "buds", isPipeWire: true),
+      sinks: [speaker, buds], sinkInputs: [stream(1, on: 0)],
+      accessories: [], reappearGrace: 5, now: 11)
+    #expect(pipeWire.leftTheDefault.isEmpty)
   }
 
   @Test func aMoveOfItsOwnDoesNotPin() {

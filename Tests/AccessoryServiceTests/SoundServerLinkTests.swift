@@ -406,20 +406,24 @@ struct SoundServerLinkTests {
       for round in 0..<10 {
         let target = round.isMultiple(of: 2) ? "buds" : "speaker"
         let updates = await link.updates()
-        // Six clients connect as the default changes (setDefaultSink
-        // polls through new clients too).
+        // Three clients connect as the default changes (setDefaultSink
+        // polls through new clients too). Not more: PulseAudio listens
+        // with a backlog of 5, and refuses the connections beyond; those
+        // of these three may fail, and only pactl's must not.
         try await withThrowingTaskGroup(of: Void.self) { group in
-          for _ in 0..<6 {
+          for _ in 0..<3 {
             group.addTask {
-              let client = try await PulseConnection.connect(
+              let client = try? await PulseConnection.connect(
                 .init(server: server.serverAddress))
-              client.close()
+              client?.close()
             }
           }
           try await server.setDefaultSink(target)
           try await group.waitForAll()
         }
-        if await link.reloadIfDefaultsDiffer() {
+        let check = try #require(await link.checkDefaults())
+        #expect(check.sinkName == target)
+        if check.reloading {
           reloads += 1
         } else {
           #expect(await link.mirror?.defaultSinkName == target)

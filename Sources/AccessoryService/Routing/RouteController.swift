@@ -249,9 +249,6 @@ public actor RouteController: Service {
             leavingFollowers || request.leavingFollowersToTheDefault
         }
       }
-      if !streamsAwaitingDefaultCheck.isEmpty {
-        await checkForUnreportedDefault()
-      }
       if graceEnded {
         reconsiderAt = nil
         reasons.append("a grace time ended")
@@ -261,6 +258,11 @@ public actor RouteController: Service {
         if await confirmSentChanges() {
           reasons.append("sent moves did not show up")
         }
+      }
+      // States taken in while checking may call for another check; each
+      // comes from a new state, so this ends.
+      while !streamsAwaitingDefaultCheck.isEmpty, !Task.isCancelled {
+        await checkForUnreportedDefault()
       }
       if let reason = Self.mergedReason(reasons) {
         await reconcileOnce(
@@ -301,11 +303,11 @@ public actor RouteController: Service {
   ///
   /// - Parameters:
   ///   - limit: How long to wait at most.
-  ///   - showing: What the mirror waited for shows; a mirror that does not
-  ///     (one the link published before) is taken in, and the wait goes on.
+  ///   - isAwaited: Whether an update is the one waited for; another (one
+  ///     the link published before) is taken in, and the wait goes on.
   private func awaitNextMirror(
     within limit: Double,
-    showing isAwaited: (ServerMirror) -> Bool = { _ in true }
+    until isAwaited: (LinkUpdate) -> Bool = { _ in true }
   ) async {
     let deadline = clock.now().addingTimeInterval(limit)
     while !Task.isCancelled {
@@ -316,7 +318,7 @@ public actor RouteController: Service {
           continue
         }
         if let reason = handle(update) { followUpReasons.append(reason) }
-        sawUpdate = sawUpdate || update.mirror.map(isAwaited) ?? true
+        sawUpdate = sawUpdate || isAwaited(update)
       }
       if sawUpdate || clock.now() >= deadline { return }
       await waitForTriggers(until: deadline)
@@ -426,10 +428,18 @@ public actor RouteController: Service {
         "The person chose the default input",
         metadata: ["route.input": choice.output])
     }
-    if mirror.serverInfo.isPipeWire {
-      streamsAwaitingDefaultCheck.formUnion(tracking.leftTheDefault)
-    }
-    for stream in tracking.movedByThePerson {
+    // Streams that left a default PipeWire shows unchanged are the
+    // person's only once a new client saw the same default.
+    streamsAwaitingDefaultCheck.formUnion(tracking.leftTheDefault)
+    announceMovedByThePerson(
+      tracking.movedByThePerson.filter {
+        !tracking.leftTheDefault.contains($0)
+      })
+  }
+
+  /// Tells the subscribers of ``streamsMovedByThePerson()`` of moves.
+  private func announceMovedByThePerson(_ streams: [UInt32]) {
+    for stream in streams {
       for continuation in personMoveSubscribers.values {
         continuation.yield(stream)
       }
@@ -588,7 +598,7 @@ public actor RouteController: Service {
         let left = moves.filter { carried.contains($0.stream) }
         if case .success = result.defaultSink {
           await awaitNextMirror(within: Self.followingDefaultLimit) {
-            $0.defaultSinkName == defaultChange
+            $0.mirror.map { $0.defaultSinkName == defaultChange } ?? true
           }
         }
         // A stream that is gone, or already there, is not moved.
@@ -777,24 +787,29 @@ public actor RouteController: Service {
   /// default PipeWire shows unchanged.
   ///
   /// PipeWire does not tell its existing clients of a default that changes
-  /// while another client is binding its metadata. When they differ, the
-  /// fresh state shows the change (the person's choice, if it was), and
-  /// the streams that moved to the new default followed it: they are not
-  /// pinned.
+  /// while another client is binding its metadata. When the link's state
+  /// shows other defaults, it reloads, and the fresh state shows the
+  /// change: the person's choice, if it was, and the streams that moved
+  /// to the new default followed it (``RouteTracking`` unpins them). When
+  /// the router's state shows what the new client saw, the streams were
+  /// moved by the person.
   private func checkForUnreportedDefault() async {
     let streams = streamsAwaitingDefaultCheck
     streamsAwaitingDefaultCheck = []
-    guard let stale = mirror, await link.reloadIfDefaultsDiffer() else {
-      return
+    let check = await link.checkDefaults()
+    if check?.reloading == true {
+      await awaitNextMirror(within: Self.freshMirrorLimit) {
+        if case .changed = $0 { false } else { true }
+      }
     }
-    await awaitNextMirror(within: Self.freshMirrorLimit) {
-      $0.defaultSinkName != stale.defaultSinkName
-        || $0.defaultSourceName != stale.defaultSourceName
-    }
-    guard let newDefault = mirror?.defaultSinkName else { return }
-    for stream in streams where isPlaying(stream, on: newDefault) {
-      tracking.unpin(stream)
-    }
+    guard let mirror,
+      check.map({
+        $0.sinkName == mirror.defaultSinkName
+          && $0.sourceName == mirror.defaultSourceName
+      }) ?? true
+    else { return }
+    let moved = tracking.confirmMoves(streams)
+    announceMovedByThePerson(moved.sorted().filter { exists($0) })
   }
 
   /// Keeps a decision for `route --explain`.

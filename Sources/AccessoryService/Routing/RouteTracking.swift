@@ -164,10 +164,15 @@ public struct RouteTracking: Sendable {
   /// The streams the last state showed moved by the person (or another
   /// program) from one output that still exists to another.
   public private(set) var movedByThePerson: [UInt32] = []
-  /// The streams of ``movedByThePerson`` that left the default, which the
-  /// state shows unchanged: what a change of the default the server did
-  /// not report looks like, when the streams that followed it moved.
+  /// On PipeWire, the streams of ``movedByThePerson`` that left the
+  /// default, which the state shows unchanged: what a change of the
+  /// default the server did not report looks like, when the streams that
+  /// followed it moved.
   public private(set) var leftTheDefault: Set<UInt32> = []
+  /// The streams of ``leftTheDefault`` not yet known to be moved by the
+  /// person: when a later state shows the default changed to where they
+  /// are, they followed it and are not pinned.
+  public private(set) var unconfirmedMoves: Set<UInt32> = []
 
   /// Forgets one default this service sent, which the server refused:
   /// the others it sent may still show up.
@@ -257,11 +262,21 @@ public struct RouteTracking: Sendable {
       } else if sinkNames.contains(previous) {
         pins[input.index] = .user
         movedByThePerson.append(input.index)
-        if previous == lastDefault, newDefault == lastDefault {
+        if server.isPipeWire, previous == lastDefault,
+          newDefault == lastDefault, !expectedDefaults.contains(sink)
+        {
           leftTheDefault.insert(input.index)
         }
       }
     }
+    unconfirmedMoves.formUnion(leftTheDefault)
+    if hasObserved, newDefault != lastDefault, let newDefault {
+      for stream in unconfirmedMoves where streamSinks[stream] == newDefault {
+        unpin(stream)
+      }
+      unconfirmedMoves = []
+    }
+    unconfirmedMoves = unconfirmedMoves.filter { streamSinks[$0] != nil }
     pins = pins.filter { streamSinks[$0.key] != nil }
     expectedMoves = expectedMoves.filter { streamSinks[$0.key] != nil }
 
@@ -310,10 +325,18 @@ public struct RouteTracking: Sendable {
     presence = presence.filter { accessories.contains($0.key) }
   }
 
-  /// Takes a stream as following the default, not pinned: one that was
-  /// taken for moved by the person while the server had not reported the
-  /// default it followed.
-  public mutating func unpin(_ stream: UInt32) {
+  /// Takes streams of ``unconfirmedMoves`` as moved by the person: a new
+  /// client saw the defaults this tracking saw.
+  ///
+  /// - Returns: Those of `streams` that were unconfirmed.
+  public mutating func confirmMoves(_ streams: Set<UInt32>) -> Set<UInt32> {
+    let confirmed = unconfirmedMoves.intersection(streams)
+    unconfirmedMoves.subtract(confirmed)
+    return confirmed
+  }
+
+  /// Takes a stream the person seemed to move as following the default.
+  private mutating func unpin(_ stream: UInt32) {
     if pins[stream] == .user { pins[stream] = nil }
   }
 
@@ -330,6 +353,7 @@ public struct RouteTracking: Sendable {
     inputs.forgetConnection()
     lastStreamSinks = [:]
     expectedMoves = [:]
+    unconfirmedMoves = []
     pins = [:]
     recordingSince = [:]
   }

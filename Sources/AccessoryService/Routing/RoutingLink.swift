@@ -30,12 +30,30 @@ public protocol RoutingLink: Sendable {
   /// are not those of the last state, loads a fresh state, published as
   /// ``LinkUpdate/connected(_:)``.
   ///
-  /// - Returns: Whether a fresh state comes.
-  func reloadIfDefaultsDiffer() async -> Bool
+  /// - Returns: What the new client saw, or nil if it could not ask.
+  func checkDefaults() async -> DefaultsCheck?
 
   /// Mutes, the moment a sink disappears, the audible streams that played
   /// on it, by the rule given; nil stops muting.
   func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) async
+}
+
+/// The defaults a new client of the sound server saw, and whether the link
+/// reloads because its state showed others.
+public struct DefaultsCheck: Sendable, Hashable {
+  /// The default output's name, if any.
+  public var sinkName: String?
+  /// The default input's name, if any; PipeWire's placeholder is none.
+  public var sourceName: String?
+  /// Whether the link loads a fresh state, its own showing other defaults.
+  public var reloading: Bool
+
+  /// Creates a check's result.
+  public init(sinkName: String?, sourceName: String?, reloading: Bool) {
+    self.sinkName = sinkName
+    self.sourceName = sourceName
+    self.reloading = reloading
+  }
 }
 
 extension SoundServerLink: RoutingLink {}

@@ -227,10 +227,12 @@ public actor SoundServerLink {
   /// moved unseen, such as streams that followed the default moving away
   /// from it together.
   ///
-  /// - Returns: Whether the defaults differed and the link reconnects; the
-  ///   fresh mirror then comes as ``LinkUpdate/connected(_:)``.
-  public func reloadIfDefaultsDiffer() async -> Bool {
-    guard mirror != nil else { return false }
+  /// - Returns: The defaults the new client saw, and whether the link
+  ///   reloads (the fresh mirror then comes as
+  ///   ``LinkUpdate/connected(_:)``); nil when disconnected or when the
+  ///   new connection failed.
+  public func checkDefaults() async -> DefaultsCheck? {
+    guard mirror != nil else { return nil }
     var probeOptions = options
     probeOptions.applicationName += " (check)"
     probeOptions.followsEvents = false
@@ -242,23 +244,27 @@ public actor SoundServerLink {
     } catch {
       logger.debug(
         "could not check the defaults", metadata: ["pulse.error": "\(error)"])
-      return false
+      return nil
     }
-    let source = ServerMirror.withoutPlaceholder(
-      info.defaultSourceName, "@DEFAULT_SOURCE@")
+    var check = DefaultsCheck(
+      sinkName: info.defaultSinkName,
+      sourceName: ServerMirror.withoutPlaceholder(
+        info.defaultSourceName, "@DEFAULT_SOURCE@"),
+      reloading: false)
     // The mirror as it is now: it may have caught up meanwhile.
-    guard let mirror,
-      info.defaultSinkName != mirror.defaultSinkName
-        || source != mirror.defaultSourceName
-    else { return false }
+    guard let mirror, session != nil,
+      check.sinkName != mirror.defaultSinkName
+        || check.sourceName != mirror.defaultSourceName
+    else { return check }
     logger.warning(
       "The sound server did not tell of a new default; reloading",
       metadata: [
-        "pulse.default.sink": info.defaultSinkName ?? "none",
-        "pulse.default.source": source ?? "none",
+        "pulse.default.sink": check.sinkName ?? "none",
+        "pulse.default.source": check.sourceName ?? "none",
       ])
     reconnect()
-    return true
+    check.reloading = true
+    return check
   }
 
   /// Drops the connections and connects again at once, loading a fresh

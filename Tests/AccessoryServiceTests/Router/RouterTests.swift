@@ -325,7 +325,8 @@ struct RouterTests {
   }
 
   @Test(
-    "A default PipeWire kept from its clients is read through a new one; the streams that followed it are not pinned"
+    "A default PipeWire kept from its clients is read through a new one; the streams that followed it are not pinned",
+    .timeLimit(.minutes(1))
   )
   func unreportedPersonsDefault() async throws {
     try await Rig.run(isPipeWire: true) { rig in
@@ -347,18 +348,26 @@ struct RouterTests {
       rig.clock.advance(by: 5)
       try await rig.place(Rig.budsAddress, .inEar)
       #expect(await rig.server.defaultSink == Rig.buds)
-      #expect(await rig.server.sinkOf(1) == Rig.buds)
-      #expect(await rig.server.sinkOf(2) == Rig.buds)
+      let last = try #require(await rig.batches.last)
+      #expect(last.defaultSink == Rig.buds)
+      #expect(Set(last.moves.map(\.sinkInput)) == [1, 2])
     }
   }
 
-  @Test("A stream the person moves off the default on PipeWire stays theirs")
+  @Test(
+    "A stream the person moves off the default on PipeWire stays theirs",
+    .timeLimit(.minutes(1)))
   func personsMoveOffTheDefaultIsChecked() async throws {
     try await Rig.run(isPipeWire: true) { rig in
       try await rig.register(Rig.budsAddress, placement: .inEar)
+      let moves = await rig.router.streamsMovedByThePerson()
       await rig.server.personMoves(1, to: Rig.speaker)
+      await rig.caughtUp()
       await rig.router.reconcile(because: "a test asked")
-      // The defaults agree: no fresh state, and the stream stays pinned.
+      // The defaults agree: no fresh state; the move is the person's,
+      // announced once checked, and the stream stays pinned.
+      var announced = moves.makeAsyncIterator()
+      #expect(await announced.next() == 1)
       #expect(await rig.server.defaultChecks == 1)
       #expect(await rig.server.reconnects == 0)
       try await rig.place(Rig.budsAddress, .offHead)

@@ -132,14 +132,18 @@ actor ScriptedSoundServer: RoutingLink {
     publish(.connected(state))
   }
 
-  func reloadIfDefaultsDiffer() -> Bool {
+  func checkDefaults() -> DefaultsCheck? {
     defaultChecks += 1
-    guard let state, let shown = shownDefaultSink,
-      shown != state.serverInfo.defaultSinkName
-    else { return false }
-    shownDefaultSink = nil
-    reconnect()
-    return true
+    guard let state else { return nil }
+    var check = DefaultsCheck(
+      sinkName: state.serverInfo.defaultSinkName,
+      sourceName: state.defaultSourceName, reloading: false)
+    if let shown = shownDefaultSink, shown != check.sinkName {
+      shownDefaultSink = nil
+      reconnect()
+      check.reloading = true
+    }
+    return check
   }
 
   // MARK: - Scripting
