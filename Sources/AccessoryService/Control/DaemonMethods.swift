@@ -10,6 +10,10 @@ import RoutingCore
 
 /// Answers control requests with the registry, the router and the policy.
 public struct DaemonMethods: ControlHandler {
+  /// How long media put back on waits for the server to show the streams
+  /// on the accessory's output.
+  static let movesShownLimit = Duration.seconds(2)
+
   let engine: InProcessAccessoryEngine
   let router: RouteController
   let discovery: DeviceDiscovery
@@ -316,16 +320,18 @@ public struct DaemonMethods: ControlHandler {
     publishAccessory(.updated, address)
     if before?.configuration.devicePlacement?.isWorn == false,
       after?.devicePlacement?.isWorn == true, !pending,
-      let mirror = await router.currentMirror,
       let output = await router.outputName(for: address),
       await router.report(explaining: false).output == output
     {
-      // Back on, and the route back on it: resume what was paused. (While
-      // the output is elsewhere, what was paused stays paused.)
+      // Back on, and the route back on it: resume what was paused, once
+      // the server shows the streams moved there, so that none is heard
+      // where it was. (While the output is elsewhere, what was paused
+      // stays paused.)
+      await router.awaitMovesShown(within: Self.movesShownLimit)
       let policy = policies.loaded.policy
       await mediaController?.putBack(
         address, within: .seconds(policy.resumeWhenPutBackWithinSeconds),
-        on: mirror)
+        on: await router.currentMirror)
     }
     return await accessoryRecord(address, routePending: pending)
   }

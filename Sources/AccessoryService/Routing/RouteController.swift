@@ -114,6 +114,9 @@ public actor RouteController: Service {
   private var reconsiderAt: Date?
   /// When to check that the changes sent showed up.
   private var confirmAt: Date?
+  /// Callers of ``awaitMovesShown(within:)``, by their number.
+  private var movesShownWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  private var nextMovesShownWaiter = 0
   /// Streams that left a default PipeWire showed unchanged: the defaults
   /// are checked before the next decision.
   private var streamsAwaitingDefaultCheck: Set<UInt32> = []
@@ -353,6 +356,7 @@ public actor RouteController: Service {
       }
       mirror = nil
       tracking.forgetConnection()
+      resumeMovesShownWaiters()
       defaultAwaitingFreshMirror = nil
       inputAwaitingFreshMirror = nil
       pending = lastDecision?.hasActions ?? false
@@ -428,6 +432,7 @@ public actor RouteController: Service {
         "The person chose the default input",
         metadata: ["route.input": choice.output])
     }
+    if tracking.expectedMoves.isEmpty { resumeMovesShownWaiters() }
     // Streams that left a default PipeWire shows unchanged are the
     // person's only once a new client saw the same default.
     streamsAwaitingDefaultCheck.formUnion(tracking.leftTheDefault)
@@ -444,6 +449,37 @@ public actor RouteController: Service {
         continuation.yield(stream)
       }
     }
+  }
+
+  /// Returns once the server shows the streams this router moved where it
+  /// moved them, the server is away, or `limit` has passed.
+  ///
+  /// PipeWire acknowledges a move before WirePlumber relinks the stream:
+  /// a stream to be unmuted, or a player to be resumed, on the output it
+  /// was moved to waits for this, or it would be heard where it was.
+  public func awaitMovesShown(within limit: Duration) async {
+    guard mirror != nil, !tracking.expectedMoves.isEmpty else { return }
+    let id = nextMovesShownWaiter
+    nextMovesShownWaiter += 1
+    let timeout = Task { [weak self] in
+      try? await Task.sleep(for: limit)
+      await self?.resumeMovesShownWaiter(id)
+    }
+    await withCheckedContinuation { movesShownWaiters[id] = $0 }
+    timeout.cancel()
+  }
+
+  /// How many callers wait in ``awaitMovesShown(within:)``, for tests.
+  package var movesShownWaiterCount: Int { movesShownWaiters.count }
+
+  private func resumeMovesShownWaiter(_ id: Int) {
+    movesShownWaiters.removeValue(forKey: id)?.resume()
+  }
+
+  private func resumeMovesShownWaiters() {
+    let waiters = movesShownWaiters.values
+    movesShownWaiters = [:]
+    for waiter in waiters { waiter.resume() }
   }
 
   /// Returns the streams the person moves to another output, as the

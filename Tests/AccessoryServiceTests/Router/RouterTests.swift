@@ -378,6 +378,27 @@ struct RouterTests {
     }
   }
 
+  @Test(
+    "Waiting for moves to show ends when the server shows them",
+    .timeLimit(.minutes(1)))
+  func movesShownEndsOnTheState() async throws {
+    try await Rig.run(isPipeWire: true) { rig in
+      // The moves are acknowledged, and not shown yet.
+      await rig.server.behave(.appliesSilently)
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      let waited = Task {
+        await rig.router.awaitMovesShown(within: .seconds(600))
+      }
+      while await rig.router.movesShownWaiterCount == 0 { await Task.yield() }
+      // The server shows them: the wait ends, long before its limit.
+      await rig.server.change { _ in }
+      await waited.value
+      #expect(await rig.router.currentMirror?.sinkInputs.count == 2)
+      // Nothing to wait for: at once.
+      await rig.router.awaitMovesShown(within: .seconds(600))
+    }
+  }
+
   @Test("--explain names the switch, not the echo; history lists the changes")
   func explainAndHistory() async throws {
     try await Rig.run { rig in
