@@ -3,6 +3,7 @@
 // batches, and reconnects by itself when the server goes away.
 
 import AccessoryControl
+import FoundationEssentials
 import Locking
 import Logging
 import PulseAudio
@@ -150,7 +151,11 @@ public actor SoundServerLink {
     self.options = options
     self.backoff = backoff
     var logger = logger
-    logger.metadata["pulse.server"] = options.server ?? "default"
+    logger.metadata["pulse.server"] =
+      options.server
+      ?? ProcessInfo.processInfo.environment["PULSE_SERVER"].map {
+        "\($0) (PULSE_SERVER)"
+      } ?? "default"
     self.logger = logger
   }
 
