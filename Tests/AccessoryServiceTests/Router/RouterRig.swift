@@ -150,4 +150,12 @@ final class RouterEvents: @unchecked Sendable {
     }
     return nil
   }
+
+  /// Returns the next route event that announces the person's own choice.
+  func nextPersonsChoice() async -> JSONValue? {
+    await next {
+      $0["kind"]?.stringValue == "route"
+        && $0["chosenBy"]?.stringValue == "person"
+    }
+  }
 }

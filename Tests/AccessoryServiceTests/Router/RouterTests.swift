@@ -202,10 +202,7 @@ struct RouterTests {
     try await Rig.run { rig in
       try await rig.register(Rig.budsAddress, placement: .inEar)
       await rig.server.personChoosesDefault(Rig.speaker)
-      let event = await rig.events.next {
-        $0["kind"]?.stringValue == "route"
-          && $0["chosenBy"]?.stringValue == "person"
-      }
+      let event = await rig.events.nextPersonsChoice()
       #expect(event?["output"]?.stringValue == Rig.speaker)
       await rig.router.reconcile(because: "a test asked")
       // The streams follow the person's choice; the default stays theirs.
@@ -332,10 +329,7 @@ struct RouterTests {
     try await Rig.run(isPipeWire: true) { rig in
       try await rig.register(Rig.budsAddress, placement: .inEar)
       await rig.server.personChoosesDefaultUnreported(Rig.speaker)
-      let event = await rig.events.next {
-        $0["kind"]?.stringValue == "route"
-          && $0["chosenBy"]?.stringValue == "person"
-      }
+      let event = await rig.events.nextPersonsChoice()
       #expect(event?["output"]?.stringValue == Rig.speaker)
       await rig.router.reconcile(because: "a test asked")
       #expect(await rig.server.defaultChecks == 1)

@@ -206,16 +206,9 @@ actor ScriptedSoundServer: RoutingLink {
   func personChoosesDefaultUnreported(_ sinkName: String) {
     guard var state else { return }
     let old = state.serverInfo.defaultSinkName
-    let oldIndex = old.flatMap { state.sink(named: $0)?.index }
-    let newIndex = state.sink(named: sinkName)!.index
-    state.serverInfo.defaultSinkName = sinkName
-    state.sinkInputs = state.sinkInputs.map { input in
-      var input = input
-      if input.sinkIndex == oldIndex, !pinned.contains(input.index) {
-        input.sinkIndex = newIndex
-      }
-      return input
-    }
+    Self.apply(
+      PulseBatch(defaultSink: sinkName), to: &state, pinned: pinned,
+      microphoneBecomesDefault: false)
     self.state = state
     shownDefaultSink = old
     var shown = state
