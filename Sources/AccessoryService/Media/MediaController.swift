@@ -77,6 +77,10 @@ public actor MediaController: Service {
   private let events: EventHub
   private let logger: Logger
   private var pauses: [BluetoothAddress: Pause] = [:]
+  /// Accessories taken off whose new placement the registry may not show
+  /// yet: the caller saves it once ``takenOff(_:output:on:policy:)``
+  /// returns, and a state taken in meanwhile must not find them worn.
+  private var takingOff: Set<BluetoothAddress> = []
   private var absences: [BluetoothAddress: Absence] = [:]
   private var nextAbsence = 0
   /// Whether ``run()`` has ended: nothing more is muted or paused.
@@ -221,9 +225,11 @@ public actor MediaController: Service {
         unpausable, muted: true, address,
         reason: "no player can pause them, and the accessory that had the "
           + "output was taken off") : []
-    return record(
+    let recorded = record(
       paused, muted: muted, for: address, cause: .takenOff,
       reason: "the accessory that had the output was taken off")
+    if recorded { takingOff.insert(address) }
+    return recorded
   }
 
   /// Pauses the players that play any of the streams, and waits until
@@ -403,6 +409,7 @@ public actor MediaController: Service {
     _ address: BluetoothAddress, within window: Duration,
     on mirror: ServerMirror? = nil
   ) async -> [String: String] {
+    takingOff.remove(address)
     guard let mirror, let pause = pauses.removeValue(forKey: address) else {
       return [:]
     }
@@ -493,6 +500,7 @@ public actor MediaController: Service {
   /// Forgets what was paused for an accessory that is unpaired, and
   /// unmutes the streams it muted: nothing will put it back on.
   public func forget(_ address: BluetoothAddress, on mirror: ServerMirror?) {
+    takingOff.remove(address)
     let pause = pauses.removeValue(forKey: address)
     let absence = absences.removeValue(forKey: address)
     absence?.timer?.cancel()
@@ -644,8 +652,12 @@ public actor MediaController: Service {
   /// the head.
   private func isOffHead(_ address: BluetoothAddress) -> Bool {
     let registration = engine.registry.registrations[address]
-    return registration?.configuration.deviceCapabilities.contains(.placement)
+    let registered =
+      registration?.configuration.deviceCapabilities.contains(.placement)
       == true && registration?.configuration.devicePlacement == .offHead
+    // Until the registry shows it taken off, it is being taken off.
+    if registered { takingOff.remove(address) }
+    return registered || takingOff.contains(address)
   }
 
   /// The person moved a stream accessoryd muted because no player could
