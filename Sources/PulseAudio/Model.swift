@@ -17,6 +17,9 @@ public struct ServerInfo: Sendable, Hashable {
   public var hostName: String
   /// The user the server runs as.
   public var userName: String
+  /// A random number the server drew when it started: it tells one run of
+  /// a server from the next, whose stream indexes start again.
+  public var cookie: UInt32 = 0
 
   /// Whether the server is PipeWire's PulseAudio compatibility layer.
   public var isPipeWire: Bool { serverName.contains("PipeWire") }

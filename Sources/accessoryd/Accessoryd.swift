@@ -112,7 +112,8 @@ struct Accessoryd {
     let media = MediaPlayers(logger: logger)
     let mediaController = MediaController(
       players: media, link: link, engine: engine, policies: policies,
-      router: router, events: events, logger: logger)
+      router: router, events: events, logger: logger,
+      ledger: MutedStreamLedger(stateDirectory: configuration.stateDirectory))
     let status: @Sendable () -> DaemonStatus = {
       DaemonStatus(
         version: version, soundServer: .init(state: .disconnected),
@@ -146,6 +147,11 @@ struct Accessoryd {
         "log.level": configuration.logLevel.rawValue,
       ])
     let signals = UnixSignal.stream([.sigterm, .sigint, .sighup])
+    // Their default action ends the process: a stray kill -USR1 or an
+    // alarm must not take the daemon down.
+    for ignored in [SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE] {
+      signal(ignored, SIG_IGN)
+    }
     let exit = DaemonExit(logger: logger)
     let (stops, stopRequested) = AsyncStream.makeStream(of: UnixSignal.self)
     let signalHandling = Task {

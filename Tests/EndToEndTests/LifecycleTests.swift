@@ -1,5 +1,6 @@
 // The daemon's life: one daemon per state directory, a graceful stop
-// logged once, and a second signal that ends a stop at once.
+// logged once, a second signal that ends a stop at once, and stray signals
+// that end nothing.
 
 import Foundation
 import Glibc
@@ -54,6 +55,23 @@ struct LifecycleTests {
     #expect(exits.count == 1, "\(daemon.log)")
     #expect(exits.first?.contains("exit.status=0") == true)
     #expect(exits.first?.contains("exit.reason=stopped") == true)
+  }
+
+  @Test("SIGUSR1, SIGUSR2, SIGALRM and SIGPIPE leave the daemon running")
+  func strayedSignalsAreIgnored() async throws {
+    try await withRig(.pulseAudio, streams: 0) { rig in
+      let pid = try #require(rig.daemon.processIdentifier)
+      for signal in [SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE] {
+        rig.daemon.signal(signal)
+        // Answered after the signal was delivered: a signal pending for a
+        // process is acted on before it runs again.
+        let status = try await rig.ok(["status"])
+        #expect(status.status == 0)
+        #expect(rig.daemon.isRunning, "after signal \(signal)")
+      }
+      #expect(rig.daemon.processIdentifier == pid)
+      #expect(!rig.daemon.log.contains("Exiting"))
+    }
   }
 
   @Test("A second SIGTERM while the daemon stops ends it at once")

@@ -72,8 +72,13 @@ final class AudibilityWatch: Sendable {
 
   /// The playback streams of a process now.
   func streams(of process: Int32) async throws -> [SinkInput] {
+    try await streams(of: [process])
+  }
+
+  /// The playback streams of some processes now.
+  func streams(of processes: Set<Int32>) async throws -> [SinkInput] {
     try await connection.sinkInputs().filter {
-      $0.processID == process
+      processes.contains($0.processID ?? -1)
     }
   }
 

@@ -92,7 +92,8 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
 
       SIGTERM or SIGINT stop it gracefully; a second one while it stops ends \
       it at once. SIGHUP reloads the policy; a bad policy is refused and the \
-      old one stays. Under systemd (Type=notify) it reports READY=1 once its \
+      old one stays. SIGUSR1, SIGUSR2, SIGALRM and SIGPIPE are ignored. \
+      Under systemd (Type=notify) it reports READY=1 once its \
       socket listens, RELOADING=1 and READY=1 around a reload, and \
       STOPPING=1 on the way out.
       """,
@@ -151,6 +152,10 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
             "$XDG_STATE_HOME/accessoryd/state.json",
             "The paired accessories and their registrations; "
               + "accessoryd.lock beside it is held while the daemon runs."),
+          .init(
+            "$XDG_STATE_HOME/accessoryd/muted-streams.json",
+            "The streams accessoryd holds muted, while it does: a daemon "
+              + "that starts gives back what one that died left muted."),
           .init(
             "$XDG_RUNTIME_DIR/accessoryd/control.sock",
             "The control socket, mode 0600."),

@@ -76,12 +76,21 @@ public actor MediaController: Service {
   private let router: RouteController?
   private let events: EventHub
   private let logger: Logger
-  private var pauses: [BluetoothAddress: Pause] = [:]
+  private var pauses: [BluetoothAddress: Pause] = [:] {
+    didSet { recordMutes() }
+  }
   /// Accessories taken off whose new placement the registry may not show
   /// yet: the caller saves it once ``takenOff(_:output:on:policy:)``
   /// returns, and a state taken in meanwhile must not find them worn.
   private var takingOff: Set<BluetoothAddress> = []
-  private var absences: [BluetoothAddress: Absence] = [:]
+  private var absences: [BluetoothAddress: Absence] = [:] {
+    didSet { recordMutes() }
+  }
+  /// Where what it holds muted is kept as it changes, for the next daemon.
+  private let ledger: MutedStreamLedger?
+  /// What a daemon before this one left muted, until the first state of
+  /// the server shows what to do with it.
+  private var leftOver: MutedStreamLedger.LeftOver?
   private var nextAbsence = 0
   /// Whether ``run()`` has ended: nothing more is muted or paused.
   private var stopped = false
@@ -109,11 +118,15 @@ public actor MediaController: Service {
   ///   - events: Where `mediaPaused`, `mediaResumed`, `streamMuted` and
   ///     `streamUnmuted` go.
   ///   - logger: Where what it does is logged.
+  ///   - ledger: Where what it holds muted is kept, and what a daemon
+  ///     before it left muted is read from; nil keeps nothing.
   public init(
     players: MediaPlayers, link: any RoutingLink,
     engine: InProcessAccessoryEngine, policies: PolicyStore,
-    router: RouteController?, events: EventHub, logger: Logger
+    router: RouteController?, events: EventHub, logger: Logger,
+    ledger: MutedStreamLedger? = nil
   ) {
+    self.ledger = ledger
     self.players = players
     self.link = link
     self.engine = engine
@@ -128,9 +141,19 @@ public actor MediaController: Service {
   /// back on their accessory and to notice outputs that went away, until
   /// cancelled.
   public func run() async throws {
+    if let ledger {
+      switch await onOwnThread(named: "accessoryd.muted", ledger.readLeftOver)
+      {
+      case .success(let found): leftOver = found
+      case .failure(let error):
+        logger.warning(
+          "What an earlier accessoryd left muted is lost: \(error)")
+      }
+    }
     let changes = players.changes()
     let updates = await link.updates()
     let engine = self.engine
+    let ledger = self.ledger
     await link.muteStreams(
       whenTheirSinkVanishes: VanishingSinkMute(
         appliesTo: { sink in
@@ -143,6 +166,9 @@ public actor MediaController: Service {
         },
         muted: { [weak self] sink, streams in
           guard let address = Self.accessoryAddress(of: sink) else { return }
+          // On the link's thread, before the task: a daemon killed now
+          // leaves them muted, and the next one must know.
+          ledger?.mutedAsTheirSinkVanished(streams, for: address)
           Task {
             await self?.outputWentAway(
               address, sink: sink.index, muted: streams)
@@ -184,6 +210,20 @@ public actor MediaController: Service {
       await unmute(
         streams, on: mirror, address, reason: "accessoryd is stopping")
     }
+    await ledger?.flush()
+  }
+
+  /// Keeps the ledger's copy of what is held muted.
+  private func recordMutes() {
+    guard let ledger else { return }
+    var held: [UInt32: BluetoothAddress] = [:]
+    for (address, pause) in pauses {
+      for stream in pause.muted { held[stream] = address }
+    }
+    for (address, absence) in absences {
+      for stream in absence.streams { held[stream] = address }
+    }
+    ledger.hold(held)
   }
 
   private static func accessoryAddress(of sink: Sink) -> BluetoothAddress? {
@@ -533,6 +573,7 @@ public actor MediaController: Service {
   func outputWentAway(
     _ address: BluetoothAddress, sink: UInt32, muted: [UInt32]
   ) async {
+    defer { ledger?.takeOver(muted) }
     guard !stopped else {
       if let mirror {
         await unmute(
@@ -687,6 +728,10 @@ public actor MediaController: Service {
     let previous = self.mirror
     self.mirror = mirror
     guard let mirror else { return }
+    ledger?.useServer(MutedStreamLedger.Server(mirror.serverInfo))
+    if let leftOver = leftOver.take() {
+      await takeOver(leftOver, on: mirror)
+    }
     if let previous { noteVanishedOutputs(from: previous, to: mirror) }
     for address in Set(pauses.keys).union(absences.keys).sorted() {
       // The state may have moved on while the one before awaited.
@@ -783,6 +828,62 @@ public actor MediaController: Service {
       _ = await resume(
         reconnected, address, within: .seconds(window),
         reason: "the accessory connected again")
+    }
+  }
+
+  // MARK: - What a daemon before this one left muted
+
+  /// Takes over the streams a daemon that died left muted: those it would
+  /// keep muted now stay so, under its own rules (an accessory off the
+  /// head, an output expected back), and the state that follows settles
+  /// them; the others are given back at once.
+  private func takeOver(
+    _ leftOver: MutedStreamLedger.LeftOver, on mirror: ServerMirror
+  ) async {
+    guard leftOver.server == MutedStreamLedger.Server(mirror.serverInfo) else {
+      logger.notice(
+        "An earlier accessoryd left streams muted on a sound server that has "
+          + "restarted since; they went with it",
+        metadata: ["pulse.server": "\(leftOver.server)"])
+      return
+    }
+    let inputs = Dictionary(
+      mirror.sinkInputs.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
+    var giveBack: [BluetoothAddress: Set<UInt32>] = [:]
+    var kept: [UInt32] = []
+    for entry in leftOver.streams {
+      guard let input = inputs[entry.stream], input.isMuted else { continue }
+      let address = entry.accessory
+      let registered =
+        engine.registry.registrations[address].map { !$0.isInvalidated }
+        ?? false
+      if !registered || input.isCorked {
+        giveBack[address, default: []].insert(entry.stream)
+      } else if isOffHead(address) {
+        // Taken off: silent until it is put back on, as before.
+        pauses[address, default: Pause(players: [:], at: .now)].muted.insert(
+          entry.stream)
+        kept.append(entry.stream)
+      } else {
+        // Its output went away: muted while it is expected back.
+        startAbsence(of: address)
+        absences[address]?.streams.insert(entry.stream)
+        absences[address]?.played.insert(entry.stream)
+        kept.append(entry.stream)
+      }
+    }
+    let list = leftOver.streams.map { "#\($0.stream)" }.joined(separator: ",")
+    logger.notice(
+      "Took over the streams an earlier accessoryd left muted",
+      metadata: [
+        "pulse.streams": "\(list)",
+        "media.kept-muted": kept.map { "#\($0)" }.joined(separator: ","),
+      ])
+    for (address, streams) in giveBack.sorted(by: { $0.key < $1.key }) {
+      await unmute(
+        streams, on: mirror, address,
+        reason: "an earlier accessoryd left them muted, and nothing keeps "
+          + "them muted now")
     }
   }
 

@@ -66,7 +66,8 @@ extension ServerInfo {
       defaultSinkName: cString(i.default_sink_name),
       defaultSourceName: cString(i.default_source_name),
       hostName: cString(i.host_name) ?? "",
-      userName: cString(i.user_name) ?? ""
+      userName: cString(i.user_name) ?? "",
+      cookie: i.cookie
     )
   }
 }
