@@ -25,6 +25,7 @@ let package = Package(
     .executable(name: "accessoryd-benchmark", targets: ["AccessorydBenchmark"]),
     .executable(name: "headphones-benchmark", targets: ["HeadphonesBenchmark"]),
     .executable(name: "calls-benchmark", targets: ["CallsBenchmark"]),
+    .executable(name: "state-benchmark", targets: ["StateBenchmark"]),
   ],
   targets: [
     // MARK: - Apple-shaped frameworks
@@ -140,8 +141,8 @@ let package = Package(
     .executableTarget(
       name: "AccessorydBenchmark",
       dependencies: [
-        "Locking", "AudioAccessoryKit", "AccessoryControl", "BenchmarkSupport",
-        "PulseAudio", "TestSupport", "MPRIS",
+        "Locking", "AudioAccessoryKit", "AccessoryControl", "AccessoryBackend",
+        "AccessorySetupKit", "BenchmarkSupport", "PulseAudio", "TestSupport", "MPRIS",
       ],
       path: "Benchmarks/AccessorydBenchmark"
     ),
@@ -158,6 +159,11 @@ let package = Package(
       name: "CallsBenchmark",
       dependencies: ["AccessoryControl", "BenchmarkSupport", "PulseAudio", "TestSupport"],
       path: "Benchmarks/CallsBenchmark"
+    ),
+    .executableTarget(
+      name: "StateBenchmark",
+      dependencies: ["AccessoryBackend", "AccessorySetupKit", "AudioAccessoryKit"],
+      path: "Benchmarks/StateBenchmark"
     ),
     .executableTarget(
       name: "RoutingBenchmark",

@@ -121,6 +121,16 @@ struct BenchmarkRun {
       print("")
       print("memory: benchmark failed: \(error)")
     }
+    do {
+      UpdateCostBenchmark.report(
+        try await UpdateCostBenchmark(options: options, workspace: workspace)
+          .run())
+    } catch {
+      succeeded = false
+      progress("updates failed: \(error)")
+      print("")
+      print("updates with many accessories: benchmark failed: \(error)")
+    }
     print("")
     let seconds = (ContinuousClock.now - start).milliseconds / 1000
     print("total \(format(seconds, digits: 1)) s")

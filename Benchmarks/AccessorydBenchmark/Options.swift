@@ -50,7 +50,8 @@ struct Options: Sendable, CommandLineOptions {
     registered accessories; its CPU time while idle; four clients updating
     as fast as they can while the daemon and the server are killed at
     random moments (40 faults per server): updates lost, slowest
-    convergence.
+    convergence; updates per second and update → applied with 10, 100
+    and 1,000 registered accessories and 200 streams.
     Reads policies/default.json5 from the current directory.
 
       --quick            11 repetitions, 50 acctl runs, 3 media repetitions, 15 s

@@ -14,7 +14,9 @@ import Logging
 ///
 /// Every change is checked by ``AccessoryRegistry``'s rules and, with a
 /// state file, written atomically before the call returns; a change that
-/// cannot be saved is not applied.
+/// cannot be saved is not applied. Changes made while a save is under way
+/// are written together by the next one (group commit), and each save
+/// encodes only the records that changed.
 public final class InProcessAccessoryEngine: AccessoryControlEngine {
   private struct State {
     /// The registry as changed so far, saved or not.
@@ -32,8 +34,9 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   }
 
   private let state: Mutex<State>
-  /// Held while the state file is written, so saves never overlap.
-  private let writing = Mutex<Void>(())
+  /// Held while the state file is written, so saves never overlap; holds
+  /// the records encoded so far, so a save encodes only what changed.
+  private let writing = Mutex(StateFile.IncrementalEncoder())
   private let stateFile: StateFile?
   private let clock: @Sendable () -> Date
 
@@ -275,7 +278,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     through generation: UInt64
   ) throws(AccessoryControlFailure) {
     guard let stateFile else { return }
-    try writing.withLock { _ throws(AccessoryControlFailure) in
+    try writing.withLock { encoder throws(AccessoryControlFailure) in
       let current = state.withLock { state in
         (
           registry: state.registry, generation: state.generation,
@@ -294,7 +297,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
       var failure = current.blocked
       if failure == nil {
         do {
-          try stateFile.save(current.registry)
+          try stateFile.save(current.registry, using: &encoder)
         } catch {
           failure = "\(error)"
         }

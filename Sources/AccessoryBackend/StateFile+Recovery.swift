@@ -26,34 +26,59 @@ extension StateFile {
   /// last whole entry first. A file of another version, or one with no
   /// entry that decodes, recovers nothing.
   ///
+  /// Time and memory grow with the size of the file, not its square: the
+  /// places where the contents can be closed are found in one pass, and
+  /// one candidate at a time is built and decoded, longest first, until
+  /// one decodes.
+  ///
   /// - Parameter data: The contents of the state file.
   /// - Returns: What decoded, or nil for nothing.
   public static func recover(_ data: Data) -> Recovery? {
     let decoder = makeDecoder()
+    if let document = try? decoder.decode(LenientDocument.self, from: data) {
+      return recovery(from: document)
+    }
     let bytes = [UInt8](data)
-    for candidate in [bytes] + closedPrefixes(of: bytes) {
-      guard
-        let document = try? decoder.decode(
-          LenientDocument.self, from: Data(candidate))
-      else { continue }
-      guard document.version == nil || document.version == currentVersion
-      else { return nil }
-      let registry = AccessoryRegistry(
-        accessories: document.accessories.compactMap(\.value),
-        registrations: document.registrations.compactMap(\.value))
-      return registry == AccessoryRegistry()
-        ? nil : Recovery(registry: registry)
+    for closing in closings(of: bytes).reversed() {
+      var candidate = Data(capacity: closing.end + closing.closers.count)
+      candidate.append(contentsOf: bytes[..<closing.end])
+      candidate.append(contentsOf: closing.closers)
+      if let document = try? decoder.decode(
+        LenientDocument.self, from: candidate)
+      {
+        return recovery(from: document)
+      }
     }
     return nil
   }
 
-  /// The beginnings of `bytes` that end with a whole element of an array,
-  /// each closed with the brackets still open there, longest first.
-  static func closedPrefixes(of bytes: [UInt8]) -> [[UInt8]] {
+  /// What a decoded document recovers: nil for another version or nothing.
+  private static func recovery(from document: LenientDocument) -> Recovery? {
+    guard document.version == nil || document.version == currentVersion
+    else { return nil }
+    let registry = AccessoryRegistry(
+      accessories: document.accessories.compactMap(\.value),
+      registrations: document.registrations.compactMap(\.value))
+    return registry == AccessoryRegistry()
+      ? nil : Recovery(registry: registry)
+  }
+
+  /// A place where the beginning of the contents ends with a whole element
+  /// of an array, and the brackets that close what is open there.
+  struct Closing: Equatable {
+    /// The length of the beginning.
+    var end: Int
+    /// The closing brackets, innermost first.
+    var closers: [UInt8]
+  }
+
+  /// The places where the beginning of `bytes` ends with a whole element of
+  /// an array, in order, found in one pass.
+  static func closings(of bytes: [UInt8]) -> [Closing] {
     var open: [UInt8] = []
     var inString = false
     var escaped = false
-    var prefixes: [[UInt8]] = []
+    var closings: [Closing] = []
     for (index, byte) in bytes.enumerated() {
       if inString {
         if escaped {
@@ -71,19 +96,21 @@ extension StateFile {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         open.append(byte)
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        guard !open.isEmpty else { return prefixes.reversed() }
+        guard !open.isEmpty else { return closings }
         open.removeLast()
         if open.last == UInt8(ascii: "[") {
-          let closers = open.reversed().map {
-            $0 == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
-          }
-          prefixes.append(Array(bytes[...index]) + closers)
+          closings.append(
+            Closing(
+              end: index + 1,
+              closers: open.reversed().map {
+                $0 == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
+              }))
         }
       default:
         break
       }
     }
-    return prefixes.reversed()
+    return closings
   }
 
   /// The file's shape with every part optional and every entry on its own.

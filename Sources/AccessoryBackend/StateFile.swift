@@ -16,7 +16,8 @@ import Logging
 /// across restarts.
 ///
 /// Writes are atomic: write a temporary file, `fsync` it, rename it over the
-/// state file, `fsync` the directory. A file that cannot be read is kept
+/// state file, `fsync` the directory. The file is compact JSON, one record
+/// a line; ``IncrementalEncoder`` encodes only the records that changed. A file that cannot be read is kept
 /// aside under a new name, never overwritten, and loading starts empty.
 public struct StateFile: Sendable {
   /// The version of the format this code writes and reads.
@@ -64,8 +65,10 @@ public struct StateFile: Sendable {
   /// A missing file yields an empty registry. A file that cannot be read
   /// or does not parse is renamed to `state.json.corrupt-<time>` with an
   /// error logged; the result is what could be recovered from it (see
-  /// ``recover(_:)``), written at once as the new state file. If it cannot
-  /// be renamed, the result says that writing is blocked. A file of a newer
+  /// ``recover(_:)``), written as the new state file before the damaged
+  /// one is moved. If what was recovered cannot be written, the damaged
+  /// file stays in place; if it cannot be renamed, neither is written:
+  /// the result then says that writing is blocked. A file of a newer
   /// version is left alone, and writing is blocked. Temporary files left by
   /// a writer that died are removed.
   ///
@@ -171,7 +174,36 @@ public struct StateFile: Sendable {
   /// - Throws: ``WriteError`` naming the path and the system error; the old
   ///   state file is then unchanged.
   public func save(_ registry: AccessoryRegistry) throws(WriteError) {
-    let data = Self.encode(registry)
+    var encoder = IncrementalEncoder()
+    try save(registry, using: &encoder)
+  }
+
+  /// Writes the registry atomically, encoding only the records that changed
+  /// since `encoder` last encoded.
+  ///
+  /// - Parameters:
+  ///   - registry: The registry to write.
+  ///   - encoder: The records encoded so far; keep it between saves.
+  /// - Throws: ``WriteError`` naming the path and the system error; the old
+  ///   state file is then unchanged.
+  public func save(
+    _ registry: AccessoryRegistry, using encoder: inout IncrementalEncoder
+  ) throws(WriteError) {
+    let temporary = try writeTemporary(encoder.encode(registry))
+    guard rename(temporary, url.path) == 0 else {
+      let failure = Self.systemError()
+      unlink(temporary)
+      throw WriteError(path: url.path, reason: failure)
+    }
+    syncDirectory()
+  }
+
+  /// Writes contents to a new temporary file beside the state file and
+  /// flushes it, creating the directory (mode 0700) if missing.
+  ///
+  /// - Returns: The temporary file's path.
+  /// - Throws: ``WriteError``; no temporary file is left then.
+  private func writeTemporary(_ data: Data) throws(WriteError) -> String {
     let directory = url.deletingLastPathComponent().path
     if mkdir(directory, 0o700) != 0, errno != EEXIST {
       do {
@@ -207,40 +239,40 @@ public struct StateFile: Sendable {
       failure = Self.systemError()
     }
     close(descriptor)
-    if failure == nil, rename(temporary, url.path) != 0 {
-      failure = Self.systemError()
-    }
     if let failure {
       unlink(temporary)
       throw WriteError(path: url.path, reason: failure)
     }
+    return temporary
+  }
+
+  /// Flushes the directory, so that a rename in it is durable.
+  private func syncDirectory() {
     let directoryDescriptor = open(
-      directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directoryDescriptor >= 0 {
       fsync(directoryDescriptor)
       close(directoryDescriptor)
     }
   }
 
-  /// Returns the file's contents for a registry: sorted, pretty JSON.
+  /// Returns the file's contents for a registry: compact JSON, keys sorted,
+  /// one record a line, records sorted by address.
   public static func encode(_ registry: AccessoryRegistry) -> Data {
+    var encoder = IncrementalEncoder()
+    return encoder.encode(registry)
+  }
+
+  /// A JSON encoder for one record: compact, keys sorted, timestamps as
+  /// UTC ISO 8601 with milliseconds.
+  static func makeRecordEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    encoder.outputFormatting = [.sortedKeys]
     encoder.dateEncodingStrategy = .custom { date, encoder in
       var container = encoder.singleValueContainer()
       try container.encode(formatTimestamp(date))
     }
-    let document = Document(
-      version: currentVersion,
-      accessories: registry.accessories.values.sorted {
-        $0.address < $1.address
-      },
-      registrations: registry.registrations.values.sorted {
-        $0.address < $1.address
-      }
-    )
-    // Encoding plain values into JSON cannot fail.
-    return try! encoder.encode(document)
+    return encoder
   }
 
   /// Returns a date at the precision the file keeps, milliseconds, so that
@@ -259,7 +291,7 @@ public struct StateFile: Sendable {
 
   /// Formats a date as UTC ISO 8601 with milliseconds, computed from whole
   /// milliseconds so that no rounding of the fraction can differ.
-  private static func formatTimestamp(_ date: Date) -> String {
+  static func formatTimestamp(_ date: Date) -> String {
     let total = milliseconds(date)
     let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
     let fraction = Int(total - seconds * 1000)
@@ -318,7 +350,7 @@ public struct StateFile: Sendable {
     var version: Int
   }
 
-  private struct Document: Codable {
+  private struct Document: Decodable {
     var version: Int
     var accessories: [AccessoryRegistry.PairedAccessory]
     var registrations: [AccessoryRegistry.Registration]
@@ -328,21 +360,46 @@ public struct StateFile: Sendable {
     String(cString: strerror(errno))
   }
 
+  /// Keeps an unreadable state file aside.
+  ///
+  /// What was recovered is written to a temporary file first; only then is
+  /// the damaged file linked (or, where links fail, renamed) to its new
+  /// name and the recovered state renamed over `state.json`, so at every
+  /// instant one of them is at `state.json` and the damaged one is never
+  /// lost. If the recovered state cannot be written, the damaged file stays
+  /// where it is and writing is blocked.
   private func keepAside(
     reason: String, recovered: Recovery?, logger: Logger
   ) -> LoadResult {
-    let stamp = Date().formatted(
-      Date.ISO8601FormatStyle().year().month().day()
-        .time(includingFractionalSeconds: false)
-        .dateSeparator(.omitted).timeSeparator(.omitted))
-    var aside = url.path + ".corrupt-\(stamp)"
-    var attempt = 1
-    while FileManager.default.fileExists(atPath: aside) {
-      attempt += 1
-      aside = url.path + ".corrupt-\(stamp)-\(attempt)"
+    let aside = asideName()
+    let registry = recovered?.registry ?? AccessoryRegistry()
+    var temporary: String?
+    if let recovered {
+      do {
+        temporary = try writeTemporary(Self.encode(registry))
+      } catch {
+        logger.error(
+          "The state file '\(url.path)' is unreadable and the "
+            + "\(recovered.summary) recovered from it cannot be written "
+            + "(\(error.reason)); it is left in place and changes are refused",
+          metadata: [
+            "state.path": url.path, "state.reason": reason,
+            "state.write-error": "\(error)",
+          ])
+        return LoadResult(
+          registry: registry,
+          writeBlockedReason:
+            "the state file '\(url.path)' is damaged and the "
+            + "\(recovered.summary) recovered from it cannot be written "
+            + "(\(error.reason)); it stays in place and nothing is changed "
+            + "until they can be: make room in "
+            + "'\(url.deletingLastPathComponent().path)' and restart "
+            + "accessoryd")
+      }
     }
-    guard rename(url.path, aside) == 0 else {
+    guard link(url.path, aside) == 0 || rename(url.path, aside) == 0 else {
       let renameError = Self.systemError()
+      if let temporary { unlink(temporary) }
       logger.error(
         "The state file is unreadable and could not be kept aside; starting "
           + "with no accessories and not writing over it",
@@ -356,17 +413,20 @@ public struct StateFile: Sendable {
           "the state file '\(url.path)' is unreadable (\(reason)) and could "
           + "not be kept aside (\(renameError)); move it away and restart")
     }
-    let registry = recovered?.registry ?? AccessoryRegistry()
     var metadata: Logger.Metadata = [
       "state.path": url.path, "state.kept-as": aside, "state.reason": reason,
     ]
-    if registry != AccessoryRegistry() {
-      do {
-        try save(registry)
-      } catch {
-        metadata["state.write-error"] = "\(error)"
+    if let temporary {
+      // Over the damaged file, or where it was if it was renamed.
+      if rename(temporary, url.path) != 0 {
+        metadata["state.write-error"] = "\(Self.systemError())"
+        unlink(temporary)
       }
+    } else {
+      // Linked: the damaged file is at both names, and nothing replaces it.
+      unlink(url.path)
     }
+    syncDirectory()
     logger.error(
       "The state file is unreadable and was kept aside; "
         + (recovered.map { "recovered \($0.summary) from it" }
@@ -374,6 +434,21 @@ public struct StateFile: Sendable {
       metadata: metadata)
     return LoadResult(
       registry: registry, keptAsideAt: URL(fileURLWithPath: aside))
+  }
+
+  /// A free name for a damaged state file: `state.json.corrupt-<time>`.
+  private func asideName() -> String {
+    let stamp = Date().formatted(
+      Date.ISO8601FormatStyle().year().month().day()
+        .time(includingFractionalSeconds: false)
+        .dateSeparator(.omitted).timeSeparator(.omitted))
+    var aside = url.path + ".corrupt-\(stamp)"
+    var attempt = 1
+    while FileManager.default.fileExists(atPath: aside) {
+      attempt += 1
+      aside = url.path + ".corrupt-\(stamp)-\(attempt)"
+    }
+    return aside
   }
 
   private func removeAbandonedTemporaryFiles() {

@@ -62,7 +62,21 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, Codable,
 
   /// The text form, upper case with `:` separators.
   public var description: String {
-    bytes.map { hexByte($0) }.joined(separator: ":")
+    // Written byte by byte: routing formats every registered address on
+    // each decision.
+    String(unsafeUninitializedCapacity: bytes.count * 3) { buffer in
+      var position = 0
+      for (index, byte) in bytes.enumerated() {
+        if index > 0 {
+          buffer[position] = UInt8(ascii: ":")
+          position += 1
+        }
+        buffer[position] = hexDigits[Int(byte >> 4)]
+        buffer[position + 1] = hexDigits[Int(byte & 0x0F)]
+        position += 2
+      }
+      return position
+    }
   }
 
   /// Returns whether the first address sorts before the second.
@@ -100,6 +114,9 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, Codable,
     }
   }
 }
+
+/// The upper-case hexadecimal digits, as ASCII.
+private let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
 /// Returns a byte as two upper-case hexadecimal digits.
 package func hexByte(_ byte: UInt8) -> String {

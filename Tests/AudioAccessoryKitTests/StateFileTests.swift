@@ -138,8 +138,8 @@ struct StateFileTests {
       at: testInstant)
     let text = String(decoding: StateFile.encode(registry), as: UTF8.self)
       .replacingOccurrences(
-        of: #""accessories" : ["#,
-        with: #""accessories" : [{"address": "nope"},"#)
+        of: #""accessories":["#,
+        with: #""accessories":[{"address": "nope"},"#)
     let recovered = try #require(StateFile.recover(Data(text.utf8)))
     #expect(recovered.registry == registry)
     #expect(recovered.summary == "1 accessory and 0 registrations")
@@ -186,7 +186,129 @@ struct StateFileTests {
             address: BluetoothAddress("AA:BB:CC:DD:EE:01")!,
             displayName: "B", pairedAt: Date(timeIntervalSince1970: 0.25))
         ])), as: UTF8.self)
-    #expect(text.contains(#""pairedAt" : "1970-01-01T00:00:00.250Z""#))
+    #expect(text.contains(#""pairedAt":"1970-01-01T00:00:00.250Z""#))
+  }
+
+  @Test func theFileIsCompactWithOneRecordALine() throws {
+    var registry = AccessoryRegistry()
+    for index in 1...3 {
+      let address = BluetoothAddress("AA:BB:CC:DD:EE:0\(index)")!
+      let paired = try registry.pair(
+        address, displayName: "B\(index)", formFactor: .headphone,
+        at: testInstant)
+      try registry.register(
+        paired.accessory,
+        Configuration(
+          devicePlacement: .inEar, deviceCapabilities: [.placement]),
+        at: testInstant)
+    }
+    let text = String(decoding: StateFile.encode(registry), as: UTF8.self)
+    let lines = text.split(separator: "\n")
+    // The opening, three accessories, the middle, three registrations and
+    // the end, none indented.
+    #expect(lines.count == 9, "\(text)")
+    #expect(lines.allSatisfy { !$0.hasPrefix(" ") }, "\(text)")
+    #expect(!text.contains(": "), "\(text)")
+    #expect(lines[0] == #"{"accessories":["#)
+    #expect(lines[1].hasPrefix(#"{"address":"AA:BB:CC:DD:EE:01","#))
+    #expect(lines[4] == #"],"registrations":["#)
+    #expect(lines[8] == #"],"version":1}"#)
+    #expect(try StateFile.decode(Data(text.utf8)) == registry)
+    let empty = String(
+      decoding: StateFile.encode(AccessoryRegistry()), as: UTF8.self)
+    #expect(
+      empty == #"{"accessories":[],"registrations":[],"version":1}"# + "\n")
+  }
+
+  /// A file as accessoryd wrote it before its files were compact: pretty
+  /// printed, keys sorted.
+  static let prettyFile = #"""
+    {
+      "accessories" : [
+        {
+          "address" : "AA:BB:CC:DD:EE:01",
+          "descriptor" : {
+
+          },
+          "displayName" : "Buds",
+          "formFactor" : "headphone",
+          "pairedAt" : "2026-01-31T12:00:00.000Z"
+        }
+      ],
+      "registrations" : [
+        {
+          "address" : "AA:BB:CC:DD:EE:01",
+          "configuration" : {
+            "deviceCapabilities" : [
+              "audioSwitching",
+              "placement"
+            ],
+            "devicePlacement" : "inEar"
+          },
+          "displayName" : "Buds",
+          "isInvalidated" : false,
+          "placementChangedAt" : "2026-01-31T12:00:00.000Z",
+          "registeredAt" : "2026-01-31T12:00:00.000Z",
+          "sourcesChangedAt" : "2026-01-31T12:00:00.000Z"
+        }
+      ],
+      "version" : 1
+    }
+    """#
+
+  @Test func aPrettyPrintedFileOfVersionOneStillLoads() async throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = StateFile(url: directory.appendingPathComponent("state.json"))
+    try Data(Self.prettyFile.utf8).write(to: file.url)
+    let engine = InProcessAccessoryEngine(stateFile: file)
+    let address = BluetoothAddress("AA:BB:CC:DD:EE:01")!
+    #expect(engine.registry.accessories[address]?.displayName == "Buds")
+    #expect(
+      engine.registry.registrations[address]?.configuration.devicePlacement
+        == .inEar)
+    // The next save writes it compact, with the same records.
+    try await engine.update(address) { $0.devicePlacement = .onHead }
+    let text = try String(contentsOf: file.url, encoding: .utf8)
+    #expect(!text.contains("  "))
+    #expect(
+      InProcessAccessoryEngine(stateFile: file).registry == engine.registry)
+  }
+
+  @Test func aSaveEncodesOnlyTheRecordsThatChanged() throws {
+    var registry = AccessoryRegistry()
+    let addresses = (0..<1000).map {
+      BluetoothAddress(
+        data: Data([2, 0, 0, 0, UInt8($0 >> 8), UInt8($0 & 0xFF)]))!
+    }
+    for address in addresses {
+      let paired = try registry.pair(
+        address, displayName: "A \(address)", at: testInstant)
+      try registry.register(
+        paired.accessory,
+        Configuration(
+          devicePlacement: .offHead,
+          deviceCapabilities: [.audioSwitching, .placement]),
+        at: testInstant)
+    }
+    var encoder = StateFile.IncrementalEncoder()
+    #expect(encoder.encode(registry) == StateFile.encode(registry))
+    #expect(encoder.recordsEncoded == 2000)
+    _ = try registry.update(
+      registry.accessory(at: addresses[500]),
+      Configuration(
+        devicePlacement: .inEar,
+        deviceCapabilities: [.audioSwitching, .placement]),
+      at: testInstant)
+    #expect(encoder.encode(registry) == StateFile.encode(registry))
+    #expect(encoder.recordsEncoded == 2001)
+    // Unpairing changes the registration (invalidated) and removes the
+    // accessory; the next save encodes one record again.
+    try registry.unpair(addresses[7])
+    #expect(encoder.encode(registry) == StateFile.encode(registry))
+    #expect(encoder.recordsEncoded == 2002)
+    #expect(encoder.encode(registry) == StateFile.encode(registry))
+    #expect(encoder.recordsEncoded == 2002)
   }
 
   @Test func aVersionMismatchNamesBothVersions() {

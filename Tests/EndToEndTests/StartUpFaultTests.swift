@@ -3,7 +3,9 @@
 // that are damaged, of a newer version or on a full disk. Each case gives
 // its exact message and exit code, and lands in the README's tables.
 
+import AccessoryBackend
 import AccessoryControl
+import AudioAccessoryKit
 import Foundation
 import Glibc
 import TestSupport
@@ -276,7 +278,7 @@ struct StartUpFaultTests {
       let whole = try String(contentsOfFile: statePath, encoding: .utf8)
       let second = try #require(
         whole.range(
-          of: #""address" : "AA:BB:CC:DD:EE:02""#, options: .backwards))
+          of: #""address":"AA:BB:CC:DD:EE:02""#, options: .backwards))
       let cut = String(whole[..<second.upperBound])
       try cut.write(toFile: statePath, atomically: true, encoding: .utf8)
       try await rig.daemon.restart()
@@ -328,12 +330,8 @@ struct StartUpFaultTests {
       let saved = try Data(contentsOf: URL(fileURLWithPath: statePath))
       try Self.mountTmpfs(rig.daemon.stateDirectory, size: "64k")
       defer { umount2(rig.daemon.stateDirectory, Int32(MNT_DETACH)) }
-      try saved.write(to: URL(fileURLWithPath: statePath))
-      let filler = rig.daemon.stateDirectory + "/filler"
-      let fill = try await runProgram(
-        "/bin/sh", ["-c", "head -c 1048576 /dev/zero > '\(filler)'"],
-        environment: ["PATH": "/usr/bin:/bin"])
-      #expect(fill.status != 0, "the tmpfs did not fill: \(fill)")
+      let filler = try await Self.fill(
+        rig.daemon.stateDirectory, after: saved)
       try await rig.daemon.restart()
       let full = try rig.stateLogLine(containing: "full")
       #expect(
@@ -375,6 +373,128 @@ struct StartUpFaultTests {
         }, name: "state faults", suite: "StartUpFaultTests",
         header: "what accessoryd logs, or acctl says")
     }
+  }
+
+  /// The accessories of the large state file.
+  static let manyAccessories = 5_000
+  /// The daemon's address-space limit with them: a quarter of what
+  /// recovering their file took when each candidate beginning of the file
+  /// was built at once (2.2 GiB for 3,000).
+  static let memoryLimit = "--as=\(1 << 30)"
+
+  @Test("A large state file cut short is recovered within 1 GiB")
+  func largeDamagedStateIsRecoveredWithinAMemoryLimit() async throws {
+    try await withRig(.pulseAudio, streams: 0) { rig in
+      await rig.daemon.stop()
+      let registry = try AccessoryRegistry.registered(
+        count: Self.manyAccessories, at: Date())
+      // Cut short inside the last registration.
+      let whole = StateFile.encode(registry)
+      let cut = whole.prefix(whole.count - 40)
+      let statePath = rig.daemon.stateDirectory + "/state.json"
+      try cut.write(to: URL(fileURLWithPath: statePath))
+
+      try await rig.daemon.restart(
+        through: ["/usr/bin/prlimit", Self.memoryLimit, "--"])
+      let recovered = try rig.stateLogLine()
+      #expect(
+        recovered.hasPrefix(
+          "error accessoryd: The state file is unreadable and was kept aside; "
+            + "recovered \(Self.manyAccessories) accessories and "
+            + "\(Self.manyAccessories - 1) registrations from it"),
+        "\(recovered)")
+      #expect(
+        Self.count(try await rig.json(["list"])) == Self.manyAccessories)
+      try await rig.ok(["status"])
+      #expect(try Self.keptAside(rig.daemon.stateDirectory).count == 1)
+      // What was recovered is the state file now.
+      let written = try StateFile.decode(
+        Data(contentsOf: URL(fileURLWithPath: statePath)))
+      #expect(written.accessories.count == Self.manyAccessories)
+    }
+  }
+
+  @Test("A damaged state file on a full disk stays in place")
+  func damagedStateOnAFullDiskStaysInPlace() async throws {
+    guard Self.mayMount() else { return }
+    try await withRig(.pulseAudio, phones: true, streams: 0) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "inEar")
+      try await rig.pairAndRegister(phonesAddress, placement: "onHead")
+      let stateDirectory = rig.daemon.stateDirectory
+      let statePath = stateDirectory + "/state.json"
+      await rig.daemon.stop()
+      let whole = try Data(contentsOf: URL(fileURLWithPath: statePath))
+      let cut = whole.prefix(whole.count - 40)
+      try Self.mountTmpfs(stateDirectory, size: "64k")
+      defer { umount2(stateDirectory, Int32(MNT_DETACH)) }
+      let filler = try await Self.fill(stateDirectory, after: cut)
+
+      try await rig.daemon.restart()
+      let line = try rig.stateLogLine(containing: "left in place")
+      #expect(
+        line.hasPrefix(
+          "error accessoryd: The state file '\(statePath)' is unreadable and "
+            + "the 2 accessories and 1 registration recovered from it cannot "
+            + "be written (No space left on device); it is left in place and "
+            + "changes are refused"),
+        "\(line)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: statePath)) == cut)
+      #expect(try Self.keptAside(stateDirectory).isEmpty)
+      // What was recovered routes, and no change is made.
+      #expect(Self.count(try await rig.json(["list"])) == 2)
+      #expect(
+        Self.placement(try await rig.json(["current", budsAddress]))
+          == "inEar")
+      let refused = try await rig.daemon.acctl([
+        "update", budsAddress, "--placement", "offHead",
+      ])
+      #expect(refused.status == 1, "\(refused)")
+      #expect(
+        refused.stderr
+          == "Error: the state file '\(statePath)' is damaged and the 2 "
+          + "accessories and 1 registration recovered from it cannot be "
+          + "written (No space left on device); it stays in place and nothing "
+          + "is changed until they can be: make room in '\(stateDirectory)' "
+          + "and restart accessoryd\n", "\(refused)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: statePath)) == cut)
+
+      // Room again: the next start recovers them, and keeps the damaged
+      // file aside as it was.
+      try FileManager.default.removeItem(atPath: filler)
+      try await rig.daemon.restart()
+      let recovered = try rig.stateLogLine()
+      #expect(
+        recovered.hasPrefix(
+          "error accessoryd: The state file is unreadable and was kept aside; "
+            + "recovered 2 accessories and 1 registration from it"),
+        "\(recovered)")
+      let aside = try Self.keptAside(stateDirectory)
+      #expect(aside.count == 1)
+      #expect(
+        try aside.first.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+          == cut)
+      #expect(Self.count(try await rig.json(["list"])) == 2)
+      try await rig.ok(["update", budsAddress, "--placement", "offHead"])
+      try await rig.daemon.restart()
+      #expect(
+        Self.placement(try await rig.json(["current", budsAddress]))
+          == "offHead")
+    }
+  }
+
+  /// Writes the state file into a small tmpfs, then fills the tmpfs.
+  ///
+  /// - Returns: The path of the file that fills it.
+  static func fill(
+    _ stateDirectory: String, after state: Data
+  ) async throws -> String {
+    try state.write(to: URL(fileURLWithPath: stateDirectory + "/state.json"))
+    let filler = stateDirectory + "/filler"
+    let fill = try await runProgram(
+      "/bin/sh", ["-c", "head -c 1048576 /dev/zero > '\(filler)'"],
+      environment: ["PATH": "/usr/bin:/bin"])
+    #expect(fill.status != 0, "the tmpfs did not fill: \(fill)")
+    return filler
   }
 
   /// The number of accessories `acctl list --json` gave.

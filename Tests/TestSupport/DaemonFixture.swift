@@ -211,6 +211,19 @@ public final class DaemonFixture: Sendable {
     try await launch()
   }
 
+  /// Starts the daemon again, as ``restart()`` does, through a program
+  /// that runs it, such as `prlimit --as=1073741824 --`; that program must
+  /// end by running the daemon in its own process (exec).
+  ///
+  /// - Parameter launcher: The program and its arguments, before the
+  ///   daemon's path.
+  /// - Throws: ``DaemonFixtureError`` with the end of the log if the
+  ///   daemon does not come up.
+  public func restart(through launcher: [String]) async throws {
+    await stop()
+    try await launch(through: launcher)
+  }
+
   /// Stops the daemon and every process of its group, then removes the
   /// directory: SIGTERM at once, the rest on a thread of its own, so it
   /// returns without waiting (it runs in `defer` and `deinit`).
@@ -305,7 +318,7 @@ public final class DaemonFixture: Sendable {
     ] + hostAddresses.flatMap { ["--host-address", $0] }
   }
 
-  private func launch() async throws {
+  private func launch(through launcher: [String] = []) async throws {
     let group = try processGroup()
     var environment = baseEnvironment
     environment["PULSE_SERVER"] = soundServerAddress
@@ -319,7 +332,10 @@ public final class DaemonFixture: Sendable {
     let marker = "==== accessoryd-e2e: start \(start) ====\n"
     appendToLog(marker)
     let process = try ChildProcess.spawn(
-      executable: accessorydPath, arguments: daemonArguments,
+      executable: launcher.first ?? accessorydPath,
+      arguments: launcher.dropFirst()
+        + (launcher.isEmpty ? [] : [accessorydPath])
+        + daemonArguments,
       environment: environment, output: logPath, processGroup: group)
     let isShutDown = state.withLock { state in
       if !state.isShutDown { state.daemon = process }

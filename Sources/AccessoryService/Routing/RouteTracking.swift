@@ -307,8 +307,10 @@ public struct RouteTracking: Sendable {
     of accessories: Set<String>, sinks: [Sink], reappearGrace: Double,
     now: Instant
   ) {
+    // Each output's address is read once, not once per accessory.
+    let presentAddresses = Set(sinks.compactMap(bluetoothAddress(of:)))
     for address in accessories {
-      let present = sinks.contains { bluetoothAddress(of: $0) == address }
+      let present = presentAddresses.contains(address)
       var entry = presence[address] ?? Presence()
       if present {
         if let missing = entry.missingSince {
