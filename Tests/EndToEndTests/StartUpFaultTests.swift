@@ -233,7 +233,7 @@ struct StartUpFaultTests {
       prepare: { directory in
         let other = try otherUser()
         try makeDirectory(directory + "/shared", mode: 0o1777)
-        try makeDirectory(directory + "/roots", mode: 0o700)
+        try makeDirectory(directory + "/roots", mode: 0o755)
         try FileManager.default.createSymbolicLink(
           atPath: directory + "/shared/accessoryd",
           withDestinationPath: directory + "/roots")
