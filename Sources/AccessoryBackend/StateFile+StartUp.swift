@@ -2,6 +2,7 @@
 // cannot keep what it acknowledges must say so before it acknowledges
 // anything, not at the first change.
 
+import AccessoryControl
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -37,7 +38,10 @@ extension StateFile {
   /// directory this process can write: a file is written there, flushed
   /// and removed, as large as the state file. The state file, if there is
   /// one, must be a regular file (not a symbolic link, which the atomic
-  /// rename would replace) of a version this code reads.
+  /// rename would replace) that this process can read, of a version this
+  /// code reads. A file it cannot read (one of root's after a `sudo` run,
+  /// or of mode 0000) stops the daemon: it is not damaged, and keeping it
+  /// aside would lose every accessory in it.
   ///
   /// - Returns: A warning when the directory is full: the daemon can route
   ///   with the state it has, and refuses changes until there is room.
@@ -64,10 +68,11 @@ extension StateFile {
       default:
         throw StartFailure(
           description:
-            "the state file '\(url.path)' is \(Self.kindName(status.st_mode)), "
+            "the state file '\(url.path)' is \(fileKindName(status.st_mode)), "
             + "not a regular file; move it away",
           exitStatus: StartFailure.unusableLocationStatus)
       }
+      try checkReadable(status)
       if let version = Self.newerVersion(at: url) {
         throw StartFailure(
           description:
@@ -82,6 +87,38 @@ extension StateFile {
     return try probeWriting(directory, bytes: max(1, size))
   }
 
+  /// Requires that this process can open the state file for reading.
+  ///
+  /// - Parameter status: The file's `lstat`, for its owner and mode.
+  private func checkReadable(_ status: stat) throws(StartFailure) {
+    let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor < 0 else {
+      close(descriptor)
+      return
+    }
+    let code = errno
+    let reason = String(cString: strerror(code))
+    let path = url.path
+    let fix: String
+    if code != EACCES, code != EPERM {
+      fix = "; restore it or move it away"
+    } else if status.st_uid != getuid() {
+      let user = userName(getuid())
+      fix =
+        ": it belongs to \(userName(status.st_uid)), mode "
+        + "\(permissionText(status.st_mode)), and accessoryd runs as \(user);"
+        + " give it back with 'sudo chown \(user): \(path)'"
+    } else {
+      fix =
+        ": it belongs to \(userName(status.st_uid)), mode "
+        + "\(permissionText(status.st_mode)); make it readable with "
+        + "'chmod 0600 \(path)'"
+    }
+    throw StartFailure(
+      description: "the state file '\(path)' cannot be read (\(reason))\(fix)",
+      exitStatus: StartFailure.unusableLocationStatus)
+  }
+
   /// Creates the state directory, or requires that it is one.
   private static func makeDirectory(_ directory: String) throws(StartFailure) {
     var status = stat()
@@ -90,24 +127,17 @@ extension StateFile {
         throw StartFailure(
           description:
             "the state directory '\(directory)' is "
-            + "\(kindName(status.st_mode)), not a directory; move it away or "
+            + "\(fileKindName(status.st_mode)), not a directory; move it away or "
             + "give another --state-dir",
           exitStatus: StartFailure.unusableLocationStatus)
       }
       return
     }
-    var missing: [String] = []
-    var path = directory
-    while !path.isEmpty, path != "/", stat(path, &status) != 0 {
-      missing.append(path)
-      path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    }
-    for path in missing.reversed() where mkdir(path, 0o700) != 0 {
-      guard errno != EEXIST else { continue }
+    if let (path, code) = makeDirectories(directory, mode: 0o700) {
       throw StartFailure(
         description:
           "cannot create the state directory '\(directory)': "
-          + String(cString: strerror(errno))
+          + String(cString: strerror(code))
           + (path == directory ? "" : " at '\(path)'"),
         exitStatus: StartFailure.unusableLocationStatus)
     }
@@ -166,17 +196,5 @@ extension StateFile {
         + "paired accessories there and must be able to write it: make it "
         + "writable or give another --state-dir",
       exitStatus: StartFailure.unusableLocationStatus)
-  }
-
-  /// Names a kind of file for a message.
-  private static func kindName(_ mode: mode_t) -> String {
-    switch mode & S_IFMT {
-    case S_IFREG: "a regular file"
-    case S_IFDIR: "a directory"
-    case S_IFLNK: "a symbolic link"
-    case S_IFSOCK: "a socket"
-    case S_IFIFO: "a named pipe"
-    default: "a device"
-    }
   }
 }

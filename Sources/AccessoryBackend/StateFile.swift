@@ -17,8 +17,9 @@ import Logging
 ///
 /// Writes are atomic: write a temporary file, `fsync` it, rename it over the
 /// state file, `fsync` the directory. The file is compact JSON, one record
-/// a line; ``IncrementalEncoder`` encodes only the records that changed. A file that cannot be read is kept
-/// aside under a new name, never overwritten, and loading starts empty.
+/// a line; ``IncrementalEncoder`` encodes only the records that changed. A
+/// file that does not parse is kept aside under a new name, never
+/// overwritten, and loading starts with what could be recovered from it.
 public struct StateFile: Sendable {
   /// The version of the format this code writes and reads.
   public static let currentVersion = 1
@@ -60,17 +61,20 @@ public struct StateFile: Sendable {
     public var writeBlockedReason: String?
   }
 
-  /// Reads the registry, keeping an unreadable file aside.
+  /// Reads the registry, keeping a damaged file aside.
   ///
-  /// A missing file yields an empty registry. A file that cannot be read
-  /// or does not parse is renamed to `state.json.corrupt-<time>` with an
+  /// A missing file yields an empty registry. A file that is read but
+  /// does not parse is renamed to `state.json.corrupt-<time>` with an
   /// error logged; the result is what could be recovered from it (see
   /// ``recover(_:)``), written as the new state file before the damaged
   /// one is moved. If what was recovered cannot be written, the damaged
   /// file stays in place; if it cannot be renamed, neither is written:
-  /// the result then says that writing is blocked. A file of a newer
-  /// version is left alone, and writing is blocked. Temporary files left by
-  /// a writer that died are removed.
+  /// the result then says that writing is blocked. A file that cannot be
+  /// read at all (its owner or mode, a directory in its place) is not
+  /// damaged: it is left alone, and writing is blocked, as it is for a
+  /// file of a newer version. The daemon refuses to start on either (see
+  /// ``checkBeforeStart()``). Temporary files left by a writer that died
+  /// are removed.
   ///
   /// - Parameter logger: Where to report a file kept aside.
   /// - Returns: The registry and what happened to an unreadable file.
@@ -82,8 +86,16 @@ public struct StateFile: Sendable {
     } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
       return LoadResult(registry: AccessoryRegistry())
     } catch {
-      return keepAside(
-        reason: "it cannot be read (\(error))", recovered: nil, logger: logger)
+      let reason = systemReason(error)
+      logger.error(
+        "The state file cannot be read; starting with no accessories and "
+          + "not writing over it",
+        metadata: ["state.path": url.path, "state.reason": reason])
+      return LoadResult(
+        registry: AccessoryRegistry(),
+        writeBlockedReason:
+          "the state file '\(url.path)' is unreadable (\(reason)) and is not "
+          + "written over; make it readable, or move it away and restart")
     }
     do {
       return LoadResult(registry: try Self.decode(data))
@@ -211,7 +223,7 @@ public struct StateFile: Sendable {
           atPath: directory, withIntermediateDirectories: true,
           attributes: [.posixPermissions: 0o700])
       } catch {
-        throw WriteError(path: directory, reason: "\(error)")
+        throw WriteError(path: directory, reason: systemReason(error))
       }
     }
     let temporary =

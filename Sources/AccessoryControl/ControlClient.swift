@@ -16,6 +16,9 @@ public enum ControlClientError: Error, Sendable, Hashable,
   case unreachable(path: String, reason: String)
   /// The socket belongs to another user.
   case permissionDenied(path: String)
+  /// The service at the path runs as another user than this process, so
+  /// it is not this user's daemon: a client tells it nothing.
+  case servedByAnotherUser(path: String, owner: String, pid: Int32)
   /// The service answered with an error.
   case remote(ControlError)
   /// The connection broke or the answer could not be read.
@@ -35,6 +38,11 @@ public enum ControlClientError: Error, Sendable, Hashable,
         + "or point to its socket with --socket or ACCESSORYD_SOCKET"
     case .permissionDenied(let path):
       "permission denied: '\(path)' belongs to another user"
+    case .servedByAnotherUser(let path, let owner, let pid):
+      "the socket '\(path)' is served by another user, \(owner)"
+        + (pid > 0 ? " (pid \(pid))" : "")
+        + "; expected a daemon of this user, \(userName(getuid())): point "
+        + "to your own daemon's socket with --socket or ACCESSORYD_SOCKET"
     case .remote(let error): error.message
     case .connectionLost(let detail):
       "the connection to accessoryd broke: \(detail)"
@@ -76,8 +84,13 @@ public final class ControlClient: Sendable {
   /// - Parameters:
   ///   - path: The socket's path; see ``ControlSocketPath``.
   ///   - timeout: How long each call waits for its answer, in seconds.
-  /// - Throws: ``ControlClientError/unreachable(path:reason:)`` or
-  ///   ``ControlClientError/permissionDenied(path:)``.
+  /// The service's user id is checked (`SO_PEERCRED`): a socket served by
+  /// another user is refused before anything is sent, as its answers
+  /// could be anything and what is sent could be kept.
+  ///
+  /// - Throws: ``ControlClientError/unreachable(path:reason:)``,
+  ///   ``ControlClientError/permissionDenied(path:)`` or
+  ///   ``ControlClientError/servedByAnotherUser(path:owner:pid:)``.
   public init(path: String, timeout: Double = 30) throws(ControlClientError) {
     self.path = path
     self.timeout = timeout
@@ -107,6 +120,13 @@ public final class ControlClient: Sendable {
       Glibc.close(descriptor)
       if code == EACCES || code == EPERM { throw .permissionDenied(path: path) }
       throw .unreachable(path: path, reason: String(cString: strerror(code)))
+    }
+    let peer = PeerCredentials(socket: descriptor)
+    if peer?.uid != getuid() {
+      Glibc.close(descriptor)
+      throw .servedByAnotherUser(
+        path: path, owner: peer.map { userName($0.uid) } ?? "an unknown user",
+        pid: peer?.pid ?? 0)
     }
     var interval = timeval(
       tv_sec: Int(timeout),

@@ -2,6 +2,7 @@
 // technologies it discovers and which Bluetooth identifiers it declares.
 // Descriptors are checked against it by ASDiscoveryDescriptor.validate.
 
+import AccessoryControl
 import CoreBluetooth
 import FoundationEssentials
 import Glibc
@@ -422,12 +423,4 @@ extension ASAccessorySetupConfiguration: Codable {
       forKey: CodingKeys(stringValue: Key.bluetoothCompanyIdentifiers)
     )
   }
-}
-
-/// The system's words for a failed file read ("No such file or directory").
-private func systemReason(_ error: any Error) -> String {
-  if let posix = (error as? CocoaError)?.underlying as? POSIXError {
-    return String(cString: strerror(posix.code.rawValue))
-  }
-  return "\(error)"
 }

@@ -101,7 +101,7 @@ final class Daemon {
     case .unreachable, .timedOut: return .unavailable
     case .unexpectedAnswer: return .failure
     case .connectionLost: return answered ? .failure : .unavailable
-    case .permissionDenied: return .permissionDenied
+    case .permissionDenied, .servedByAnotherUser: return .permissionDenied
     case .remote(let error): return exitCode(forCode: error.code)
     }
   }

@@ -149,6 +149,11 @@ struct Checkup {
         "daemon", "\(socket) belongs to another user",
         fix: "use your own daemon's socket (--socket or ACCESSORYD_SOCKET)")
       return
+    } catch .servedByAnotherUser(_, let owner, _) {
+      problem(
+        "daemon", "\(socket) is served by another user, \(owner)",
+        fix: "use your own daemon's socket (--socket or ACCESSORYD_SOCKET)")
+      return
     } catch {
       problem(
         "daemon", "does not answer on \(socket): \(error.description)",

@@ -85,6 +85,14 @@ struct Accessoryd {
       printError("Error: \(error)\n")
       exit(78)
     }
+    // Last of the checks, so that no earlier refusal leaves a socket.
+    let socket: ControlSocket
+    do {
+      socket = try ControlSocket.listen(at: configuration.socketPath)
+    } catch {
+      printError("Error: \(error)\n")
+      exit(error.exitStatus)
+    }
     if let stateWarning {
       logger.error("Changes cannot be saved: \(stateWarning)")
     }
@@ -128,7 +136,7 @@ struct Accessoryd {
       mediaController: mediaController, headphoneLinks: headphoneLinks,
       status: status, logger: logger)
     let control = ControlServer(
-      path: configuration.socketPath, handler: methods, events: events,
+      socket: socket, handler: methods, events: events,
       logger: logger,
       onListening: {
         notify(

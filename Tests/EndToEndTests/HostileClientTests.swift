@@ -78,20 +78,34 @@ struct HostileClientTests {
           "`acctl update …` as another user", "\(byTheKernel.status ?? -1)",
           byTheKernel.stderr.trimmingCharacters(in: .newlines)))
 
-      // With the socket opened to everyone, the daemon's own check of the
-      // peer's uid refuses it.
+      // With the socket opened to everyone, each side checks the other's
+      // uid (SO_PEERCRED): acctl refuses a daemon of another user, and the
+      // daemon refuses the connection.
       chmod(rig.daemon.socketPath, 0o666)
-      let byTheDaemon = try await asOther()
+      let byBoth = try await asOther()
       chmod(rig.daemon.socketPath, 0o600)
       chmod(rig.daemon.directory, 0o700)
-      #expect(byTheDaemon.status == 77, "\(byTheDaemon)")
-      #expect(byTheDaemon.stderr == expected, "\(byTheDaemon)")
-      #expect(rig.daemon.log.contains("Refused a client of another user"))
+      let pid = try #require(rig.daemon.processIdentifier)
+      #expect(byBoth.status == 77, "\(byBoth)")
+      #expect(
+        byBoth.stderr
+          == "Error: the socket '\(rig.daemon.socketPath)' is served by "
+          + "another user, root (pid \(pid)); expected a daemon of this user, "
+          + "\(Self.otherUser): point to your own daemon's socket with "
+          + "--socket or ACCESSORYD_SOCKET\n", "\(byBoth)")
+      try await waitUntil("the daemon refuses the client", within: .seconds(5))
+      {
+        rig.daemon.log.contains("Refused a client of another user")
+      }
       table.append(
         BadInputTests.tableRow(
           "`acctl update …` as another user, the socket mode 0666",
-          "\(byTheDaemon.status ?? -1)",
-          byTheDaemon.stderr.trimmingCharacters(in: .newlines)))
+          "\(byBoth.status ?? -1)",
+          byBoth.stderr.trimmingCharacters(in: .newlines)
+            .replacingOccurrences(of: "pid \(pid)", with: "pid <pid>")))
+
+      // The other way round: acctl does not talk to another user's daemon.
+      table.append(try await Self.daemonOfAnotherUserIsRefused(ids))
 
       // Nothing changed.
       #expect(try Data(contentsOf: URL(fileURLWithPath: statePath)) == before)
@@ -105,6 +119,129 @@ struct HostileClientTests {
         }, name: "other users", suite: "HostileClientTests",
         header: "what acctl says")
     }
+  }
+
+  /// A private directory the other user can reach, with `programs` (the
+  /// built accessoryd and acctl) in `bin`, removed by the caller.
+  static func makeSharedDirectory(
+    _ prefix: String, programs: [String] = ["accessoryd", "acctl"]
+  ) throws -> String {
+    let directory =
+      FileManager.default.temporaryDirectory.path
+      + "/\(prefix)-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(
+      atPath: directory + "/bin", withIntermediateDirectories: true)
+    chmod(directory, 0o755)
+    chmod(directory + "/bin", 0o755)
+    for program in programs {
+      try FileManager.default.copyItem(
+        atPath: try builtProduct(program).path,
+        toPath: directory + "/bin/" + program)
+    }
+    return directory
+  }
+
+  /// Starts accessoryd with its socket at `socket`, as the user `ids` names
+  /// (nil for this process's user), its state and home in `home`.
+  static func startDaemon(
+    in directory: String, socket: String, home: String,
+    as ids: (uid: uid_t, gid: gid_t)? = nil
+  ) throws -> ProgramRun {
+    let asUser =
+      ids.map {
+        [
+          "/usr/bin/setpriv", "--reuid=\($0.uid)", "--regid=\($0.gid)",
+          "--clear-groups", "--",
+        ]
+      } ?? []
+    let command =
+      asUser + [
+        directory + "/bin/accessoryd", "--socket", socket, "--state-dir",
+        home + "/state",
+      ]
+    return try ProgramRun.start(
+      command[0], Array(command.dropFirst()),
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": home, "XDG_RUNTIME_DIR": home,
+        "XDG_CONFIG_HOME": home + "/.config",
+        "PULSE_SERVER": "unix:\(home)/no-sound-server",
+      ])
+  }
+
+  /// Runs a daemon as the other user and root's acctl against it, which
+  /// must refuse it (77) naming the socket and the user; returns the
+  /// README's row.
+  static func daemonOfAnotherUserIsRefused(
+    _ ids: (uid: uid_t, gid: gid_t)
+  ) async throws -> String {
+    let directory = try makeSharedDirectory("accessoryd-foreign")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let home = directory + "/other"
+    try FileManager.default.createDirectory(
+      atPath: home, withIntermediateDirectories: true)
+    chown(home, ids.uid, ids.gid)
+    let socket = home + "/control.sock"
+    let daemon = try startDaemon(
+      in: directory, socket: socket, home: home, as: ids)
+    defer { daemon.stopInBackground() }
+    try await waitUntil("the other user's daemon listens", within: .seconds(10))
+    {
+      FileManager.default.fileExists(atPath: socket)
+    }
+    let refused = try await runProgram(
+      directory + "/bin/acctl", ["status", "--socket", socket],
+      environment: ["PATH": "/usr/bin:/bin", "HOME": "/"])
+    #expect(refused.status == 77, "\(refused)")
+    #expect(
+      refused.stderr
+        == "Error: the socket '\(socket)' is served by another user, "
+        + "\(otherUser) (pid \(daemon.processIdentifier)); expected a daemon "
+        + "of this user, root: point to your own daemon's socket with "
+        + "--socket or ACCESSORYD_SOCKET\n", "\(refused)")
+    #expect(refused.stdout.isEmpty, "\(refused)")
+    daemon.send(SIGTERM)
+    let stopped = try await daemon.result(within: .seconds(10))
+    #expect(stopped.status == 0, "\(stopped)")
+    return BadInputTests.tableRow(
+      "`acctl status` as root, the daemon another user's",
+      "\(refused.status ?? -1)",
+      refused.stderr.trimmingCharacters(in: .newlines)
+        .replacingOccurrences(of: directory + "/", with: "")
+        .replacingOccurrences(
+          of: "pid \(daemon.processIdentifier)", with: "pid <pid>"))
+  }
+
+  @Test("A socket in a shared sticky directory keeps the directory's mode")
+  func aSocketInASharedStickyDirectory() async throws {
+    guard try await Self.otherUserIDs() != nil else { return }
+    let directory = try Self.makeSharedDirectory("accessoryd-sticky")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let shared = directory + "/shared"
+    try FileManager.default.createDirectory(
+      atPath: shared, withIntermediateDirectories: true)
+    chmod(shared, 0o1777)
+    let socket = shared + "/accessoryd.sock"
+    let daemon = try Self.startDaemon(
+      in: directory, socket: socket, home: directory)
+    defer { daemon.stopInBackground() }
+    try await waitUntil("the daemon listens", within: .seconds(10)) {
+      FileManager.default.fileExists(atPath: socket)
+    }
+    let status = try await runProgram(
+      directory + "/bin/acctl", ["status", "--socket", socket],
+      environment: ["PATH": "/usr/bin:/bin", "HOME": "/"])
+    #expect(status.status == 0, "\(status)")
+    var file = stat()
+    #expect(lstat(shared, &file) == 0)
+    #expect(file.st_mode & 0o7777 == 0o1777, "the shared directory was changed")
+    #expect(lstat(socket, &file) == 0)
+    #expect(file.st_mode & 0o7777 == 0o600)
+    #expect(file.st_uid == getuid())
+    daemon.send(SIGTERM)
+    let stopped = try await daemon.result(within: .seconds(10))
+    #expect(stopped.status == 0, "\(stopped)")
+    #expect(!FileManager.default.fileExists(atPath: socket))
+    #expect(lstat(shared, &file) == 0 && file.st_mode & 0o7777 == 0o1777)
   }
 
   @Test("A flood of connections, a half-sent line and a 4 MB line delay no one")

@@ -14,18 +14,9 @@ struct LifecycleTests {
     try await withRig(.pulseAudio, streams: 0) { rig in
       let first = try #require(rig.daemon.processIdentifier)
       let home = rig.daemon.directory + "/second"
-      try FileManager.default.createDirectory(
-        atPath: home, withIntermediateDirectories: true)
-      let second = try await runProgram(
-        try builtProduct("accessoryd").path,
-        [
-          "--state-dir", rig.daemon.stateDirectory, "--socket",
-          home + "/control.sock", "--policy", rig.daemon.policyPath,
-        ],
-        environment: [
-          "PATH": "/usr/bin:/bin", "HOME": home, "XDG_RUNTIME_DIR": home,
-          "PULSE_SERVER": rig.daemon.soundServerAddress,
-        ])
+      let second = try await Self.startSecond(
+        beside: rig, home: home, stateDirectory: rig.daemon.stateDirectory,
+        socket: home + "/control.sock")
       #expect(second.status == 75, "\(second)")
       #expect(
         second.stderr
@@ -38,6 +29,44 @@ struct LifecycleTests {
       let list = try await rig.ok(["list"])
       #expect(list.status == 0)
     }
+  }
+
+  @Test("A second daemon on the same socket is refused, naming the first")
+  func aSecondDaemonOnTheSameSocketIsRefused() async throws {
+    try await withRig(.pulseAudio, streams: 0) { rig in
+      let first = try #require(rig.daemon.processIdentifier)
+      let home = rig.daemon.directory + "/second"
+      let second = try await Self.startSecond(
+        beside: rig, home: home, stateDirectory: home + "/state",
+        socket: rig.daemon.socketPath)
+      #expect(second.status == 75, "\(second)")
+      #expect(
+        second.stderr
+          == "Error: another accessoryd (pid \(first)) already listens on "
+          + "'\(rig.daemon.socketPath)'; stop it first, or give this one "
+          + "another --socket\n")
+      // The first one carries on, on its socket.
+      try await rig.ok(["list"])
+    }
+  }
+
+  /// Runs a second daemon beside the rig's, on the same sound server and
+  /// policy, with its home in `home`; it must exit within 10 s.
+  static func startSecond(
+    beside rig: Rig, home: String, stateDirectory: String, socket: String
+  ) async throws -> ProgramResult {
+    try FileManager.default.createDirectory(
+      atPath: home, withIntermediateDirectories: true)
+    return try await runProgram(
+      try builtProduct("accessoryd").path,
+      [
+        "--state-dir", stateDirectory, "--socket", socket, "--policy",
+        rig.daemon.policyPath,
+      ],
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": home, "XDG_RUNTIME_DIR": home,
+        "PULSE_SERVER": rig.daemon.soundServerAddress,
+      ], within: .seconds(10))
   }
 
   @Test("SIGTERM stops the daemon gracefully; the exit is logged once")

@@ -23,6 +23,8 @@ struct StartUpFaultTests {
     var status: Int32
     /// The first line of standard error, with `<dir>` for the directory.
     var message: String
+    /// Whether accessoryd runs as ``HostileClientTests/otherUser``.
+    var asOtherUser = false
 
     var description: String { input }
   }
@@ -185,6 +187,151 @@ struct StartUpFaultTests {
         + "accessories"),
   ]
 
+  /// The starts on state files and socket locations that another user
+  /// set up, or that accessoryd, run as that user, cannot read.
+  static let otherUserStarts: [Start] = [
+    Start(
+      input: "state file: root's, mode 0600, accessoryd run as another user",
+      prepare: { directory in
+        try makeStateDirectory(directory, ownedBy: try otherUser().uid)
+        try writeState(directory + "/state/state.json", mode: 0o600)
+        return []
+      }, status: 73,
+      message:
+        "Error: the state file '<dir>/state/state.json' cannot be read "
+        + "(Permission denied): it belongs to root, mode 0600, and accessoryd "
+        + "runs as accessoryd-other; give it back with 'sudo chown "
+        + "accessoryd-other: <dir>/state/state.json'",
+      asOtherUser: true),
+    Start(
+      input: "state file: mode 0000, accessoryd run as its owner",
+      prepare: { directory in
+        let other = try otherUser()
+        try makeStateDirectory(directory, ownedBy: other.uid)
+        try writeState(directory + "/state/state.json", mode: 0)
+        chown(directory + "/state/state.json", other.uid, other.gid)
+        return []
+      }, status: 73,
+      message:
+        "Error: the state file '<dir>/state/state.json' cannot be read "
+        + "(Permission denied): it belongs to accessoryd-other, mode 0000; "
+        + "make it readable with 'chmod 0600 <dir>/state/state.json'",
+      asOtherUser: true),
+    Start(
+      input: "socket directory: another user's",
+      prepare: { directory in
+        let other = try otherUser()
+        try makeDirectory(directory + "/theirs", mode: 0o700)
+        chown(directory + "/theirs", other.uid, other.gid)
+        return ["--socket", directory + "/theirs/control.sock"]
+      }, status: 73,
+      message:
+        "Error: the socket directory '<dir>/theirs' belongs to "
+        + "accessoryd-other, mode 0700; \(socketRule)"),
+    Start(
+      input:
+        "socket directory: a symbolic link another user planted in a "
+        + "shared sticky directory, to one of root's",
+      prepare: { directory in
+        let other = try otherUser()
+        try makeDirectory(directory + "/shared", mode: 0o1777)
+        try makeDirectory(directory + "/roots", mode: 0o755)
+        try FileManager.default.createSymbolicLink(
+          atPath: directory + "/shared/accessoryd",
+          withDestinationPath: directory + "/roots")
+        lchown(directory + "/shared/accessoryd", other.uid, other.gid)
+        return ["--socket", directory + "/shared/accessoryd/control.sock"]
+      }, status: 73,
+      message:
+        "Error: the socket directory '<dir>/shared/accessoryd' is a symbolic "
+        + "link to '<dir>/roots', owned by accessoryd-other; accessoryd does "
+        + "not follow a link to its socket's directory: give --socket a path "
+        + "in the directory itself"),
+    Start(
+      input: "socket directory: writable by others, not sticky",
+      prepare: { directory in
+        try makeDirectory(directory + "/open", mode: 0o777)
+        return ["--socket", directory + "/open/control.sock"]
+      }, status: 73,
+      message:
+        "Error: the socket directory '<dir>/open' is writable by others "
+        + "(mode 0777) and not sticky, so another user could replace the "
+        + "socket; \(socketRule)"),
+    Start(
+      input:
+        "socket: another user's, in a shared sticky directory",
+      prepare: { directory in
+        let other = try otherUser()
+        try makeDirectory(directory + "/shared", mode: 0o1777)
+        let planted = directory + "/shared/control.sock"
+        guard mknod(planted, S_IFSOCK | 0o600, 0) == 0 else {
+          throw FixtureError("cannot make a socket at \(planted): \(errno)")
+        }
+        chown(planted, other.uid, other.gid)
+        return ["--socket", planted]
+      }, status: 73,
+      message:
+        "Error: the control socket '<dir>/shared/control.sock' belongs to "
+        + "accessoryd-other; accessoryd replaces only a socket of its own "
+        + "user: have it removed, or give another --socket"),
+    Start(
+      input: "socket: a regular file at its path",
+      prepare: { directory in
+        _ = FileManager.default.createFile(
+          atPath: directory + "/file.sock", contents: Data("keep".utf8))
+        return ["--socket", directory + "/file.sock"]
+      }, status: 73,
+      message:
+        "Error: the control socket '<dir>/file.sock' is a regular file, not a "
+        + "socket; move it away or give another --socket"),
+    Start(
+      input: "socket directory: under a regular file",
+      prepare: { directory in
+        _ = FileManager.default.createFile(
+          atPath: directory + "/file", contents: Data())
+        return ["--socket", directory + "/file/run/control.sock"]
+      }, status: 73,
+      message:
+        "Error: cannot open the socket directory '<dir>/file/run': Not a "
+        + "directory"),
+  ]
+
+  /// What a socket directory must be, as accessoryd says it.
+  static let socketRule =
+    "accessoryd listens only in a directory of its own user that no one "
+    + "else can write (it makes one, mode 0700, if missing), or in a sticky "
+    + "directory of root's such as /tmp: give --socket a path in such a "
+    + "directory"
+
+  /// The other user's ids; the test has made the user.
+  static func otherUser() throws -> (uid: uid_t, gid: gid_t) {
+    guard let entry = getpwnam(HostileClientTests.otherUser) else {
+      throw FixtureError("there is no user \(HostileClientTests.otherUser)")
+    }
+    return (entry.pointee.pw_uid, entry.pointee.pw_gid)
+  }
+
+  /// Makes a directory of exactly this mode, whatever the umask.
+  static func makeDirectory(_ path: String, mode: mode_t) throws {
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true)
+    chmod(path, mode)
+  }
+
+  /// Makes the state directory, mode 0700, owned by `uid`.
+  static func makeStateDirectory(_ directory: String, ownedBy uid: uid_t) throws
+  {
+    try makeDirectory(directory + "/state", mode: 0o700)
+    chown(directory + "/state", uid, gid_t.max)
+  }
+
+  /// Writes an empty state file of this mode, owned by root.
+  static func writeState(_ path: String, mode: mode_t) throws {
+    try #"{"version": 1, "accessories": [], "registrations": []}"#.write(
+      toFile: path, atomically: false, encoding: .utf8)
+    chmod(path, mode)
+  }
+
   static let newerState = #"{"version": 2, "accessories": [], "hats": []}"#
 
   /// A start with a config file of this text, which must fail with 78 and
@@ -203,14 +350,19 @@ struct StartUpFaultTests {
   @Test("Each start that cannot work exits with its code and message")
   func startsThatCannotWork() async throws {
     guard Self.mayMount() else { return }
-    let accessoryd = try builtProduct("accessoryd").path
+    guard try await HostileClientTests.otherUserIDs() != nil else { return }
+    // accessoryd where the other user may run it.
+    let programs = try HostileClientTests.makeSharedDirectory(
+      "accessoryd-start-bin", programs: ["accessoryd"])
+    defer { try? FileManager.default.removeItem(atPath: programs) }
+    let accessoryd = programs + "/bin/accessoryd"
+    let other = try Self.otherUser()
     var table: [String] = []
-    for start in Self.starts {
-      let directory =
-        FileManager.default.temporaryDirectory.path
-        + "/accessoryd-start-\(UUID().uuidString.prefix(8))"
-      try FileManager.default.createDirectory(
-        atPath: directory + "/home", withIntermediateDirectories: true)
+    for start in Self.starts + Self.otherUserStarts {
+      // A directory the other user's daemon finds its way into.
+      let directory = try HostileClientTests.makeSharedDirectory(
+        "accessoryd-start", programs: [])
+      try Self.makeDirectory(directory + "/home", mode: 0o755)
       defer {
         for mounted in ["/state", "/ro"] {
           umount2(directory + mounted, Int32(MNT_DETACH))
@@ -223,14 +375,21 @@ struct StartUpFaultTests {
         directory + "/state",
       ]
       let before = Self.snapshot(directory)
+      let asOther =
+        start.asOtherUser
+        ? [
+          "/usr/bin/setpriv", "--reuid=\(other.uid)", "--regid=\(other.gid)",
+          "--clear-groups", "--",
+        ] : []
+      let command = asOther + [accessoryd] + defaults + arguments
       let result = try await runProgram(
-        accessoryd, defaults + arguments,
+        command[0], Array(command.dropFirst()),
         environment: [
           "PATH": "/usr/bin:/bin", "HOME": directory + "/home",
           "XDG_CONFIG_HOME": directory + "/home/.config",
           "XDG_RUNTIME_DIR": directory,
           "PULSE_SERVER": "unix:\(directory)/no-sound-server",
-        ])
+        ], within: .seconds(10))
       let said = result.stderr.split(separator: "\n").first.map(String.init)
       let expected = start.message.replacingOccurrences(
         of: "<dir>", with: directory)
@@ -240,9 +399,13 @@ struct StartUpFaultTests {
       // Nothing was written: no socket, no state, the state file as it was.
       #expect(
         !FileManager.default.fileExists(atPath: directory + "/control.sock"))
-      #expect(
-        Self.snapshot(directory) == before,
-        "\(start) changed the directory")
+      // The state's checks come first and make the state directory, mode
+      // 0700, if it is missing; nothing else is made or changed.
+      var after = Self.snapshot(directory)
+      if before["state"] == nil, after["state"]?.mode == S_IFDIR | 0o700 {
+        after["state"] = nil
+      }
+      #expect(after == before, "\(start) changed the directory")
       table.append(
         BadInputTests.tableRow(
           start.input, "\(result.status ?? -1)",
@@ -253,14 +416,29 @@ struct StartUpFaultTests {
       header: "what accessoryd says")
   }
 
-  /// The names and contents of the files under a directory, but for the
-  /// state directory's lock file.
-  static func snapshot(_ directory: String) -> [String: Data] {
-    var files: [String: Data] = [:]
+  /// One file as a snapshot keeps it.
+  struct FileRecord: Equatable {
+    var mode: mode_t
+    var owner: uid_t
+    var contents: Data?
+  }
+
+  /// The names, modes, owners and contents of the directory and the files
+  /// under it, but for the state directory's lock file.
+  static func snapshot(_ directory: String) -> [String: FileRecord] {
+    var files: [String: FileRecord] = [:]
     let enumerator = FileManager.default.enumerator(atPath: directory)
+    var names = ["."]
     while let name = enumerator?.nextObject() as? String {
       guard !name.hasSuffix("accessoryd.lock") else { continue }
-      files[name] = FileManager.default.contents(atPath: directory + "/" + name)
+      names.append(name)
+    }
+    for name in names {
+      var status = stat()
+      lstat(directory + "/" + name, &status)
+      files[name] = FileRecord(
+        mode: status.st_mode, owner: status.st_uid,
+        contents: FileManager.default.contents(atPath: directory + "/" + name))
     }
     return files
   }

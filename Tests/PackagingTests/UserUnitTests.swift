@@ -119,4 +119,68 @@ struct UserUnitTests {
     #expect(prevented.compactMap { Int($0) } == [64, 65, 73, 75, 78])
     #expect(Set(prevented.compactMap { Int($0) }).isSubset(of: Set(listed)))
   }
+
+  @Test("Every start failure has a documented status, not restarted on")
+  func startFailuresAreNotRestarted() async throws {
+    let text = try String(contentsOfFile: unitPath, encoding: .utf8)
+    let prevented = Set(
+      try #require(
+        text.split(separator: "\n").first {
+          $0.hasPrefix("RestartPreventExitStatus=")
+        }
+      ).dropFirst("RestartPreventExitStatus=".count).split(separator: " ")
+        .compactMap { Int32($0) })
+    let accessoryd = try builtProduct("accessoryd").path
+    let help = try await runProgram(
+      accessoryd, ["--help"], environment: ["PATH": "/usr/bin:/bin"]
+    ).stdout
+    let listed = Set(
+      help.split(separator: "\n").drop { $0 != "EXIT STATUS:" }
+        .compactMap { $0.split(separator: " ").first.flatMap { Int32($0) } })
+    // The configuration errors of sysexits.h the help lists.
+    let configurationErrors = listed.filter { (64...78).contains($0) }
+    #expect(configurationErrors.isSubset(of: prevented))
+    // Every status of the README's table of failed starts, which
+    // StartUpFaultTests writes from real starts.
+    let readme = try String(
+      contentsOfFile: URL(fileURLWithPath: unitPath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md").path, encoding: .utf8)
+    let table = try #require(
+      readme.components(separatedBy: "<!-- daemon start:").dropFirst().first?
+        .components(separatedBy: "<!-- end of daemon start -->").first)
+    let statuses = Set(
+      table.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        .compactMap { row in
+          Int32(
+            row.split(separator: "|", omittingEmptySubsequences: false)
+              .dropFirst(2).first?.trimmingCharacters(in: .whitespaces) ?? "")
+        })
+    #expect(statuses.count >= 4, "\(statuses)")
+    #expect(statuses.isSubset(of: prevented), "\(statuses)")
+    #expect(statuses.isSubset(of: listed), "\(statuses)")
+    // A socket that cannot be made stops the start with one of them.
+    let directory =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("accessoryd-unit-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = FileManager.default.createFile(
+      atPath: directory + "/file", contents: Data())
+    let start = try await runProgram(
+      accessoryd,
+      [
+        "--socket", directory + "/file/control.sock", "--state-dir",
+        directory + "/state",
+      ],
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": directory,
+        "XDG_CONFIG_HOME": directory + "/.config",
+        "PULSE_SERVER": "unix:\(directory)/no-sound-server",
+      ], within: .seconds(10))
+    let status = try #require(start.status, "\(start)")
+    #expect(prevented.contains(status), "\(start)")
+    #expect(listed.contains(status), "\(start)")
+  }
 }

@@ -100,14 +100,18 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
     version: ProjectVersion.line,
     exitStatuses: [
       ExitStatusMeaning(0, "stopped by SIGTERM or SIGINT"),
-      ExitStatusMeaning(1, "a part did not stop within 5 s"),
+      ExitStatusMeaning(
+        1, "a part did not stop within 5 s, or failed while running"),
       ExitStatusMeaning(64, "a bad flag or value"),
       ExitStatusMeaning(65, "the state file is of a newer version"),
       ExitStatusMeaning(
         73,
         "the state directory or file cannot be used (read-only, not a "
-          + "directory, a symbolic link)"),
-      ExitStatusMeaning(75, "another accessoryd uses the state directory"),
+          + "directory, a symbolic link, a file it cannot read), or the "
+          + "control socket's place cannot (see FILES)"),
+      ExitStatusMeaning(
+        75,
+        "another accessoryd uses the state directory or serves the socket"),
       ExitStatusMeaning(
         78, "a bad config file, policy or NOTIFY_SOCKET"),
       ExitStatusMeaning(
@@ -158,7 +162,14 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
               + "that starts gives back what one that died left muted."),
           .init(
             "$XDG_RUNTIME_DIR/accessoryd/control.sock",
-            "The control socket, mode 0600."),
+            "The control socket, mode 0600. Its directory is made (mode "
+              + "0700) if missing; else it must be the daemon user's and "
+              + "writable by no one else, or a sticky directory of root's "
+              + "such as /tmp, and not a symbolic link. The mode of a "
+              + "directory the daemon did not make is never changed. A "
+              + "socket file there is replaced only if it is the user's own "
+              + "and nothing listens on it. Clients of another user are "
+              + "refused, and acctl refuses a socket another user serves."),
           .init(
             "/usr/lib/systemd/user/accessoryd.service",
             "The user unit: systemctl --user enable --now accessoryd."),

@@ -103,8 +103,8 @@ public final class ControlConnection: Sendable {
 
 /// The control socket service.
 ///
-/// It creates the socket's directory with mode 0700 and the socket with
-/// mode 0600, checks each peer's user id, reads requests of at most
+/// It serves a ``ControlSocket`` (mode 0600, in a directory of the
+/// daemon's user), checks each peer's user id, reads requests of at most
 /// ``maximumLineLength`` bytes, answers malformed input with a JSON-RPC
 /// error, and never lets one client's input take the daemon down.
 public final class ControlServer: Service {
@@ -122,16 +122,19 @@ public final class ControlServer: Service {
   public let unfinishedLineTimeout: Duration
   /// The connections open now.
   private let openConnections = Mutex(0)
+  /// The listening socket.
+  private let socket: ControlSocket
 
   private let handler: any ControlHandler
   private let events: EventHub
   private let logger: Logger
   private let onListening: @Sendable () -> Void
 
-  /// Creates the service; the socket is made when it runs.
+  /// Creates the service on a socket that already listens.
   ///
   /// - Parameters:
-  ///   - path: The socket's path.
+  ///   - socket: The listening socket, made before any service starts;
+  ///     the service closes and removes it when it stops.
   ///   - handler: What answers requests.
   ///   - events: Where events for subscribers come from.
   ///   - logger: Where to report.
@@ -141,7 +144,7 @@ public final class ControlServer: Service {
   ///     connection is accepted: where the daemon tells its service
   ///     manager that it is ready.
   public init(
-    path: String, handler: any ControlHandler, events: EventHub,
+    socket: ControlSocket, handler: any ControlHandler, events: EventHub,
     logger: Logger, maximumConnections: Int = 256,
     unfinishedLineTimeout: Duration = .seconds(10),
     onListening: @escaping @Sendable () -> Void = {}
@@ -149,85 +152,17 @@ public final class ControlServer: Service {
     self.onListening = onListening
     self.maximumConnections = maximumConnections
     self.unfinishedLineTimeout = unfinishedLineTimeout
-    self.path = path
+    self.socket = socket
+    self.path = socket.path
     self.handler = handler
     self.events = events
     self.logger = logger
   }
 
-  /// The error for a socket that cannot be made.
-  public struct SocketError: Error, CustomStringConvertible {
-    /// What failed and why.
-    public let description: String
-  }
-
-  /// Makes the listening socket: directory 0700, socket 0600.
-  ///
-  /// A stale socket file of a daemon that died is replaced; a live one is
-  /// an error.
-  ///
-  /// - Throws: ``SocketError`` naming the path and the system error.
-  public func makeListeningSocket() throws(SocketError) -> Int32 {
-    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    if mkdir(directory, 0o700) != 0, errno != EEXIST {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw SocketError(
-          description:
-            "cannot create '\(directory)': \(systemReason(error))")
-      }
-    }
-    chmod(directory, 0o700)
-    if let client = try? ControlClient(path: path, timeout: 1) {
-      client.close()
-      throw SocketError(
-        description: "another accessoryd is already listening on '\(path)'")
-    }
-    unlink(path)
-    let descriptor = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else {
-      throw SocketError(description: "socket: \(systemError())")
-    }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-      close(descriptor)
-      throw SocketError(description: "the socket path '\(path)' is too long")
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: path.utf8)
-      raw[path.utf8.count] = 0
-    }
-    // The socket is created with no permissions for others from the start.
-    let oldMask = umask(0o177)
-    let status = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    umask(oldMask)
-    guard status == 0 else {
-      let reason = systemError()
-      close(descriptor)
-      throw SocketError(description: "cannot bind '\(path)': \(reason)")
-    }
-    chmod(path, 0o600)
-    guard listen(descriptor, 128) == 0 else {
-      let reason = systemError()
-      close(descriptor)
-      throw SocketError(description: "cannot listen on '\(path)': \(reason)")
-    }
-    return descriptor
-  }
-
   /// Accepts and serves connections until cancelled, then removes the
   /// socket.
   public func run() async throws {
-    let listener = try makeListeningSocket()
+    let listener = socket.descriptor
     logger.notice("Listening", metadata: ["control.socket": path])
     onListening()
     let connections = acceptConnections(on: listener)
@@ -243,7 +178,7 @@ public final class ControlServer: Service {
       shutdown(listener, Int32(SHUT_RDWR))
     }
     close(listener)
-    unlink(path)
+    socket.remove()
   }
 
   /// Starts a thread that accepts connections and yields their
@@ -443,35 +378,12 @@ public final class ControlServer: Service {
     return stream
   }
 
-  /// The layout of Linux's `struct ucred`, which Glibc hides without
-  /// `_GNU_SOURCE`.
-  private struct PeerCredentials {
-    var pid: Int32 = 0
-    var uid: UInt32 = .max
-    var gid: UInt32 = .max
-  }
-
   private func peerIsOwnUser(_ descriptor: Int32) -> Bool {
-    var credentials = PeerCredentials()
-    var length = socklen_t(MemoryLayout<PeerCredentials>.size)
-    guard
-      getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
-        == 0
-    else { return false }
-    return credentials.uid == getuid()
+    PeerCredentials(socket: descriptor)?.uid == getuid()
   }
 }
 
 /// Returns the text of the current `errno`.
 func systemError() -> String {
   String(cString: strerror(errno))
-}
-
-/// The system's words for a failed file operation ("Permission denied"),
-/// or the error itself where it carries no system error number.
-func systemReason(_ error: any Error) -> String {
-  if let posix = (error as? CocoaError)?.underlying as? POSIXError {
-    return String(cString: strerror(posix.code.rawValue))
-  }
-  return "\(error)"
 }

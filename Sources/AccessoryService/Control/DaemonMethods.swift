@@ -124,7 +124,7 @@ public struct DaemonMethods: ControlHandler {
     } catch let error as AccessoryControlFailure {
       throw ControlError(error)
     } catch {
-      throw ControlError.internalError("\(error)")
+      throw ControlError.internalError(systemReason(error))
     }
   }
 

@@ -66,7 +66,7 @@ public final class StateDirectoryLock: Sendable {
         atPath: directory, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
     } catch {
-      throw .unusable(path: directory, reason: "\(error)")
+      throw .unusable(path: directory, reason: systemReason(error))
     }
     let path = directory + "/" + StateLockFile.name
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

@@ -678,7 +678,8 @@ public final class ASAccessorySession: Sendable {
         return ASError(.pickerAlreadyActive, remote.message)
       }
       return ASError(.invalidRequest, remote.message)
-    case .unreachable, .connectionLost, .permissionDenied, .timedOut:
+    case .unreachable, .connectionLost, .permissionDenied, .timedOut,
+      .servedByAnotherUser:
       return ASError(.connectionFailed, error.description)
     case .unexpectedAnswer:
       return ASError(.unknown, error.description)

@@ -94,7 +94,8 @@ struct ServiceManagerNotifierTests {
     let connected = Mutex<Bool?>(nil)
     let (listening, listened) = AsyncStream.makeStream(of: Void.self)
     let server = ControlServer(
-      path: path, handler: EchoHandler(), events: EventHub(),
+      socket: try ControlSocket.listen(at: path), handler: EchoHandler(),
+      events: EventHub(),
       logger: Logger(label: "test", logLevel: .critical),
       onListening: {
         // At this moment, before any accept, a client's connect succeeds.
