@@ -1,11 +1,12 @@
 // The Debian package where it will run: installed with apt into a clean
-// Debian 12 root made by debootstrap, with no Swift toolchain, it answers
-// --version and --help, shows its manual pages, switches the output of a
-// private PulseAudio, and leaves nothing behind when it is purged.
+// Debian 12 root and a clean Debian 13 root made by debootstrap, with no
+// Swift toolchain, it answers --version and --help, shows its manual
+// pages, switches the output of a private PulseAudio, and leaves nothing
+// behind when it is purged.
 //
 // scripts/test-package builds the package and runs this suite with
 // ACCESSORYD_PACKAGE set to it; it needs root (chroot, mount) and network
-// access to Debian's archive. The debootstrap root is cached as a tarball
+// access to Debian's archive. Each debootstrap root is cached as a tarball
 // under ~/.cache/accessoryd/, so a second run on a machine starts at once.
 
 import Foundation
@@ -21,7 +22,22 @@ private let packagePath = ProcessInfo.processInfo.environment[
 /// Debian's archive, for debootstrap and for apt inside the root.
 private let mirror = "http://deb.debian.org/debian"
 
-/// A clean Debian 12 root in a temporary directory.
+/// A Debian release the package is tested in.
+struct DebianRelease: Sendable, CustomStringConvertible {
+  /// The release's number, such as 12.
+  var number: Int
+  /// Its code name, such as `bookworm`.
+  var codeName: String
+
+  /// Debian 12, whose PulseAudio 16 and PipeWire 0.3.65 this machine runs.
+  static let bookworm = DebianRelease(number: 12, codeName: "bookworm")
+  /// Debian 13, with PulseAudio 17 and PipeWire 1.4.
+  static let trixie = DebianRelease(number: 13, codeName: "trixie")
+
+  var description: String { "Debian \(number) (\(codeName))" }
+}
+
+/// A clean Debian root in a temporary directory.
 ///
 /// It has a /proc of its own and, while in use, a sound server's directory
 /// mounted into it. debootstrap made its /dev nodes; no host directory but
@@ -35,7 +51,7 @@ private final class DebianRoot: Sendable {
 
   /// Unpacks the cached minimal root, or makes it with debootstrap and
   /// caches it.
-  static func make() async throws -> DebianRoot {
+  static func make(_ release: DebianRelease) async throws -> DebianRoot {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("accessoryd-debian-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(
@@ -43,13 +59,14 @@ private final class DebianRoot: Sendable {
     let root = DebianRoot(path: path)
     let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
     let cache = home + "/.cache/accessoryd"
-    let tarball = cache + "/debian-12-minbase.tar"
+    let tarball = cache + "/debian-\(release.number)-minbase.tar"
     if FileManager.default.fileExists(atPath: tarball) {
       try await root.host("tar", ["-xf", tarball, "-C", path])
     } else {
       try await root.host(
         "debootstrap",
-        ["--variant=minbase", "bookworm", path, mirror], within: .seconds(900))
+        ["--variant=minbase", release.codeName, path, mirror],
+        within: .seconds(900))
       try FileManager.default.createDirectory(
         atPath: cache, withIntermediateDirectories: true)
       try await root.host(
@@ -139,21 +156,21 @@ private final class DebianRoot: Sendable {
   }
 }
 
-@Suite("The Debian package in a clean Debian 12")
+@Suite("The Debian package in clean Debian 12 and 13", .serialized)
 struct PackageInstallTests {
   @Test(
     "Installed with apt: it runs without Swift, switches, and purges clean",
     .enabled(
       if: packagePath != nil || ProcessInfo.processInfo.environment["CI"] != nil
-    ))
-  func installRunRemove() async throws {
+    ), arguments: [DebianRelease.bookworm, .trixie])
+  func installRunRemove(_ release: DebianRelease) async throws {
     guard let package = packagePath else {
       throw FixtureError(
         "ACCESSORYD_PACKAGE is not set: run scripts/test-package, which "
           + "builds the package and runs this test")
     }
     #expect(getuid() == 0, "this test needs root for chroot and mount")
-    let root = try await DebianRoot.make()
+    let root = try await DebianRoot.make(release)
     do {
       try await check(package, in: root)
     } catch {

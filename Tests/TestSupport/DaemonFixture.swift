@@ -52,7 +52,7 @@ public final class DaemonFixture: Sendable {
   public static let defaultHostAddress = "11:22:33:44:55:66"
 
   /// How long the daemon may take to answer after a start.
-  static let startTimeout = Duration.seconds(15)
+  public static let startTimeout = Duration.seconds(15)
 
   /// How long one `acctl` may run.
   static let acctlTimeout = Duration.seconds(30)
@@ -219,9 +219,11 @@ public final class DaemonFixture: Sendable {
   ///   daemon's path.
   /// - Throws: ``DaemonFixtureError`` with the end of the log if the
   ///   daemon does not come up.
-  public func restart(through launcher: [String]) async throws {
+  public func restart(
+    through launcher: [String], readyWithin limit: Duration = startTimeout
+  ) async throws {
     await stop()
-    try await launch(through: launcher)
+    try await launch(through: launcher, readyWithin: limit)
   }
 
   /// Stops the daemon and every process of its group, then removes the
@@ -318,7 +320,9 @@ public final class DaemonFixture: Sendable {
     ] + hostAddresses.flatMap { ["--host-address", $0] }
   }
 
-  private func launch(through launcher: [String] = []) async throws {
+  private func launch(
+    through launcher: [String] = [], readyWithin limit: Duration = startTimeout
+  ) async throws {
     let group = try processGroup()
     var environment = baseEnvironment
     environment["PULSE_SERVER"] = soundServerAddress
@@ -345,13 +349,13 @@ public final class DaemonFixture: Sendable {
       await ChildProcess.killAndWait([process])
       throw DaemonFixtureError("the daemon fixture was shut down")
     }
-    try await waitUntilReady()
+    try await waitUntilReady(within: limit)
   }
 
   /// Waits until the daemon answers `route.get` with the sound server
   /// connected.
-  private func waitUntilReady() async throws {
-    let deadline = ContinuousClock.now + Self.startTimeout
+  private func waitUntilReady(within limit: Duration) async throws {
+    let deadline = ContinuousClock.now + limit
     var lastAnswer = "no answer"
     while true {
       guard let daemon = state.withLock({ $0.daemon }), daemon.isRunning
@@ -373,7 +377,7 @@ public final class DaemonFixture: Sendable {
       if ContinuousClock.now >= deadline {
         throw DaemonFixtureError(
           "accessoryd did not answer with the sound server connected within "
-            + "\(Self.startTimeout); last answer: \(lastAnswer)",
+            + "\(limit); last answer: \(lastAnswer)",
           logTail: logTail())
       }
       try await Task.sleep(for: .milliseconds(20))

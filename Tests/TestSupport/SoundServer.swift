@@ -492,6 +492,23 @@ public final class SoundServer: Sendable {
         toFile: "\(path)/60-accessoryd-test-isolation.lua", atomically: true,
         encoding: .utf8)
     }
+    // WirePlumber 0.5 reads SPA-JSON fragments instead, and turns the
+    // monitors off in its profile; 0.4 passes over this directory.
+    let monitors =
+      (alsaCards == nil ? ["monitor.alsa"] : [])
+      + [
+        "monitor.alsa-midi", "monitor.bluez", "monitor.bluez-midi",
+        "monitor.v4l2", "monitor.libcamera",
+      ]
+    let fragments = "\(configuration)/wireplumber.conf.d"
+    try FileManager.default.createDirectory(
+      atPath: fragments, withIntermediateDirectories: true)
+    let profile =
+      "wireplumber.profiles = {\n  main = {\n"
+      + monitors.map { "    \($0) = disabled\n" }.joined() + "  }\n}\n"
+    try profile.write(
+      toFile: "\(fragments)/60-accessoryd-test-isolation.conf",
+      atomically: true, encoding: .utf8)
   }
 
   /// Starts one daemon with the server environment in the server group.
@@ -500,8 +517,10 @@ public final class SoundServer: Sendable {
   ) async throws {
     let log = "\(layout.directory)/\(program).log"
     let group = try processGroup()
+    let (executable, fullArguments) = SoundServerStack.current.launch(
+      try path(of: program), arguments: arguments)
     let process = try ChildProcess.spawn(
-      executable: try path(of: program), arguments: arguments,
+      executable: executable, arguments: fullArguments,
       environment: daemonEnvironment, output: output ?? log,
       errorOutput: output == nil ? nil : log, processGroup: group)
     let isStopped = state.withLock { state in
@@ -616,7 +635,12 @@ public final class SoundServer: Sendable {
         ["dbus-daemon", "pipewire", "wireplumber", "pipewire-pulse"]
       }
     var programs: [String: String] = [:]
-    for program in daemons + ["pactl", "pacat", "sh"] {
+    for program in daemons {
+      programs[program] = try SoundServerStack.current.daemonPath(
+        program, searchPath: searchPath)
+    }
+    // The clients are this machine's, as accessoryd is.
+    for program in ["pactl", "pacat", "sh"] {
       programs[program] = try ChildProcess.executablePath(
         of: program, searchPath: searchPath)
     }
