@@ -1,0 +1,75 @@
+// An accessory's output that goes, end to end, on each server as it
+// behaves: PulseAudio and WirePlumber 0.4 move the streams to another
+// output at once; WirePlumber 0.5 keeps them on no output for about 2 s
+// before it links them to the fallback. Either way no stream is heard on
+// the speaker, `route --explain` answers meanwhile, and the streams end
+// where accessoryd decided.
+
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("An accessory's output that goes, end to end")
+struct OutputGoneTests {
+  @Test(
+    "Its streams are never heard, however long the server holds them on no output, and end where accessoryd decides",
+    arguments: SoundServerKind.allCases)
+  func streamsHeldOnNoOutput(_ kind: SoundServerKind) async throws {
+    try await withRig(kind) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "inEar")
+      try await rig.eventuallyRouted(to: "buds")
+      let processes = Set(
+        try await rig.server.sinkInputs().filter {
+          $0.clientName?.hasPrefix(streamPrefix) ?? false
+        }.compactMap { $0.properties["application.process.id"] }
+          .compactMap { Int32($0) })
+      #expect(processes.count == 3)
+      let watch = try await AudibilityWatch.start(
+        rig.server, sink: "speaker", processes: processes)
+      defer { _ = watch.stop() }
+      let isPipeWire1 = try await rig.server.pactl(["info"]).contains(
+        "PipeWire 1.")
+      let module = try #require(
+        try await rig.server.sinks().first { $0.name == "buds" }?.ownerModule)
+      try await rig.server.unloadModule(module)
+
+      // Watches the server until every stream plays on the speaker; while
+      // the server holds them on no output, asks accessoryd to explain.
+      var heldExplanation: AcctlResult?
+      let deadline = ContinuousClock.now + .seconds(15)
+      var observed = try await rig.observe()
+      while !observed.isRouted(to: "speaker", streams: 3) {
+        guard ContinuousClock.now < deadline else {
+          throw RigFailure(
+            "the streams never reached the speaker: \(observed)",
+            details: await rig.diagnostics())
+        }
+        if heldExplanation == nil,
+          observed.streams.contains(where: { $0.sink == nil })
+        {
+          heldExplanation = try await rig.daemon.acctl(["route", "--explain"])
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        observed = try await rig.observe()
+      }
+      if isPipeWire1 {
+        // WirePlumber 0.5's hold, as Debian 13 has it.
+        #expect(heldExplanation != nil, "no stream was seen on no output")
+      }
+      if let heldExplanation {
+        #expect(heldExplanation.status == 0, "\(heldExplanation)")
+        #expect(
+          heldExplanation.stdout.hasPrefix("output:       speaker"),
+          "\(heldExplanation.stdout)")
+        #expect(
+          !heldExplanation.stdout.contains("moves from buds"),
+          "\(heldExplanation.stdout)")
+      }
+      try await rig.staysRouted(to: "speaker", streams: 3)
+      // Muted as the output went, before the server could play them on
+      // the speaker, and never heard there since.
+      #expect(watch.neverSilenced().isEmpty, "\(watch.audibleMoments)")
+      #expect(watch.audibleAfterMuted().isEmpty, "\(watch.audibleMoments)")
+    }
+  }
+}
