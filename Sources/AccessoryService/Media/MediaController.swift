@@ -210,12 +210,16 @@ public actor MediaController: Service {
       await unmute(
         streams, on: mirror, address, reason: "accessoryd is stopping")
     }
+    // Only now, with everything given back: a daemon killed meanwhile
+    // leaves the next one the list.
+    ledger?.releaseAll()
     await ledger?.flush()
   }
 
-  /// Keeps the ledger's copy of what is held muted.
+  /// Keeps the ledger's copy of what is held muted, until the controller
+  /// stops.
   private func recordMutes() {
-    guard let ledger else { return }
+    guard let ledger, !stopped else { return }
     var held: [UInt32: BluetoothAddress] = [:]
     for (address, pause) in pauses {
       for stream in pause.muted { held[stream] = address }

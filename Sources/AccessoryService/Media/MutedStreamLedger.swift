@@ -197,6 +197,15 @@ public final class MutedStreamLedger: Sendable {
     change { state in state.held = streams }
   }
 
+  /// Records that nothing is held muted any more: everything was given
+  /// back.
+  public func releaseAll() {
+    change { state in
+      state.held = [:]
+      state.reflex = [:]
+    }
+  }
+
   /// Waits until the file holds the latest change.
   public func flush() async {
     await onOwnThread(named: "accessoryd.muted") { self.writeLatest() }
