@@ -73,3 +73,40 @@ struct OutputGoneTests {
     }
   }
 }
+
+extension OutputGoneTests {
+  @Test(
+    "The person's output that goes and comes back is theirs again; the server's fallback meanwhile is no choice of theirs",
+    arguments: SoundServerKind.allCases)
+  func theConfiguredOutputComesBack(_ kind: SoundServerKind) async throws {
+    try await withRig(kind, phones: true) { rig in
+      // The person picks the phones in their sound settings: the server's
+      // configured default.
+      try await rig.server.setDefaultSink("phones")
+      try await rig.eventuallyRouted(to: "phones")
+      try await waitUntil(
+        "the daemon's route on the phones", within: .seconds(10)
+      ) {
+        try await rig.json(["route"])["output"] == "phones"
+      }
+      // The phones go out of range: the server falls back to another
+      // output and keeps the phones as the configured default.
+      let module = try #require(
+        try await rig.server.sinks().first { $0.name == "phones" }?
+          .ownerModule)
+      try await rig.server.unloadModule(module)
+      try await rig.eventually("the default off the phones") {
+        $0.defaultSink != nil && $0.defaultSink != "phones"
+      }
+      // Back under the same name: the person's output again.
+      _ = try await rig.server.loadNullSink(
+        .bluetoothHeadphones(
+          name: "phones", address: phonesAddress,
+          description: "Travel Phones", deviceAPI: kind.bluetoothDeviceAPI))
+      try await rig.eventuallyRouted(to: "phones")
+      try await rig.staysRouted(to: "phones", for: .seconds(1))
+      let route = try await rig.json(["route"])
+      #expect(route["output"] == "phones", "\(route)")
+    }
+  }
+}
