@@ -28,6 +28,15 @@ public actor RouteController: Service {
   public nonisolated let name = "router"
 
   private let engine: InProcessAccessoryEngine
+  /// The registered accessories of one membership of the registry (see
+  /// ``InProcessAccessoryEngine/VersionedRegistry/membership``): the
+  /// addresses of the registrations not invalidated, as the decision core
+  /// writes them, and those that take part in a snapshot.
+  private var registeredCache:
+    (
+      membership: UInt64, addresses: Set<String>,
+      accessories: RegisteredAccessories
+    )?
   private let link: any RoutingLink
   private let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
@@ -408,9 +417,23 @@ public actor RouteController: Service {
 
   /// The registered accessories' normalized addresses.
   private var registeredAddresses: Set<String> {
-    Set(
-      engine.registry.registrations.values.filter { !$0.isInvalidated }
+    registered(in: engine.versionedRegistry).addresses
+  }
+
+  /// The registered accessories of a registry, from ``registeredCache``
+  /// while the same addresses are registered.
+  private func registered(
+    in current: InProcessAccessoryEngine.VersionedRegistry
+  ) -> (addresses: Set<String>, accessories: RegisteredAccessories) {
+    if let cached = registeredCache, cached.membership == current.membership {
+      return (cached.addresses, cached.accessories)
+    }
+    let addresses = Set(
+      current.registry.registrations.values.lazy.filter { !$0.isInvalidated }
         .map { $0.address.description })
+    let accessories = RegisteredAccessories(current.registry)
+    registeredCache = (current.membership, addresses, accessories)
+    return (addresses, accessories)
   }
 
   private func observe(_ mirror: ServerMirror) {
@@ -544,12 +567,16 @@ public actor RouteController: Service {
     }
     let decidedAt = clock.now()
     let now = decidedAt.timeIntervalSince1970
+    let current = engine.versionedRegistry
+    let registered = registered(in: current)
     tracking.notePresence(
-      of: registeredAddresses, sinks: mirror.sinks,
+      of: registered.addresses, sinks: mirror.sinks,
       reappearGrace: policy.reappearGraceSeconds, now: now)
     var snapshot = SnapshotBuilder.snapshot(
-      registry: engine.registry, mirror: mirror, tracking: tracking,
-      callProfiles: callProfiles, hostAddresses: hostAddresses, now: now)
+      registry: current.registry, registered: registered.accessories,
+      mirror: mirror,
+      tracking: tracking, callProfiles: callProfiles,
+      hostAddresses: hostAddresses, now: now)
     noteCall(in: snapshot, policy: policy)
     snapshot.callEndedAt = callEndedAt
     snapshot.callInput = callInput

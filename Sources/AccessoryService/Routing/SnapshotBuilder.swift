@@ -7,6 +7,26 @@ import FoundationEssentials
 import PulseAudio
 import RoutingCore
 
+/// The accessories that take part in routing.
+///
+/// They are paired, with a registration not invalidated. They change only
+/// when one is paired, registered, unpaired or invalidated, so the router
+/// keeps them between decisions.
+public struct RegisteredAccessories: Sendable {
+  /// Their addresses, sorted, each with its text form.
+  public let addresses: [(address: BluetoothAddress, text: String)]
+  /// The text forms of their addresses.
+  public let texts: Set<String>
+
+  /// Picks the accessories that take part from a registry.
+  public init(_ registry: AccessoryRegistry) {
+    addresses = registry.registrations.values.lazy
+      .filter { !$0.isInvalidated && registry.accessories[$0.address] != nil }
+      .map(\.address).sorted().map { ($0, $0.description) }
+    texts = Set(addresses.lazy.map(\.text))
+  }
+}
+
 /// Builds decision snapshots.
 public enum SnapshotBuilder {
   /// Returns the snapshot for one decision.
@@ -18,21 +38,23 @@ public enum SnapshotBuilder {
   ///   - callProfiles: The cards the router switched for a call.
   ///   - hostAddresses: This host's Bluetooth addresses.
   ///   - now: The time of the decision.
+  ///   - registered: The accessories of `registry` that take part, if the
+  ///     caller keeps them; worked out here otherwise.
   public static func snapshot(
-    registry: AccessoryRegistry, mirror: ServerMirror,
-    tracking: RouteTracking, callProfiles: [CallProfile] = [],
-    hostAddresses: [String], now: Instant
+    registry: AccessoryRegistry, registered: RegisteredAccessories? = nil,
+    mirror: ServerMirror, tracking: RouteTracking,
+    callProfiles: [CallProfile] = [], hostAddresses: [String], now: Instant
   ) -> Snapshot {
     let sinks = mirror.sinks
+    let registered = registered ?? RegisteredAccessories(registry)
     var accessories: [Accessory] = []
-    var registered = Set<String>()
-    for registration in registry.registrations.values
-    where !registration.isInvalidated {
-      guard let paired = registry.accessories[registration.address] else {
-        continue
-      }
-      let address = registration.address.description
-      registered.insert(address)
+    accessories.reserveCapacity(registered.addresses.count)
+    // Sorted by address, the order the decision core keeps them in: it
+    // then finds them sorted and need not sort them again.
+    for (typed, address) in registered.addresses {
+      guard let registration = registry.registrations[typed],
+        let paired = registry.accessories[typed]
+      else { continue }
       let configuration = registration.configuration
       let presence = tracking.presence[address]
       var connectionChangedAt = registration.sourcesChangedAt
@@ -68,7 +90,7 @@ public enum SnapshotBuilder {
     /// The registered accessory a device's properties name, if any.
     func owner(_ properties: [String: String]) -> String? {
       bluetoothAddress(properties: properties).flatMap {
-        registered.contains($0) ? $0 : nil
+        registered.texts.contains($0) ? $0 : nil
       }
     }
     let outputs = sinks.map { sink in
@@ -79,7 +101,7 @@ public enum SnapshotBuilder {
     }
     let snapshotCards: [RoutingCore.Card] = mirror.cards.compactMap { card in
       guard let address = bluetoothAddress(properties: card.properties),
-        registered.contains(address)
+        registered.texts.contains(address)
       else { return nil }
       return RoutingCore.Card(
         name: card.name, accessory: address,
