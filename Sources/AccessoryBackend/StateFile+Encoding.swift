@@ -65,10 +65,15 @@ extension StateFile {
     }
 
     /// The file's contents for the records kept.
+    ///
+    /// Assembled in an array, each record's bytes one copy, and made
+    /// `Data` once: appending to `Data` piece by piece costs more than
+    /// the copy.
     private func contents() -> Data {
-      var output = Data()
+      var output: [UInt8] = []
       output.reserveCapacity(
-        accessories.byteCount + registrations.byteCount + 64)
+        accessories.byteCount + registrations.byteCount
+          + 2 * (accessories.count + registrations.count) + 64)
       output.append(contentsOf: #"{"accessories":["#.utf8)
       accessories.append(to: &output)
       output.append(contentsOf: #"],"registrations":["#.utf8)
@@ -76,7 +81,7 @@ extension StateFile {
       output.append(
         contentsOf: #"],"version":\#(StateFile.currentVersion)}"#.utf8)
       output.append(UInt8(ascii: "\n"))
-      return output
+      return Data(output)
     }
   }
 
@@ -88,7 +93,7 @@ extension StateFile {
     private struct Entry: Sendable {
       var address: BluetoothAddress
       var record: Record
-      var bytes: Data
+      var bytes: [UInt8]
     }
 
     /// The records and their encoding, sorted by address.
@@ -97,11 +102,14 @@ extension StateFile {
     private var positions: [BluetoothAddress: Int] = [:]
     /// The bytes of every entry, for reserving the output.
     private(set) var byteCount = 0
+    /// How many records are kept.
+    var count: Int { entries.count }
 
     /// Encodes a record; encoding plain values into JSON cannot fail.
-    private static func encode(_ record: Record, _ encoder: JSONEncoder) -> Data
-    {
-      try! encoder.encode(record)
+    private static func encode(
+      _ record: Record, _ encoder: JSONEncoder
+    ) -> [UInt8] {
+      [UInt8](try! encoder.encode(record))
     }
 
     /// Keeps exactly `records`, encoding those not kept as they are.
@@ -171,10 +179,11 @@ extension StateFile {
     }
 
     /// Appends the records, each on a line of its own.
-    func append(to output: inout Data) {
+    func append(to output: inout [UInt8]) {
       for (position, entry) in entries.enumerated() {
-        output.append(contentsOf: position == 0 ? "\n".utf8 : ",\n".utf8)
-        output.append(entry.bytes)
+        if position > 0 { output.append(UInt8(ascii: ",")) }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: entry.bytes)
       }
       if !entries.isEmpty { output.append(UInt8(ascii: "\n")) }
     }
