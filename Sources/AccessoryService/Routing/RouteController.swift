@@ -37,6 +37,14 @@ public actor RouteController: Service {
       membership: UInt64, addresses: Set<String>,
       accessories: RegisteredAccessories
     )?
+  /// The decision core's accessories of one registry generation and
+  /// presence: the decisions the sound server's changes call for, while
+  /// the registry stays, reuse them.
+  private var accessoriesCache:
+    (
+      generation: UInt64, presence: [String: RouteTracking.Presence],
+      accessories: [Accessory]
+    )?
   private let link: any RoutingLink
   private let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
@@ -572,9 +580,20 @@ public actor RouteController: Service {
     tracking.notePresence(
       of: registered.addresses, sinks: mirror.sinks,
       reappearGrace: policy.reappearGraceSeconds, now: now)
+    let accessories: [Accessory]
+    if let cached = accessoriesCache, cached.generation == current.generation,
+      cached.presence == tracking.presence
+    {
+      accessories = cached.accessories
+    } else {
+      accessories = SnapshotBuilder.accessories(
+        registry: current.registry, registered: registered.accessories,
+        presence: tracking.presence)
+      accessoriesCache = (current.generation, tracking.presence, accessories)
+    }
     var snapshot = SnapshotBuilder.snapshot(
       registry: current.registry, registered: registered.accessories,
-      mirror: mirror,
+      accessories: accessories, mirror: mirror,
       tracking: tracking, callProfiles: callProfiles,
       hostAddresses: hostAddresses, now: now)
     noteCall(in: snapshot, policy: policy)
@@ -924,6 +943,16 @@ public actor RouteController: Service {
         max(0, limit)))
   }
 
+  /// The output ``report(explaining:)`` names, without deciding again
+  /// for its summary: the last decision's target, else the server's
+  /// default.
+  public var reportedOutput: String? {
+    guard let latest = lastSnapshot, lastPolicy != nil else {
+      return mirror?.defaultSinkName
+    }
+    return lastDecision?.target ?? latest.defaultOutput
+  }
+
   /// Returns the current output and, explained on request, the decision
   /// that last moved it, kept it on request, or chose it: what a person
   /// asking "why did my audio move?" wants, not the re-decision that
@@ -937,7 +966,7 @@ public actor RouteController: Service {
         summary: connected
           ? "No decision yet" : "No decision yet: the sound server is away")
     }
-    let output = lastDecision?.target ?? latest.defaultOutput
+    let output = reportedOutput
     let input = lastDecision?.inputTarget ?? latest.defaultInput
     let record = explainedDecision
     let explained = record.map {

@@ -40,50 +40,22 @@ public enum SnapshotBuilder {
   ///   - now: The time of the decision.
   ///   - registered: The accessories of `registry` that take part, if the
   ///     caller keeps them; worked out here otherwise.
+  ///   - accessories: What ``accessories(registry:registered:presence:)``
+  ///     returns for `registry`, `registered` and the tracking's presence,
+  ///     if the caller keeps it; worked out here otherwise.
   public static func snapshot(
     registry: AccessoryRegistry, registered: RegisteredAccessories? = nil,
-    mirror: ServerMirror, tracking: RouteTracking,
-    callProfiles: [CallProfile] = [], hostAddresses: [String], now: Instant
+    accessories: [Accessory]? = nil, mirror: ServerMirror,
+    tracking: RouteTracking, callProfiles: [CallProfile] = [],
+    hostAddresses: [String], now: Instant
   ) -> Snapshot {
     let sinks = mirror.sinks
     let registered = registered ?? RegisteredAccessories(registry)
-    var accessories: [Accessory] = []
-    accessories.reserveCapacity(registered.addresses.count)
-    // Sorted by address, the order the decision core keeps them in: it
-    // then finds them sorted and need not sort them again.
-    for (typed, address) in registered.addresses {
-      guard let registration = registry.registrations[typed],
-        let paired = registry.accessories[typed]
-      else { continue }
-      let configuration = registration.configuration
-      let presence = tracking.presence[address]
-      var connectionChangedAt = registration.sourcesChangedAt
-        .timeIntervalSince1970
-      if let connected = presence?.connectedAt {
-        connectionChangedAt = max(connectionChangedAt, connected)
-      }
-      accessories.append(
-        Accessory(
-          address: address,
-          name: paired.displayName,
-          audioSwitching: configuration.deviceCapabilities.contains(
-            .audioSwitching),
-          reportsPlacement: configuration.deviceCapabilities.contains(
-            .placement),
-          placement: configuration.devicePlacement.flatMap {
-            Accessory.Placement(rawValue: $0.rawValue)
-          },
-          primarySource: configuration.primaryAudioSourceDeviceIdentifier
-            .flatMap { BluetoothAddress(data: $0)?.description },
-          secondarySource: configuration.secondaryAudioSourceDeviceIdentifier
-            .flatMap { BluetoothAddress(data: $0)?.description },
-          placementChangedAt: registration.placementChangedAt
-            .timeIntervalSince1970,
-          connectionChangedAt: connectionChangedAt,
-          outputMissingSince: presence?.missingSince,
-          registeredAt: registration.registeredAt.timeIntervalSince1970,
-          reportedWorn: registration.lastWornAt != nil))
-    }
+    let accessories =
+      accessories
+      ?? Self.accessories(
+        registry: registry, registered: registered,
+        presence: tracking.presence)
     let nameOfSink = Dictionary(
       sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first }
     )
@@ -156,6 +128,59 @@ public enum SnapshotBuilder {
       inputHistory: tracking.inputs.history,
       callProfiles: callProfiles,
       now: now)
+  }
+
+  /// Returns the decision core's accessories: those that take part, sorted
+  /// by address, the order the decision core keeps them in (it then finds
+  /// them sorted and need not sort them again).
+  ///
+  /// They change only with the registry and the presence, so the router
+  /// keeps them between the decisions the sound server's changes call for.
+  ///
+  /// - Parameters:
+  ///   - registry: The paired accessories and registrations.
+  ///   - registered: The accessories of `registry` that take part.
+  ///   - presence: The router's memory of their outputs' presence.
+  public static func accessories(
+    registry: AccessoryRegistry, registered: RegisteredAccessories,
+    presence: [String: RouteTracking.Presence]
+  ) -> [Accessory] {
+    var accessories: [Accessory] = []
+    accessories.reserveCapacity(registered.addresses.count)
+    for (typed, address) in registered.addresses {
+      guard let registration = registry.registrations[typed],
+        let paired = registry.accessories[typed]
+      else { continue }
+      let configuration = registration.configuration
+      let presence: RouteTracking.Presence? = presence[address]
+      var connectionChangedAt = registration.sourcesChangedAt
+        .timeIntervalSince1970
+      if let connected = presence?.connectedAt {
+        connectionChangedAt = max(connectionChangedAt, connected)
+      }
+      accessories.append(
+        Accessory(
+          address: address,
+          name: paired.displayName,
+          audioSwitching: configuration.deviceCapabilities.contains(
+            .audioSwitching),
+          reportsPlacement: configuration.deviceCapabilities.contains(
+            .placement),
+          placement: configuration.devicePlacement.flatMap {
+            Accessory.Placement(rawValue: $0.rawValue)
+          },
+          primarySource: configuration.primaryAudioSourceDeviceIdentifier
+            .flatMap { BluetoothAddress(data: $0)?.description },
+          secondarySource: configuration.secondaryAudioSourceDeviceIdentifier
+            .flatMap { BluetoothAddress(data: $0)?.description },
+          placementChangedAt: registration.placementChangedAt
+            .timeIntervalSince1970,
+          connectionChangedAt: connectionChangedAt,
+          outputMissingSince: presence?.missingSince,
+          registeredAt: registration.registeredAt.timeIntervalSince1970,
+          reportedWorn: registration.lastWornAt != nil))
+    }
+    return accessories
   }
 
   /// The decision core's ports: usable unless known to be unplugged.
