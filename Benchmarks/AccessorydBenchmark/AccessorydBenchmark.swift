@@ -60,6 +60,32 @@ struct BenchmarkRun {
 
     Report.printHeader(options, workspace: workspace)
     var succeeded = true
+    if !options.updatesOnly {
+      succeeded = await runAllButUpdates(workspace: workspace)
+    }
+    do {
+      UpdateCostBenchmark.report(
+        try await UpdateCostBenchmark(options: options, workspace: workspace)
+          .run())
+    } catch {
+      succeeded = false
+      progress("updates failed: \(error)")
+      print("")
+      print("updates with many accessories: benchmark failed: \(error)")
+    }
+    print("")
+    let seconds = (ContinuousClock.now - start).milliseconds / 1000
+    print("total \(format(seconds, digits: 1)) s")
+    fflush(nil)
+    return succeeded
+  }
+
+  /// Measures every section but the updates with many accessories, and
+  /// prints them.
+  ///
+  /// - Returns: Whether every measurement could be made.
+  private func runAllButUpdates(workspace: Workspace) async -> Bool {
+    var succeeded = true
     var figures: [Figure] = []
     for kind in options.servers {
       do {
@@ -121,20 +147,6 @@ struct BenchmarkRun {
       print("")
       print("memory: benchmark failed: \(error)")
     }
-    do {
-      UpdateCostBenchmark.report(
-        try await UpdateCostBenchmark(options: options, workspace: workspace)
-          .run())
-    } catch {
-      succeeded = false
-      progress("updates failed: \(error)")
-      print("")
-      print("updates with many accessories: benchmark failed: \(error)")
-    }
-    print("")
-    let seconds = (ContinuousClock.now - start).milliseconds / 1000
-    print("total \(format(seconds, digits: 1)) s")
-    fflush(nil)
     return succeeded
   }
 

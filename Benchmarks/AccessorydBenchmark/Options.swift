@@ -32,6 +32,9 @@ struct Options: Sendable, CommandLineOptions {
   /// Whether to keep the daemon logs (with the benchmark's timeline) and
   /// print where they are.
   var keepsLogs = false
+  /// Whether to measure only the updates with 10 to 1,000 registered
+  /// accessories (`--updates-only`).
+  var updatesOnly = false
   /// Whether to print the usage and stop.
   var showsHelp = false
 
@@ -40,6 +43,7 @@ struct Options: Sendable, CommandLineOptions {
                                 [--server pulseaudio|pipewire]
                                 [--idle-seconds S] [--log-level LEVEL]
                                 [--keep-logs] [--accessoryd PATH]
+                                [--updates-only]
 
     Measures the release accessoryd and acctl found next to this program
     against private PulseAudio and PipeWire servers: AccessoryControlDevice
@@ -64,6 +68,8 @@ struct Options: Sendable, CommandLineOptions {
                          arrival in ms, beside the benchmark's timeline
       --accessoryd PATH  measure this accessoryd build (default: the one
                          beside this program); acctl stays the one beside it
+      --updates-only     measure only the updates with 10 to 1,000
+                         registered accessories
       -h, --help         show this text
 
     Exits with 1 only if the benchmark itself fails (a server or the daemon
@@ -98,6 +104,8 @@ struct Options: Sendable, CommandLineOptions {
           after: argument, what: "a path")
       case "--keep-logs":
         options.keepsLogs = true
+      case "--updates-only":
+        options.updatesOnly = true
       case "-h", "--help":
         options.showsHelp = true
       default:

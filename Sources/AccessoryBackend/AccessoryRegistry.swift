@@ -122,6 +122,38 @@ public struct AccessoryRegistry: Sendable, Hashable {
       registrations.map { ($0.address, $0) }, uniquingKeysWith: { $1 })
   }
 
+  /// The records of one address.
+  public struct Records: Sendable, Hashable {
+    /// The paired accessory, if it is paired.
+    public var accessory: PairedAccessory?
+    /// The registration, if there is one.
+    public var registration: Registration?
+
+    /// Creates the records of an address.
+    public init(accessory: PairedAccessory?, registration: Registration?) {
+      self.accessory = accessory
+      self.registration = registration
+    }
+
+    /// Whether the address has a registration not invalidated.
+    public var isRegistered: Bool {
+      registration.map { !$0.isInvalidated } ?? false
+    }
+  }
+
+  /// Returns the records of one address.
+  public func records(at address: BluetoothAddress) -> Records {
+    Records(
+      accessory: accessories[address], registration: registrations[address])
+  }
+
+  /// Puts back the records of one address as they were, unchecked: for
+  /// undoing a change.
+  mutating func restore(_ records: Records, at address: BluetoothAddress) {
+    accessories[address] = records.accessory
+    registrations[address] = records.registration
+  }
+
   // MARK: - Pairing
 
   /// Authorizes an accessory, or renames one already paired.

@@ -16,27 +16,54 @@ import Logging
 /// state file, written atomically before the call returns; a change that
 /// cannot be saved is not applied. Changes made while a save is under way
 /// are written together by the next one (group commit), and each save
-/// encodes only the records that changed.
+/// encodes only the records that changed. The registry changes in place;
+/// until a change is saved, the records it replaced are kept to undo it.
 public final class InProcessAccessoryEngine: AccessoryControlEngine {
   private struct State {
     /// The registry as changed so far, saved or not.
     var registry: AccessoryRegistry
-    /// The registry as last written to the state file.
-    var savedRegistry: AccessoryRegistry
     /// Counts the changes to `registry`.
     var generation: UInt64 = 0
-    /// The generation `savedRegistry` is.
+    /// Counts the changes to which addresses are paired and registered;
+    /// see ``VersionedRegistry/membership``.
+    var membership: UInt64 = 0
+    /// The generation the state file holds.
     var savedGeneration: UInt64 = 0
+    /// How to undo each change after `savedGeneration`, oldest first.
+    ///
+    /// What the file holds is `registry` with these undone, newest first.
+    /// A change to one address keeps that address's records as they were,
+    /// not a copy of the registry, so that changing the registry in place
+    /// copies nothing.
+    var undo: [(generation: UInt64, step: UndoStep)] = []
     /// The generations undone because a save failed, with why; failures
     /// are rare, and each adds one range above the last.
     var abandoned: [(generations: ClosedRange<UInt64>, reason: String)] = []
     var writeBlockedReason: String?
   }
 
+  /// How to undo one change.
+  private enum UndoStep {
+    /// Put back the records of one address.
+    case records(BluetoothAddress, AccessoryRegistry.Records)
+    /// Put back the whole registry.
+    case registry(AccessoryRegistry)
+  }
+
+  /// What the thread that writes the state file keeps between saves.
+  private struct Writer {
+    /// The records encoded so far.
+    var encoder = StateFile.IncrementalEncoder()
+    /// Whether `encoder` holds the records of the registry the state file
+    /// holds, the saved generation's; false until the first save, and
+    /// after a save that failed.
+    var holdsSaved = false
+  }
+
   private let state: Mutex<State>
   /// Held while the state file is written, so saves never overlap; holds
   /// the records encoded so far, so a save encodes only what changed.
-  private let writing = Mutex(StateFile.IncrementalEncoder())
+  private let writing = Mutex(Writer())
   private let stateFile: StateFile?
   private let clock: @Sendable () -> Date
 
@@ -61,13 +88,34 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     let registry = loaded?.registry ?? AccessoryRegistry()
     self.state = Mutex(
       State(
-        registry: registry, savedRegistry: registry,
-        writeBlockedReason: loaded?.writeBlockedReason))
+        registry: registry, writeBlockedReason: loaded?.writeBlockedReason))
   }
 
   /// A snapshot of the paired accessories and registrations.
   public var registry: AccessoryRegistry {
     state.withLock { $0.registry }
+  }
+
+  /// A snapshot of the registry with the counts of its changes.
+  public struct VersionedRegistry: Sendable {
+    /// The registry.
+    public var registry: AccessoryRegistry
+    /// Counts every change: one generation is always the same registry,
+    /// so a caller can keep what it derives from it until this changes.
+    public var generation: UInt64
+    /// Counts the changes to which addresses are paired and which have a
+    /// registration not invalidated; it stays while only the records'
+    /// contents change.
+    public var membership: UInt64
+  }
+
+  /// A snapshot of the registry with the counts of its changes.
+  public var versionedRegistry: VersionedRegistry {
+    state.withLock {
+      VersionedRegistry(
+        registry: $0.registry, generation: $0.generation,
+        membership: $0.membership)
+    }
   }
 
   /// The paired accessories, sorted by address.
@@ -94,7 +142,8 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     descriptor: ASDiscoveryDescriptor = ASDiscoveryDescriptor()
   ) async throws(AccessoryControlFailure) -> ASAccessory {
     let now = clock()
-    return try await change { registry throws(AccessoryControlFailure) in
+    return try await change(touching: address) {
+      registry throws(AccessoryControlFailure) in
       try registry.pair(
         address, displayName: displayName, formFactor: formFactor,
         descriptor: descriptor, at: now
@@ -109,7 +158,8 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   public func unpair(
     _ address: BluetoothAddress
   ) async throws(AccessoryControlFailure) {
-    try await change { registry throws(AccessoryControlFailure) in
+    try await change(touching: address) {
+      registry throws(AccessoryControlFailure) in
       try registry.unpair(address)
     }
   }
@@ -181,7 +231,8 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     -> AccessoryControlDevice.Configuration
   {
     let now = clock()
-    return try await change { registry throws(AccessoryControlFailure) in
+    return try await change(touching: address) {
+      registry throws(AccessoryControlFailure) in
       let accessory = registry.accessory(at: address)
       var configuration = try registry.configuration(for: accessory)
       changes(&configuration)
@@ -206,7 +257,8 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     changing changes: (inout AccessoryControlDevice.Configuration) -> Void
   ) throws(AccessoryControlFailure) -> UInt64 {
     let now = clock()
-    return try stage { registry throws(AccessoryControlFailure) in
+    return try stage(touching: address) {
+      registry throws(AccessoryControlFailure) in
       let accessory = registry.accessory(at: address)
       var configuration = try registry.configuration(for: accessory)
       changes(&configuration)
@@ -241,35 +293,73 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   /// Applies a change to a copy of the registry, saves the copy on a thread
   /// of its own, and only then returns; a change that cannot be saved is
   /// undone.
+  ///
+  /// - Parameter address: The only address whose records `body` changes,
+  ///   if there is one.
   private func change<Result>(
+    touching address: BluetoothAddress? = nil,
     _ body: (inout AccessoryRegistry) throws(AccessoryControlFailure) ->
       Result
   ) async throws(AccessoryControlFailure) -> Result {
-    let staged = try stage(body)
+    let staged = try stage(touching: address, body)
     try await saved(through: staged.generation)
     return staged.result
   }
 
-  /// Applies a change to a copy of the registry and makes the copy
-  /// current, without saving it; a change that changes nothing keeps the
-  /// generation.
+  /// Applies a change to the registry without saving it; a change that
+  /// changes nothing keeps the generation.
+  ///
+  /// - Parameter address: The only address whose records `body` changes,
+  ///   if there is one: the registry then changes in place, only that
+  ///   address's records are compared, and the save encodes only them.
+  ///   Otherwise the change is made to a copy.
   private func stage<Result>(
+    touching address: BluetoothAddress? = nil,
     _ body: (inout AccessoryRegistry) throws(AccessoryControlFailure) ->
       Result
   ) throws(AccessoryControlFailure) -> (result: Result, generation: UInt64) {
     try state.withLock { state throws(AccessoryControlFailure) in
-      var registry = state.registry
-      let result = try body(&registry)
-      if registry != state.registry {
-        state.registry = registry
-        state.generation += 1
-        if stateFile == nil {
-          state.savedRegistry = registry
-          state.savedGeneration = state.generation
+      let result: Result
+      let step: UndoStep
+      if let address {
+        let before = state.registry.records(at: address)
+        do throws(AccessoryControlFailure) {
+          result = try body(&state.registry)
+        } catch {
+          state.registry.restore(before, at: address)
+          throw error
         }
+        let after = state.registry.records(at: address)
+        if after == before { return (result, state.generation) }
+        if before.isRegistered != after.isRegistered
+          || (before.accessory == nil) != (after.accessory == nil)
+        {
+          state.membership += 1
+        }
+        step = .records(address, before)
+      } else {
+        var registry = state.registry
+        result = try body(&registry)
+        if registry == state.registry { return (result, state.generation) }
+        step = .registry(state.registry)
+        state.registry = registry
+        state.membership += 1
+      }
+      state.generation += 1
+      if stateFile == nil {
+        state.savedGeneration = state.generation
+      } else {
+        state.undo.append((state.generation, step))
       }
       return (result, state.generation)
     }
+  }
+
+  /// What a save writes: the records of the addresses changed since the
+  /// last save, or the whole registry.
+  private enum Content {
+    case changes([BluetoothAddress: AccessoryRegistry.Records])
+    case registry(AccessoryRegistry)
   }
 
   /// Writes the registry to the state file unless generation `generation`
@@ -278,10 +368,12 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     through generation: UInt64
   ) throws(AccessoryControlFailure) {
     guard let stateFile else { return }
-    try writing.withLock { encoder throws(AccessoryControlFailure) in
+    try writing.withLock { writer throws(AccessoryControlFailure) in
+      let holdsSaved = writer.holdsSaved
       let current = state.withLock { state in
         (
-          registry: state.registry, generation: state.generation,
+          content: Self.content(of: state, encoderHoldsSaved: holdsSaved),
+          generation: state.generation,
           saved: state.savedGeneration,
           abandoned: state.abandoned.last {
             $0.generations.contains(generation)
@@ -297,27 +389,62 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
       var failure = current.blocked
       if failure == nil {
         do {
-          try stateFile.save(current.registry, using: &encoder)
+          switch current.content {
+          case .changes(let changes):
+            try stateFile.save(changing: changes, using: &writer.encoder)
+          case .registry(let registry):
+            try stateFile.save(registry, using: &writer.encoder)
+          }
+          writer.holdsSaved = true
         } catch {
           failure = "\(error)"
         }
       }
       if let reason = failure {
+        // The encoder may hold records the file does not.
+        writer.holdsSaved = false
         state.withLock { state in
           state.abandoned.append(
             ((state.savedGeneration + 1)...state.generation, reason))
           // What is current again is what the file holds, under a
           // generation of its own.
-          state.registry = state.savedRegistry
+          for (_, step) in state.undo.reversed() {
+            switch step {
+            case .records(let address, let records):
+              state.registry.restore(records, at: address)
+            case .registry(let registry):
+              state.registry = registry
+            }
+          }
+          state.undo = []
+          state.membership += 1
           state.generation += 1
           state.savedGeneration = state.generation
         }
         throw .unknown(reason: reason)
       }
       state.withLock { state in
-        state.savedRegistry = current.registry
         state.savedGeneration = current.generation
+        state.undo.removeAll { $0.generation <= current.generation }
       }
     }
   }
+
+  /// What a save of the current registry writes: the changed records when
+  /// the encoder holds the saved registry and every change since was to
+  /// one address, the whole registry otherwise.
+  private static func content(
+    of state: State, encoderHoldsSaved: Bool
+  ) -> Content {
+    guard encoderHoldsSaved else { return .registry(state.registry) }
+    var changes: [BluetoothAddress: AccessoryRegistry.Records] = [:]
+    for (_, step) in state.undo {
+      guard case .records(let address, _) = step else {
+        return .registry(state.registry)
+      }
+      changes[address] = state.registry.records(at: address)
+    }
+    return .changes(changes)
+  }
+
 }

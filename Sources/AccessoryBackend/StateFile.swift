@@ -201,7 +201,29 @@ public struct StateFile: Sendable {
   public func save(
     _ registry: AccessoryRegistry, using encoder: inout IncrementalEncoder
   ) throws(WriteError) {
-    let temporary = try writeTemporary(encoder.encode(registry))
+    try writeAtomically(encoder.encode(registry))
+  }
+
+  /// Writes atomically the registry `encoder` last encoded, changed at some
+  /// addresses: only their records are encoded.
+  ///
+  /// - Parameters:
+  ///   - changes: The records of each changed address as they now are.
+  ///   - encoder: The records of the registry last written; keep it
+  ///     between saves.
+  /// - Throws: ``WriteError`` naming the path and the system error; the old
+  ///   state file is then unchanged.
+  public func save(
+    changing changes: [BluetoothAddress: AccessoryRegistry.Records],
+    using encoder: inout IncrementalEncoder
+  ) throws(WriteError) {
+    try writeAtomically(encoder.encode(changing: changes))
+  }
+
+  /// Writes contents atomically: a temporary file, renamed over the state
+  /// file, then the directory flushed.
+  private func writeAtomically(_ contents: Data) throws(WriteError) {
+    let temporary = try writeTemporary(contents)
     guard rename(temporary, url.path) == 0 else {
       let failure = Self.systemError()
       unlink(temporary)

@@ -11,15 +11,27 @@ import FoundationEssentials
 public struct BluetoothAddress: Sendable, Hashable, Comparable, Codable,
   CustomStringConvertible
 {
+  /// The 48 address bits, the first byte written the most significant:
+  /// an address is one machine word, so hashing, comparing and copying it
+  /// (the registry's keys, every decision) allocate nothing.
+  private let value: UInt64
+
   /// The six address bytes, most significant first, as written.
-  public let bytes: [UInt8]
+  public var bytes: [UInt8] {
+    (0..<6).map { UInt8(truncatingIfNeeded: value >> (40 - 8 * $0)) }
+  }
+
+  /// Creates an address from six bytes, most significant first.
+  private init<Bytes: Sequence<UInt8>>(sixBytes: Bytes) {
+    value = sixBytes.reduce(0) { $0 << 8 | UInt64($1) }
+  }
 
   /// Creates an address from exactly six bytes, or returns nil.
   ///
   /// - Parameter data: The address bytes, most significant first.
   public init?(data: Data) {
     guard data.count == 6 else { return nil }
-    self.bytes = Array(data)
+    self.init(sixBytes: data)
   }
 
   /// Creates an address from its text form, or returns nil.
@@ -44,29 +56,30 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, Codable,
       whereSeparator: { $0 == ":" || $0 == "-" }
     )
     guard parts.count == 6 else { throw ParseError(text: text) }
-    var bytes: [UInt8] = []
+    var value: UInt64 = 0
     for part in parts {
       guard part.count == 2, let byte = UInt8(part, radix: 16) else {
         throw ParseError(text: text)
       }
-      bytes.append(byte)
+      value = value << 8 | UInt64(byte)
     }
-    self.bytes = bytes
+    self.value = value
   }
 
   /// The address bytes as `Data`, most significant first.
   public var data: Data { Data(bytes) }
 
   /// Whether every byte is zero, which no real device uses.
-  public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
+  public var isZero: Bool { value == 0 }
 
   /// The text form, upper case with `:` separators.
   public var description: String {
     // Written byte by byte: routing formats every registered address on
     // each decision.
-    String(unsafeUninitializedCapacity: bytes.count * 3) { buffer in
+    String(unsafeUninitializedCapacity: 17) { buffer in
       var position = 0
-      for (index, byte) in bytes.enumerated() {
+      for index in 0..<6 {
+        let byte = UInt8(truncatingIfNeeded: value >> (40 - 8 * index))
         if index > 0 {
           buffer[position] = UInt8(ascii: ":")
           position += 1
@@ -81,7 +94,9 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, Codable,
 
   /// Returns whether the first address sorts before the second.
   public static func < (lhs: BluetoothAddress, rhs: BluetoothAddress) -> Bool {
-    lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    // The first byte is the most significant: the order of the values is
+    // the order of the bytes as written.
+    lhs.value < rhs.value
   }
 
   /// Creates an address by decoding its text form.
@@ -149,6 +164,6 @@ extension BluetoothAddress {
     guard
       prefix == [0x41, 0x43, 0x43, 0x44, 0x00, 0x00, 0x40, 0x00, 0x80, 0x00]
     else { return nil }
-    self.bytes = [u.10, u.11, u.12, u.13, u.14, u.15]
+    self.init(sixBytes: [u.10, u.11, u.12, u.13, u.14, u.15])
   }
 }

@@ -132,15 +132,23 @@ struct DecisionRun {
     self.explaining = explaining
 
     // Sorted by address; of two records with one address, the first given
-    // counts (the sort is stable).
-    var accessories: [(address: String, accessory: Accessory)] = []
-    for entry in snapshot.accessories.map({
+    // counts (the sort is stable). The routing service gives them sorted
+    // already, and then they are only checked.
+    var accessories = snapshot.accessories.map {
       (address: normalizedAddress($0.address), accessory: $0)
-    }).sorted(by: { $0.address < $1.address })
-    where accessories.last?.address != entry.address {
-      accessories.append(entry)
+    }
+    let isSortedOnce = accessories.indices.dropFirst().allSatisfy {
+      accessories[$0 - 1].address < accessories[$0].address
+    }
+    if !isSortedOnce {
+      let given = accessories.sorted { $0.address < $1.address }
+      accessories = []
+      for entry in given where accessories.last?.address != entry.address {
+        accessories.append(entry)
+      }
     }
     var accessoryIndex: [String: Int] = [:]
+    accessoryIndex.reserveCapacity(accessories.count)
     for (position, entry) in accessories.enumerated() {
       accessoryIndex[entry.address] = position
     }

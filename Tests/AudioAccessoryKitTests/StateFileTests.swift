@@ -311,6 +311,47 @@ struct StateFileTests {
     #expect(encoder.recordsEncoded == 2002)
   }
 
+  @Test func theChangedRecordsAloneGiveTheWholeFile() throws {
+    var registry = AccessoryRegistry()
+    let addresses = (0..<50).map {
+      BluetoothAddress(data: Data([2, 0, 0, 0, 0, UInt8($0 * 2)]))!
+    }
+    let configuration = Configuration(
+      devicePlacement: .offHead,
+      deviceCapabilities: [.audioSwitching, .placement])
+    for address in addresses {
+      let paired = try registry.pair(
+        address, displayName: "A \(address)", at: testInstant)
+      try registry.register(paired.accessory, configuration, at: testInstant)
+    }
+    var encoder = StateFile.IncrementalEncoder()
+    _ = encoder.encode(registry)
+    func encodeChanges(_ changed: BluetoothAddress...) -> Data {
+      encoder.encode(
+        changing: Dictionary(
+          uniqueKeysWithValues: changed.map { ($0, registry.records(at: $0)) }
+        ))
+    }
+    _ = try registry.update(
+      registry.accessory(at: addresses[10]),
+      Configuration(
+        devicePlacement: .inEar,
+        deviceCapabilities: [.audioSwitching, .placement]),
+      at: testInstant)
+    #expect(encodeChanges(addresses[10]) == StateFile.encode(registry))
+    #expect(encoder.recordsEncoded == 101)
+    try registry.unpair(addresses[3])
+    #expect(encodeChanges(addresses[3]) == StateFile.encode(registry))
+    // A new accessory between two others.
+    let new = BluetoothAddress(data: Data([2, 0, 0, 0, 0, 5]))!
+    try registry.pair(new, displayName: "New", at: testInstant)
+    #expect(encodeChanges(new) == StateFile.encode(registry))
+    // Named but unchanged: nothing encoded.
+    let encoded = encoder.recordsEncoded
+    #expect(encodeChanges(addresses[0], new) == StateFile.encode(registry))
+    #expect(encoder.recordsEncoded == encoded)
+  }
+
   @Test func aVersionMismatchNamesBothVersions() {
     #expect {
       try StateFile.decode(Data(#"{"version": 2}"#.utf8))

@@ -321,7 +321,7 @@ public struct DaemonMethods: ControlHandler {
     if before?.configuration.devicePlacement?.isWorn == false,
       after?.devicePlacement?.isWorn == true, !pending,
       let output = await router.outputName(for: address),
-      await router.report(explaining: false).output == output
+      await router.reportedOutput == output
     {
       // Back on, and the route back on it: resume what was paused, once
       // the server shows the streams moved there, so that none is heard
@@ -391,7 +391,7 @@ public struct DaemonMethods: ControlHandler {
     // router's decision when the server has not reported its default
     // (PipeWire 0.3.65 sometimes does not tell its clients).
     if mirror.defaultSinkName != output {
-      guard await router.report(explaining: false).output == output else {
+      guard await router.reportedOutput == output else {
         return false
       }
     }
@@ -481,22 +481,24 @@ public struct DaemonMethods: ControlHandler {
   func accessoryRecord(
     _ address: BluetoothAddress, routePending: Bool? = nil
   ) async -> DaemonAccessory {
-    let registry = engine.registry
-    let paired = registry.accessories[address]
+    // Only this address's records: a copy of the registry held across the
+    // wait for the router would make the engine's next change copy it all.
+    let records = engine.registry.records(at: address)
+    let paired = records.accessory
+    let registration = records.registration
     return DaemonAccessory(
       address: address.description,
       displayName: paired?.displayName
-        ?? registry.registrations[address]?.displayName ?? address.description,
+        ?? registration?.displayName ?? address.description,
       formFactor: paired?.formFactor?.rawValue,
       state: paired == nil ? .unauthorized : .authorized,
-      registration: registry.registrations[address].map {
+      registration: registration.map {
         .init(configuration: $0.configuration, invalidated: $0.isInvalidated)
       },
       output: await router.outputName(for: address),
       routePending: routePending,
-      placementSource: registry.registrations[address]?.placementSource?
-        .rawValue,
-      placementSourceChoice: registry.registrations[address].map {
+      placementSource: registration?.placementSource?.rawValue,
+      placementSourceChoice: registration.map {
         $0.readsHeadphones == false ? "none" : "auto"
       },
       headphones: headphoneLinks?.link(at: address))

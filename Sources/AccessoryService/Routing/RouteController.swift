@@ -28,6 +28,23 @@ public actor RouteController: Service {
   public nonisolated let name = "router"
 
   private let engine: InProcessAccessoryEngine
+  /// The registered accessories of one membership of the registry (see
+  /// ``InProcessAccessoryEngine/VersionedRegistry/membership``): the
+  /// addresses of the registrations not invalidated, as the decision core
+  /// writes them, and those that take part in a snapshot.
+  private var registeredCache:
+    (
+      membership: UInt64, addresses: Set<String>,
+      accessories: RegisteredAccessories
+    )?
+  /// The decision core's accessories of one registry generation and
+  /// presence: the decisions the sound server's changes call for, while
+  /// the registry stays, reuse them.
+  private var accessoriesCache:
+    (
+      generation: UInt64, presence: [String: RouteTracking.Presence],
+      accessories: [Accessory]
+    )?
   private let link: any RoutingLink
   private let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
@@ -408,9 +425,23 @@ public actor RouteController: Service {
 
   /// The registered accessories' normalized addresses.
   private var registeredAddresses: Set<String> {
-    Set(
-      engine.registry.registrations.values.filter { !$0.isInvalidated }
+    registered(in: engine.versionedRegistry).addresses
+  }
+
+  /// The registered accessories of a registry, from ``registeredCache``
+  /// while the same addresses are registered.
+  private func registered(
+    in current: InProcessAccessoryEngine.VersionedRegistry
+  ) -> (addresses: Set<String>, accessories: RegisteredAccessories) {
+    if let cached = registeredCache, cached.membership == current.membership {
+      return (cached.addresses, cached.accessories)
+    }
+    let addresses = Set(
+      current.registry.registrations.values.lazy.filter { !$0.isInvalidated }
         .map { $0.address.description })
+    let accessories = RegisteredAccessories(current.registry)
+    registeredCache = (current.membership, addresses, accessories)
+    return (addresses, accessories)
   }
 
   private func observe(_ mirror: ServerMirror) {
@@ -544,12 +575,27 @@ public actor RouteController: Service {
     }
     let decidedAt = clock.now()
     let now = decidedAt.timeIntervalSince1970
+    let current = engine.versionedRegistry
+    let registered = registered(in: current)
     tracking.notePresence(
-      of: registeredAddresses, sinks: mirror.sinks,
+      of: registered.addresses, sinks: mirror.sinks,
       reappearGrace: policy.reappearGraceSeconds, now: now)
+    let accessories: [Accessory]
+    if let cached = accessoriesCache, cached.generation == current.generation,
+      cached.presence == tracking.presence
+    {
+      accessories = cached.accessories
+    } else {
+      accessories = SnapshotBuilder.accessories(
+        registry: current.registry, registered: registered.accessories,
+        presence: tracking.presence)
+      accessoriesCache = (current.generation, tracking.presence, accessories)
+    }
     var snapshot = SnapshotBuilder.snapshot(
-      registry: engine.registry, mirror: mirror, tracking: tracking,
-      callProfiles: callProfiles, hostAddresses: hostAddresses, now: now)
+      registry: current.registry, registered: registered.accessories,
+      accessories: accessories, mirror: mirror,
+      tracking: tracking, callProfiles: callProfiles,
+      hostAddresses: hostAddresses, now: now)
     noteCall(in: snapshot, policy: policy)
     snapshot.callEndedAt = callEndedAt
     snapshot.callInput = callInput
@@ -897,6 +943,16 @@ public actor RouteController: Service {
         max(0, limit)))
   }
 
+  /// The output ``report(explaining:)`` names, without deciding again
+  /// for its summary: the last decision's target, else the server's
+  /// default.
+  public var reportedOutput: String? {
+    guard let latest = lastSnapshot, lastPolicy != nil else {
+      return mirror?.defaultSinkName
+    }
+    return lastDecision?.target ?? latest.defaultOutput
+  }
+
   /// Returns the current output and, explained on request, the decision
   /// that last moved it, kept it on request, or chose it: what a person
   /// asking "why did my audio move?" wants, not the re-decision that
@@ -910,7 +966,7 @@ public actor RouteController: Service {
         summary: connected
           ? "No decision yet" : "No decision yet: the sound server is away")
     }
-    let output = lastDecision?.target ?? latest.defaultOutput
+    let output = reportedOutput
     let input = lastDecision?.inputTarget ?? latest.defaultInput
     let record = explainedDecision
     let explained = record.map {

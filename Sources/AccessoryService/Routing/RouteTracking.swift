@@ -309,7 +309,13 @@ public struct RouteTracking: Sendable {
   ) {
     // Each output's address is read once, not once per accessory.
     let presentAddresses = Set(sinks.compactMap(bluetoothAddress(of:)))
-    for address in accessories {
+    // An accessory neither present nor remembered stays as it is (no
+    // entry is the same as an empty one): only the present and the
+    // remembered are looked at, not every registered accessory.
+    presence = presence.filter { accessories.contains($0.key) }
+    let candidates = presentAddresses.filter { accessories.contains($0) }
+      .union(presence.keys)
+    for address in candidates {
       let present = presentAddresses.contains(address)
       var entry = presence[address] ?? Presence()
       if present {
@@ -324,7 +330,6 @@ public struct RouteTracking: Sendable {
       }
       presence[address] = entry
     }
-    presence = presence.filter { accessories.contains($0.key) }
   }
 
   /// Takes streams of ``unconfirmedMoves`` as moved by the person: a new

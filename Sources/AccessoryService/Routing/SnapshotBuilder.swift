@@ -7,6 +7,26 @@ import FoundationEssentials
 import PulseAudio
 import RoutingCore
 
+/// The accessories that take part in routing.
+///
+/// They are paired, with a registration not invalidated. They change only
+/// when one is paired, registered, unpaired or invalidated, so the router
+/// keeps them between decisions.
+public struct RegisteredAccessories: Sendable {
+  /// Their addresses, sorted, each with its text form.
+  public let addresses: [(address: BluetoothAddress, text: String)]
+  /// The text forms of their addresses.
+  public let texts: Set<String>
+
+  /// Picks the accessories that take part from a registry.
+  public init(_ registry: AccessoryRegistry) {
+    addresses = registry.registrations.values.lazy
+      .filter { !$0.isInvalidated && registry.accessories[$0.address] != nil }
+      .map(\.address).sorted().map { ($0, $0.description) }
+    texts = Set(addresses.lazy.map(\.text))
+  }
+}
+
 /// Builds decision snapshots.
 public enum SnapshotBuilder {
   /// Returns the snapshot for one decision.
@@ -18,57 +38,31 @@ public enum SnapshotBuilder {
   ///   - callProfiles: The cards the router switched for a call.
   ///   - hostAddresses: This host's Bluetooth addresses.
   ///   - now: The time of the decision.
+  ///   - registered: The accessories of `registry` that take part, if the
+  ///     caller keeps them; worked out here otherwise.
+  ///   - accessories: What ``accessories(registry:registered:presence:)``
+  ///     returns for `registry`, `registered` and the tracking's presence,
+  ///     if the caller keeps it; worked out here otherwise.
   public static func snapshot(
-    registry: AccessoryRegistry, mirror: ServerMirror,
+    registry: AccessoryRegistry, registered: RegisteredAccessories? = nil,
+    accessories: [Accessory]? = nil, mirror: ServerMirror,
     tracking: RouteTracking, callProfiles: [CallProfile] = [],
     hostAddresses: [String], now: Instant
   ) -> Snapshot {
     let sinks = mirror.sinks
-    var accessories: [Accessory] = []
-    var registered = Set<String>()
-    for registration in registry.registrations.values
-    where !registration.isInvalidated {
-      guard let paired = registry.accessories[registration.address] else {
-        continue
-      }
-      let address = registration.address.description
-      registered.insert(address)
-      let configuration = registration.configuration
-      let presence = tracking.presence[address]
-      var connectionChangedAt = registration.sourcesChangedAt
-        .timeIntervalSince1970
-      if let connected = presence?.connectedAt {
-        connectionChangedAt = max(connectionChangedAt, connected)
-      }
-      accessories.append(
-        Accessory(
-          address: address,
-          name: paired.displayName,
-          audioSwitching: configuration.deviceCapabilities.contains(
-            .audioSwitching),
-          reportsPlacement: configuration.deviceCapabilities.contains(
-            .placement),
-          placement: configuration.devicePlacement.flatMap {
-            Accessory.Placement(rawValue: $0.rawValue)
-          },
-          primarySource: configuration.primaryAudioSourceDeviceIdentifier
-            .flatMap { BluetoothAddress(data: $0)?.description },
-          secondarySource: configuration.secondaryAudioSourceDeviceIdentifier
-            .flatMap { BluetoothAddress(data: $0)?.description },
-          placementChangedAt: registration.placementChangedAt
-            .timeIntervalSince1970,
-          connectionChangedAt: connectionChangedAt,
-          outputMissingSince: presence?.missingSince,
-          registeredAt: registration.registeredAt.timeIntervalSince1970,
-          reportedWorn: registration.lastWornAt != nil))
-    }
+    let registered = registered ?? RegisteredAccessories(registry)
+    let accessories =
+      accessories
+      ?? Self.accessories(
+        registry: registry, registered: registered,
+        presence: tracking.presence)
     let nameOfSink = Dictionary(
       sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first }
     )
     /// The registered accessory a device's properties name, if any.
     func owner(_ properties: [String: String]) -> String? {
       bluetoothAddress(properties: properties).flatMap {
-        registered.contains($0) ? $0 : nil
+        registered.texts.contains($0) ? $0 : nil
       }
     }
     let outputs = sinks.map { sink in
@@ -79,7 +73,7 @@ public enum SnapshotBuilder {
     }
     let snapshotCards: [RoutingCore.Card] = mirror.cards.compactMap { card in
       guard let address = bluetoothAddress(properties: card.properties),
-        registered.contains(address)
+        registered.texts.contains(address)
       else { return nil }
       return RoutingCore.Card(
         name: card.name, accessory: address,
@@ -134,6 +128,59 @@ public enum SnapshotBuilder {
       inputHistory: tracking.inputs.history,
       callProfiles: callProfiles,
       now: now)
+  }
+
+  /// Returns the decision core's accessories: those that take part, sorted
+  /// by address, the order the decision core keeps them in (it then finds
+  /// them sorted and need not sort them again).
+  ///
+  /// They change only with the registry and the presence, so the router
+  /// keeps them between the decisions the sound server's changes call for.
+  ///
+  /// - Parameters:
+  ///   - registry: The paired accessories and registrations.
+  ///   - registered: The accessories of `registry` that take part.
+  ///   - presence: The router's memory of their outputs' presence.
+  public static func accessories(
+    registry: AccessoryRegistry, registered: RegisteredAccessories,
+    presence: [String: RouteTracking.Presence]
+  ) -> [Accessory] {
+    var accessories: [Accessory] = []
+    accessories.reserveCapacity(registered.addresses.count)
+    for (typed, address) in registered.addresses {
+      guard let registration = registry.registrations[typed],
+        let paired = registry.accessories[typed]
+      else { continue }
+      let configuration = registration.configuration
+      let presence: RouteTracking.Presence? = presence[address]
+      var connectionChangedAt = registration.sourcesChangedAt
+        .timeIntervalSince1970
+      if let connected = presence?.connectedAt {
+        connectionChangedAt = max(connectionChangedAt, connected)
+      }
+      accessories.append(
+        Accessory(
+          address: address,
+          name: paired.displayName,
+          audioSwitching: configuration.deviceCapabilities.contains(
+            .audioSwitching),
+          reportsPlacement: configuration.deviceCapabilities.contains(
+            .placement),
+          placement: configuration.devicePlacement.flatMap {
+            Accessory.Placement(rawValue: $0.rawValue)
+          },
+          primarySource: configuration.primaryAudioSourceDeviceIdentifier
+            .flatMap { BluetoothAddress(data: $0)?.description },
+          secondarySource: configuration.secondaryAudioSourceDeviceIdentifier
+            .flatMap { BluetoothAddress(data: $0)?.description },
+          placementChangedAt: registration.placementChangedAt
+            .timeIntervalSince1970,
+          connectionChangedAt: connectionChangedAt,
+          outputMissingSince: presence?.missingSince,
+          registeredAt: registration.registeredAt.timeIntervalSince1970,
+          reportedWorn: registration.lastWornAt != nil))
+    }
+    return accessories
   }
 
   /// The decision core's ports: usable unless known to be unplugged.
