@@ -42,10 +42,14 @@ private func withLink<T: Sendable>(
 
 /// Returns the first update of a stream that satisfies a condition, or
 /// fails the test after the deadline, naming the updates seen.
+///
+/// The deadline is the one the PulseAudio suites give a server's event:
+/// with every suite's servers on two cores, one PulseAudio was seen to
+/// take over 10 s to tell the link of a sink it had loaded.
 @discardableResult
 private func firstUpdate(
   in updates: AsyncStream<LinkUpdate>, _ what: String,
-  within limit: Duration = .seconds(10),
+  within limit: Duration = .seconds(20),
   where condition: @escaping @Sendable (LinkUpdate) -> Bool
 ) async throws -> LinkUpdate {
   let (found, history) = try await update(
