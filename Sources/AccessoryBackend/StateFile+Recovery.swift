@@ -28,8 +28,11 @@ extension StateFile {
   ///
   /// Time and memory grow with the size of the file, not its square: the
   /// places where the contents can be closed are found in one pass, and
-  /// one candidate at a time is built and decoded, longest first, until
-  /// one decodes.
+  /// one candidate at a time is built and decoded. The longest comes
+  /// first, as a file cut short decodes there. Damage further in makes
+  /// every beginning that reaches it fail and every shorter one decode, so
+  /// the longest that decodes is then found by halving: a few decodes,
+  /// wherever the damage is.
   ///
   /// - Parameter data: The contents of the state file.
   /// - Returns: What decoded, or nil for nothing.
@@ -39,17 +42,28 @@ extension StateFile {
       return recovery(from: document)
     }
     let bytes = [UInt8](data)
-    for closing in closings(of: bytes).reversed() {
+    let closings = closings(of: bytes)
+    let decode = { (closing: Closing) -> LenientDocument? in
       var candidate = Data(capacity: closing.end + closing.closers.count)
       candidate.append(contentsOf: bytes[..<closing.end])
       candidate.append(contentsOf: closing.closers)
-      if let document = try? decoder.decode(
-        LenientDocument.self, from: candidate)
-      {
-        return recovery(from: document)
+      return try? decoder.decode(LenientDocument.self, from: candidate)
+    }
+    guard let longest = closings.last else { return nil }
+    if let document = decode(longest) { return recovery(from: document) }
+    var found: LenientDocument?
+    var low = 0
+    var high = closings.count - 2
+    while low <= high {
+      let middle = (low + high) / 2
+      if let document = decode(closings[middle]) {
+        found = document
+        low = middle + 1
+      } else {
+        high = middle - 1
       }
     }
-    return nil
+    return found.flatMap(recovery(from:))
   }
 
   /// What a decoded document recovers: nil for another version or nothing.

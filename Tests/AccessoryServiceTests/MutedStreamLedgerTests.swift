@@ -91,6 +91,22 @@ struct MutedStreamLedgerTests {
     }
   }
 
+  @Test("What an earlier daemon left is rewritten once taken over")
+  func aTakenOverFileIsRewritten() async throws {
+    try await withLedger { ledger, directory in
+      ledger.useServer(Self.server(cookie: 7))
+      ledger.hold([3: buds])
+      await ledger.flush()
+      // The next daemon gives stream 3 back and holds nothing.
+      let next = MutedStreamLedger(stateDirectory: directory)
+      #expect(leftOver(directory)?.streams.map(\.stream) == [3])
+      next.useServer(Self.server(cookie: 7))
+      next.rewrite()
+      await next.flush()
+      #expect(leftOver(directory) == nil)
+    }
+  }
+
   @Test("A server that restarted takes the streams of the old one with it")
   func aNewServerDropsTheOldStreams() async throws {
     try await withLedger { ledger, directory in

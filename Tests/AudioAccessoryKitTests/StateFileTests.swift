@@ -131,6 +131,26 @@ struct StateFileTests {
     #expect(StateFile.recover(Data("garbage".utf8)) == nil)
   }
 
+  @Test func damageInsideKeepsEveryEntryBeforeIt() throws {
+    let registry = try AccessoryRegistry.registered(
+      count: 200, at: testInstant)
+    var lines = String(decoding: StateFile.encode(registry), as: UTF8.self)
+      .split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    // One record a line, accessories first: a stray byte in the 101st
+    // accessory's line.
+    let line = try #require(
+      lines.firstIndex { $0.contains(#""address":"#) })
+    lines[line + 100] = "@" + lines[line + 100]
+    let recovered = try #require(
+      StateFile.recover(Data(lines.joined(separator: "\n").utf8)))
+    #expect(recovered.registry.accessories.count == 100)
+    #expect(recovered.registry.registrations.isEmpty)
+    for accessory in recovered.registry.accessories.values {
+      #expect(registry.accessories[accessory.address] == accessory)
+    }
+  }
+
   @Test func oneBadEntryCostsThatEntry() throws {
     var registry = AccessoryRegistry()
     try registry.pair(

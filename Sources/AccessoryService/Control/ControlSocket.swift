@@ -234,8 +234,12 @@ public final class ControlSocket: Sendable {
           + "\(userName(status.st_uid)); accessoryd replaces only a socket "
           + "of its own user: have it removed, or give another --socket")
     }
+    // Non-blocking: a wedged daemon whose backlog is full answers EAGAIN
+    // at once rather than holding the start.
     let probe = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      AF_UNIX,
+      Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard probe >= 0 else {
       throw Failure("cannot make a socket: " + String(cString: strerror(errno)))
     }

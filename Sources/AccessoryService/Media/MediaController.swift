@@ -91,6 +91,11 @@ public actor MediaController: Service {
   /// What a daemon before this one left muted, until the first state of
   /// the server shows what to do with it.
   private var leftOver: MutedStreamLedger.LeftOver?
+  /// Streams being given back, kept in the ledger until the server
+  /// confirms: a daemon killed meanwhile leaves them to the next.
+  private var releasing: [UInt32: BluetoothAddress] = [:] {
+    didSet { recordMutes() }
+  }
   private var nextAbsence = 0
   /// Whether ``run()`` has ended: nothing more is muted or paused.
   private var stopped = false
@@ -148,6 +153,7 @@ public actor MediaController: Service {
       case .failure(let error):
         logger.warning(
           "What an earlier accessoryd left muted is lost: \(error)")
+        ledger.rewrite()
       }
     }
     let changes = players.changes()
@@ -205,14 +211,17 @@ public actor MediaController: Service {
     ) { $0.union($1) }
     pauses = [:]
     absences = [:]
+    // What the server did not confirm given back stays in the ledger, for
+    // the next daemon; so do the streams the link muted whose news has
+    // not reached this controller yet.
+    var kept: [UInt32: BluetoothAddress] = [:]
     for (address, streams) in muted.sorted(by: { $0.key < $1.key })
     where !streams.isEmpty {
-      await unmute(
+      let failed = await unmute(
         streams, on: mirror, address, reason: "accessoryd is stopping")
+      for stream in failed { kept[stream] = address }
     }
-    // Only now, with everything given back: a daemon killed meanwhile
-    // leaves the next one the list.
-    ledger?.releaseAll()
+    ledger?.hold(kept)
     await ledger?.flush()
   }
 
@@ -220,7 +229,7 @@ public actor MediaController: Service {
   /// stops.
   private func recordMutes() {
     guard let ledger, !stopped else { return }
-    var held: [UInt32: BluetoothAddress] = [:]
+    var held = releasing
     for (address, pause) in pauses {
       for stream in pause.muted { held[stream] = address }
     }
@@ -558,15 +567,22 @@ public actor MediaController: Service {
 
   /// Unmutes the streams muted for an accessory that are still there and
   /// still muted (one the person unmuted is theirs).
+  ///
+  /// - Returns: Those the server did not confirm unmuted.
+  @discardableResult
   private func unmute(
     _ streams: Set<UInt32>, on mirror: ServerMirror,
     _ address: BluetoothAddress, reason: String
-  ) async {
+  ) async -> Set<UInt32> {
     let stillMuted = streams.filter { index in
       mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
     }
-    _ = await setMute(
+    guard !stillMuted.isEmpty else { return [] }
+    for stream in stillMuted { releasing[stream] = address }
+    let done = await setMute(
       stillMuted.sorted(), muted: false, address, reason: reason)
+    for stream in stillMuted { releasing[stream] = nil }
+    return stillMuted.subtracting(done)
   }
 
   // MARK: - The output goes away
@@ -733,6 +749,8 @@ public actor MediaController: Service {
     self.mirror = mirror
     guard let mirror else { return }
     ledger?.useServer(MutedStreamLedger.Server(mirror.serverInfo))
+    // A new server dropped the old one's streams from the ledger.
+    recordMutes()
     if let leftOver = leftOver.take() {
       await takeOver(leftOver, on: mirror)
     }
@@ -849,6 +867,7 @@ public actor MediaController: Service {
         "An earlier accessoryd left streams muted on a sound server that has "
           + "restarted since; they went with it",
         metadata: ["pulse.server": "\(leftOver.server)"])
+      ledger?.rewrite()
       return
     }
     let inputs = Dictionary(
@@ -889,6 +908,9 @@ public actor MediaController: Service {
         reason: "an earlier accessoryd left them muted, and nothing keeps "
           + "them muted now")
     }
+    // The file still lists what the earlier daemon left: from now on, it
+    // lists what this one holds.
+    ledger?.rewrite()
   }
 
   // MARK: - The person's own changes

@@ -84,6 +84,19 @@ public final class MutedStreamLedger: Sendable {
     var reflex: [UInt32: BluetoothAddress] = [:]
     /// Counts the changes, for the writer.
     var generation: UInt64 = 0
+    /// The generation the file holds.
+    var written: UInt64 = 0
+    /// Whether a writer thread runs: one at a time.
+    var writerRunning = false
+
+    /// Counts a change the file does not hold yet; true if a writer must
+    /// be started for it.
+    mutating func noteChange() -> Bool {
+      generation += 1
+      guard !writerRunning else { return false }
+      writerRunning = true
+      return true
+    }
 
     var document: Document? {
       guard let server else { return nil }
@@ -100,9 +113,9 @@ public final class MutedStreamLedger: Sendable {
   /// The file's path.
   public let path: String
   private let state = Mutex(State())
-  /// The generation the file holds; held while writing, so that the
+  /// Held while the file is written, so that writes never overlap and the
   /// newest state is written last.
-  private let written = Mutex<UInt64>(0)
+  private let writing = Mutex(())
 
   /// Creates the ledger of a state directory.
   ///
@@ -197,57 +210,74 @@ public final class MutedStreamLedger: Sendable {
     change { state in state.held = streams }
   }
 
-  /// Records that nothing is held muted any more: everything was given
-  /// back.
-  public func releaseAll() {
-    change { state in
-      state.held = [:]
-      state.reflex = [:]
-    }
+  /// Writes the state again even if it did not change: the file may hold
+  /// something else, such as what an earlier daemon left, now taken over.
+  public func rewrite() {
+    if state.withLock({ $0.noteChange() }) { startWriter() }
   }
 
-  /// Waits until the file holds the latest change.
+  /// Waits until the file holds the latest change, or a write failed.
   public func flush() async {
-    await onOwnThread(named: "accessoryd.muted") { self.writeLatest() }
+    await onOwnThread(named: "accessoryd.muted") { _ = self.writeLatest() }
   }
 
   private func change(_ body: (inout State) -> Void) {
-    let changed = state.withLock { state in
+    let startsWriter = state.withLock { state in
       let before = state.document
       body(&state)
       guard state.document != before else { return false }
-      state.generation += 1
-      return true
+      return state.noteChange()
     }
-    guard changed else { return }
-    startThread(named: "accessoryd.muted") { self.writeLatest() }
+    if startsWriter { startWriter() }
+  }
+
+  /// Starts the one writer thread, which writes until the file holds the
+  /// newest state; a write that fails leaves it to the next change.
+  private func startWriter() {
+    startThread(named: "accessoryd.muted") {
+      while self.writeLatest() {
+        let done = self.state.withLock { state in
+          guard state.written < state.generation else {
+            state.writerRunning = false
+            return true
+          }
+          return false
+        }
+        if done { return }
+      }
+      self.state.withLock { $0.writerRunning = false }
+    }
   }
 
   /// Writes the newest state, unless the file holds it already.
-  private func writeLatest() {
-    written.withLock { written in
-      let (document, generation) = state.withLock {
-        ($0.document, $0.generation)
+  ///
+  /// - Returns: False if the file could not be written.
+  private func writeLatest() -> Bool {
+    writing.withLock { _ in
+      let (document, generation, written) = state.withLock {
+        ($0.document, $0.generation, $0.written)
       }
-      guard generation > written else { return }
-      write(document)
-      written = generation
+      guard generation > written else { return true }
+      guard write(document) else { return false }
+      state.withLock { $0.written = max($0.written, generation) }
+      return true
     }
   }
 
   /// Replaces the file with a document, or removes it for none.
-  private func write(_ document: Document?) {
+  ///
+  /// - Returns: Whether the file holds the document now.
+  private func write(_ document: Document?) -> Bool {
     guard let document else {
-      unlink(path)
-      return
+      return unlink(path) == 0 || errno == ENOENT
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    guard let data = try? encoder.encode(document) else { return }
+    guard let data = try? encoder.encode(document) else { return false }
     let temporary = path + ".tmp"
     let descriptor = open(
       temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard descriptor >= 0 else { return }
+    guard descriptor >= 0 else { return false }
     let complete = data.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
@@ -262,10 +292,10 @@ public final class MutedStreamLedger: Sendable {
     close(descriptor)
     // No fsync: the file outlives the daemon, not the machine, and the
     // streams it names do not outlive the machine either.
-    if complete {
-      rename(temporary, path)
-    } else {
+    guard complete, rename(temporary, path) == 0 else {
       unlink(temporary)
+      return false
     }
+    return true
   }
 }
