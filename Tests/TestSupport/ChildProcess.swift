@@ -112,9 +112,17 @@ final class ChildProcess: Sendable {
       environmentVector.forEach { free($0) }
     }
     var processIdentifier: pid_t = 0
-    let result = posix_spawn(
-      &processIdentifier, executable, &actions, &attributes, argumentVector,
-      environmentVector)
+    var result: Int32 = 0
+    // A program copied just now may still be open for writing in a child
+    // that another thread of this process forked meanwhile, until that
+    // child execs: the kernel then refuses with ETXTBSY for a moment.
+    for attempt in 1...50 {
+      result = posix_spawn(
+        &processIdentifier, executable, &actions, &attributes, argumentVector,
+        environmentVector)
+      guard result == ETXTBSY, attempt < 50 else { break }
+      usleep(20_000)
+    }
     guard result == 0 else {
       throw SoundServerError(
         "cannot start \(executable): \(String(cString: strerror(result)))")
