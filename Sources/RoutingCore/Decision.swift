@@ -110,6 +110,14 @@ public struct Decision: Sendable, Hashable, Codable {
   /// The cards whose call records end with this decision: given back,
   /// gone, or moved off their call profile by someone else.
   public var endedCallProfiles: [String]
+  /// Whether to set ``target``, which the server shows as the default
+  /// already, again.
+  ///
+  /// The server still keeps a registered accessory's output that went as
+  /// its configured default, and would make it the default again by
+  /// itself when it comes back, before this engine decides. Setting the
+  /// default replaces the configured one.
+  public var reassertsDefault: Bool
   /// When to decide again even if nothing else changes: the end of a grace
   /// time or of a manual choice's hold; `nil` when no timer is needed.
   public var reconsiderAt: Instant?
@@ -123,6 +131,7 @@ public struct Decision: Sendable, Hashable, Codable {
     defaultInputChange: String? = nil, callInput: String? = nil,
     callPhase: CallPhase = .none,
     callStreams: [UInt32] = [], endedCallProfiles: [String] = [],
+    reassertsDefault: Bool = false,
     reconsiderAt: Instant?,
     explanation: Explanation
   ) {
@@ -136,6 +145,7 @@ public struct Decision: Sendable, Hashable, Codable {
     self.callPhase = callPhase
     self.callStreams = callStreams
     self.endedCallProfiles = endedCallProfiles
+    self.reassertsDefault = reassertsDefault
     self.reconsiderAt = reconsiderAt
     self.explanation = explanation
   }
@@ -161,6 +171,7 @@ public struct Decision: Sendable, Hashable, Codable {
   public var hasActions: Bool {
     defaultChange != nil || !moves.isEmpty || !profileRequests.isEmpty
       || defaultInputChange != nil || !endedCallProfiles.isEmpty
+      || reassertsDefault
   }
 }
 

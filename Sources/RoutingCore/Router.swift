@@ -207,7 +207,7 @@ struct DecisionRun {
     let profileRequests = requestProfiles(statuses)
     let target: Int?
     let summary: (DecisionRun) -> String
-    if let manual = respectedManualChoice() {
+    if let manual = respectedManualChoice(statuses) {
       target = manual
       summary = { "Output \($0.label(manual)): the person's own choice" }
     } else {
@@ -232,6 +232,7 @@ struct DecisionRun {
       }
     }
     let moves = planMoves(target: target, statuses: statuses)
+    let reassertsDefault = forgetGoneOutput(target: target)
     let targetName = target.map { outputs[$0].name }
     let defaultChange = targetName == snapshot.defaultOutput ? nil : targetName
     let call = assessCall(target: target, statuses: statuses)
@@ -294,6 +295,7 @@ struct DecisionRun {
       callPhase: call.phase,
       callStreams: call.streams.map(\.id),
       endedCallProfiles: callProfiles.ended,
+      reassertsDefault: reassertsDefault,
       reconsiderAt: reconsiderAt,
       explanation: explanation)
   }

@@ -7,7 +7,8 @@ extension Snapshot {
   /// The default becomes the target (the old default goes to the front of
   /// the history), the streams are moved, the default input changes the
   /// same way, requested card profiles become active, and the call records
-  /// are kept as the service keeps them. Outputs and inputs that a profile
+  /// are kept as the service keeps them; a default set, or set again,
+  /// leaves no gone output configured. Outputs and inputs that a profile
   /// would create are not invented.
   ///
   /// - Parameter decision: A decision made on this snapshot.
@@ -19,6 +20,10 @@ extension Snapshot {
         result.outputHistory.insert(old, at: 0)
       }
       result.defaultOutput = change
+    }
+    // Set again, or replaced by a new default.
+    if decision.reassertsDefault || decision.defaultChange != nil {
+      result.goneConfiguredOutput = nil
     }
     let destinations = Dictionary(
       decision.moves.map { ($0.stream, $0.to) }, uniquingKeysWith: { $1 })

@@ -26,6 +26,13 @@ public struct Snapshot: Sendable, Hashable, Codable {
   /// Outputs used before, most recent first (the current default is not
   /// in it).
   public var outputHistory: [String]
+  /// An output that went while it was the default and that the sound
+  /// server keeps as its configured default, making it the default again
+  /// by itself when it comes back.
+  public var goneConfiguredOutput: GoneConfiguredOutput?
+  /// Bluetooth addresses of accessories the person unpaired: their outputs
+  /// may linger a moment, and the fallback never picks them.
+  public var forgottenAccessories: [String]
   /// The sound server's inputs (sources), monitors of outputs included.
   public var inputs: [Input]
   /// The capture streams (source outputs).
@@ -61,6 +68,8 @@ public struct Snapshot: Sendable, Hashable, Codable {
     manualChoice: ManualChoice? = nil,
     hostAddresses: [String] = [],
     outputHistory: [String] = [],
+    goneConfiguredOutput: GoneConfiguredOutput? = nil,
+    forgottenAccessories: [String] = [],
     inputs: [Input] = [],
     captureStreams: [CaptureStream] = [],
     defaultInput: String? = nil,
@@ -79,6 +88,8 @@ public struct Snapshot: Sendable, Hashable, Codable {
     self.manualChoice = manualChoice
     self.hostAddresses = hostAddresses
     self.outputHistory = outputHistory
+    self.goneConfiguredOutput = goneConfiguredOutput
+    self.forgottenAccessories = forgottenAccessories
     self.inputs = inputs
     self.captureStreams = captureStreams
     self.defaultInput = defaultInput
@@ -94,7 +105,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     case accessories, outputs, cards, streams, defaultOutput, manualChoice
     case hostAddresses, outputHistory, inputs, captureStreams, defaultInput
     case manualInputChoice, inputHistory, callProfiles, callEndedAt
-    case callInput, now
+    case callInput, now, goneConfiguredOutput, forgottenAccessories
   }
 
   /// Creates a snapshot by decoding it; lists may be left out.
@@ -113,6 +124,10 @@ public struct Snapshot: Sendable, Hashable, Codable {
         [String].self, forKey: .hostAddresses) ?? [],
       outputHistory: try c.decodeIfPresent(
         [String].self, forKey: .outputHistory) ?? [],
+      goneConfiguredOutput: try c.decodeIfPresent(
+        GoneConfiguredOutput.self, forKey: .goneConfiguredOutput),
+      forgottenAccessories: try c.decodeIfPresent(
+        [String].self, forKey: .forgottenAccessories) ?? [],
       inputs: try c.decodeIfPresent([Input].self, forKey: .inputs) ?? [],
       captureStreams: try c.decodeIfPresent(
         [CaptureStream].self, forKey: .captureStreams) ?? [],
@@ -127,6 +142,23 @@ public struct Snapshot: Sendable, Hashable, Codable {
       callInput: try c.decodeIfPresent(String.self, forKey: .callInput),
       now: try c.decode(Instant.self, forKey: .now)
     )
+  }
+}
+
+/// An output that went while it was the default, which the sound server
+/// keeps as its configured default: PulseAudio and WirePlumber both make it
+/// the default again by themselves when it comes back.
+public struct GoneConfiguredOutput: Sendable, Hashable, Codable {
+  /// The output's name.
+  public var name: String
+  /// The Bluetooth address of the accessory whose output it was, when it
+  /// carried one.
+  public var accessory: String?
+
+  /// Creates the record of a gone output.
+  public init(name: String, accessory: String? = nil) {
+    self.name = name
+    self.accessory = accessory
   }
 }
 

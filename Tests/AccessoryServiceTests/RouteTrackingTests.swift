@@ -334,3 +334,97 @@ struct RouteTrackingTests {
     #expect(tracking.history == ["speaker", "hdmi"])
   }
 }
+
+@Suite("Route tracking: a gone output the server keeps configured")
+struct GoneConfiguredOutputTests {
+  let speaker = sink(0, "speaker")
+  let buds = sink(1, "buds", address: "aa:bb:cc:dd:ee:01")
+  let phones = sink(2, "phones")
+
+  /// The buds the default, then gone at `now` 20 with the server on the
+  /// speaker.
+  func budsGone() -> RouteTracking {
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds, phones],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 10)
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker, phones],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 20)
+    return tracking
+  }
+
+  @Test func theServersFallbackKeepsTheGoneOutputConfigured() {
+    let tracking = budsGone()
+    #expect(
+      tracking.goneConfiguredOutput
+        == .init(name: "buds", accessory: "AA:BB:CC:DD:EE:01"))
+    #expect(tracking.manualChoice == nil)
+  }
+
+  @Test func shownGoneBeforeTheFallbackStillNamesItsAccessory() {
+    // A pipewire-pulse connection may show the default on the buds after
+    // they went, and the fallback only after.
+    var tracking = RouteTracking()
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 10)
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 20)
+    tracking.observe(
+      server: server(default: "speaker"), sinks: [speaker], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 20.1)
+    #expect(tracking.goneConfiguredOutput?.accessory == "AA:BB:CC:DD:EE:01")
+  }
+
+  @Test func aLaterFallbackKeepsTheFirstGoneOutput() {
+    var tracking = budsGone()
+    tracking.observe(
+      server: server(default: "phones"), sinks: [phones], sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: 30)
+    #expect(tracking.goneConfiguredOutput?.name == "buds")
+  }
+
+  @Test func thePersonsChoiceReplacesIt() {
+    var tracking = budsGone()
+    tracking.observe(
+      server: server(default: "phones"), sinks: [speaker, phones],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 30)
+    #expect(tracking.goneConfiguredOutput == nil)
+    #expect(tracking.manualChoice?.output == "phones")
+  }
+
+  @Test func itsReturnEndsIt() {
+    var tracking = budsGone()
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds, phones],
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: 30)
+    #expect(tracking.goneConfiguredOutput == nil)
+  }
+
+  @Test func settingTheDefaultAgainEndsIt() {
+    var tracking = budsGone()
+    tracking.forgetGoneConfiguredOutput()
+    #expect(tracking.goneConfiguredOutput == nil)
+  }
+}
+
+@Suite("Route tracking: unpaired accessories")
+struct ForgottenAccessoriesTests {
+  @Test func anUnpairedAccessoryIsForgottenUntilPairedAgain() {
+    var tracking = RouteTracking()
+    tracking.notePaired(["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"])
+    #expect(tracking.forgottenAccessories.isEmpty)
+    tracking.notePaired(["AA:BB:CC:DD:EE:01"])
+    #expect(tracking.forgottenAccessories == ["AA:BB:CC:DD:EE:02"])
+    tracking.notePaired(["AA:BB:CC:DD:EE:01", "AA:BB:CC:DD:EE:02"])
+    #expect(tracking.forgottenAccessories.isEmpty)
+  }
+
+  @Test func theFirstListForgetsNothing() {
+    var tracking = RouteTracking()
+    tracking.notePaired([])
+    #expect(tracking.forgottenAccessories.isEmpty)
+  }
+}

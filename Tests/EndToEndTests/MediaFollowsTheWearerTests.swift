@@ -58,15 +58,8 @@ final class AudibilityWatch: Sendable {
         }
       }
     }
-    await check()
-    watch.task.withLock {
-      $0 = Task {
-        for await event in events
-        where event.facility == .sinkInput || event.facility == .sink {
-          await check()
-        }
-      }
-    }
+    let task = await following(events, of: [.sinkInput, .sink], check)
+    watch.task.withLock { $0 = task }
     return watch
   }
 
@@ -127,6 +120,20 @@ final class AudibilityWatch: Sendable {
     task.withLock { $0?.cancel() }
     connection.close()
     return moments.withLock { $0 }
+  }
+}
+
+/// Checks once, then again at each of a server's events of some kinds,
+/// until the returned task is cancelled.
+func following(
+  _ events: AsyncStream<ServerEvent>, of facilities: Set<ServerEvent.Facility>,
+  _ check: @escaping @Sendable () async -> Void
+) async -> Task<Void, Never> {
+  await check()
+  return Task {
+    for await event in events where facilities.contains(event.facility) {
+      await check()
+    }
   }
 }
 

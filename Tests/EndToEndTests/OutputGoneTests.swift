@@ -3,9 +3,14 @@
 // output at once; WirePlumber 0.5 keeps them on no output for about 2 s
 // before it links them to the fallback. Either way no stream is heard on
 // the speaker, `route --explain` answers meanwhile, and the streams end
-// where accessoryd decided.
+// where accessoryd decided. The server keeps the output that went as its
+// configured default and would switch back to it by itself; accessoryd
+// makes it forget, so that only accessoryd switches to headphones that
+// return.
 
 import Foundation
+import Locking
+import PulseAudio
 import TestSupport
 import Testing
 
@@ -108,5 +113,94 @@ extension OutputGoneTests {
       let route = try await rig.json(["route"])
       #expect(route["output"] == "phones", "\(route)")
     }
+  }
+}
+
+extension OutputGoneTests {
+  @Test(
+    "Headphones gone for good come back off the head without the server switching to them by itself",
+    arguments: SoundServerKind.allCases)
+  func theServerForgetsTheGoneHeadphones(_ kind: SoundServerKind) async throws {
+    let policy = try DaemonFixture.policyText().replacingOccurrences(
+      of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 1,")
+    try await withRig(kind, policy: policy) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "inEar")
+      try await rig.eventuallyRouted(to: "buds")
+      let module = try #require(
+        try await rig.server.sinks().first { $0.name == "buds" }?.ownerModule)
+      try await rig.server.unloadModule(module)
+      try await rig.eventuallyRouted(to: "speaker")
+      // Past the reappear grace time the buds are gone for good, and the
+      // daemon keeps the speaker the server fell back to.
+      // Past the reappear grace time the buds are gone for good. The
+      // daemon either switches the default itself (when its connection saw
+      // the default on the buds after they went, as pipewire-pulse's may),
+      // or keeps the speaker the server fell back to and sets it again:
+      // either replaces the server's configured default, the buds.
+      try await waitUntil(
+        "the daemon's own default after the buds went", within: .seconds(15)
+      ) {
+        if rig.daemon.log.contains(
+          "Set the default again so that the server forgets")
+        {
+          return true
+        }
+        let newest = try await rig.routeChanges().first
+        return newest?["output"] == "speaker"
+          && newest?["defaultChanged"] == true
+      }
+      // Taken off while away, then back in range.
+      try await rig.place(budsAddress, "offHead")
+      let watch = try await DefaultWatch.start(rig.server)
+      defer { watch.stop() }
+      _ = try await rig.server.loadNullSink(
+        .bluetoothHeadphones(
+          name: "buds", address: budsAddress, description: "Studio Buds",
+          deviceAPI: kind.bluetoothDeviceAPI))
+      try await waitUntil("the daemon sees the buds", within: .seconds(10)) {
+        try await rig.ok(["list", "--json"]).stdout.contains("\"buds\"")
+      }
+      try await rig.staysRouted(to: "speaker", for: .seconds(1))
+      #expect(
+        !watch.defaults.contains("buds"),
+        "the server switched to the buds: \(watch.defaults)")
+    }
+  }
+}
+
+/// An independent libpulse client that records every default output the
+/// server shows, at each of its changes.
+final class DefaultWatch: Sendable {
+  private let connection: PulseConnection
+  private let seen = Mutex<[String]>([])
+  private let task = Mutex<Task<Void, Never>?>(nil)
+
+  private init(connection: PulseConnection) {
+    self.connection = connection
+  }
+
+  /// Starts watching a server's default output.
+  static func start(_ server: SoundServer) async throws -> DefaultWatch {
+    let connection = try await PulseConnection.connect(
+      .init(server: server.serverAddress, applicationName: "default-watch"))
+    let watch = DefaultWatch(connection: connection)
+    let events = connection.events
+    let check: @Sendable () async -> Void = {
+      guard let name = try? await connection.serverInfo().defaultSinkName
+      else { return }
+      watch.seen.withLock { $0.append(name) }
+    }
+    let task = await following(events, of: [.server, .sink], check)
+    watch.task.withLock { $0 = task }
+    return watch
+  }
+
+  /// Every default output seen, in order.
+  var defaults: [String] { seen.withLock { $0 } }
+
+  /// Stops watching.
+  func stop() {
+    task.withLock { $0?.cancel() }
+    connection.close()
   }
 }

@@ -7,8 +7,9 @@
 // change the run.
 
 import Foundation
-import RoutingCore
 import Testing
+
+@testable import RoutingCore
 
 /// The seed every case derives from.
 private let baseSeed: UInt64 = {
@@ -111,9 +112,20 @@ private func standingManualChoice(_ s: Snapshot, _ p: Policy) -> String? {
   {
     return nil
   }
+  // Only a change of the accessory whose output the choice is, or of one
+  // that may take the output (the eligibility rule's word), sets it aside.
+  let run = DecisionRun(snapshot: s, policy: p, explaining: false)
+  let chosenOwner = output.accessory.map(normalized)
   if p.manualChoiceRespect == .untilAccessoryChange,
-    s.accessories.contains(where: {
-      max($0.placementChangedAt, $0.connectionChangedAt) > choice.at
+    run.accessories.indices.contains(where: { position in
+      let accessory = run.accessories[position]
+      let considered =
+        accessory.address == chosenOwner
+        || run.wantsOutput(position, run.eligibility(of: position))
+      return considered
+        && max(
+          accessory.accessory.placementChangedAt,
+          accessory.accessory.connectionChangedAt) > choice.at
     })
   {
     return nil

@@ -38,6 +38,7 @@ struct ScenarioTests {
     if let reconsiderAt = expect.reconsiderAt {
       #expect(decision.reconsiderAt == reconsiderAt, context)
     }
+    #expect(decision.reassertsDefault == expect.reassertsDefault, context)
     let text = decision.explanation.text
     for part in expect.explanationContains {
       #expect(text.contains(part), "missing '\(part)'; \(context)")
@@ -178,10 +179,12 @@ struct Expectation: Decodable {
   /// `nil` when not given; `.some(nil)` when given as `null`.
   var reconsiderAt: Instant??
   var explanationContains: [String]
+  /// Whether the decision sets the default again; `false` when not given.
+  var reassertsDefault: Bool
 
   private enum CodingKeys: String, CodingKey {
     case target, defaultChange, moves, profileRequests, reconsiderAt
-    case explanationContains
+    case explanationContains, reassertsDefault
   }
 
   init(from decoder: any Decoder) throws {
@@ -210,6 +213,8 @@ struct Expectation: Decodable {
     }
     explanationContains =
       try c.decodeIfPresent([String].self, forKey: .explanationContains) ?? []
+    reassertsDefault =
+      try c.decodeIfPresent(Bool.self, forKey: .reassertsDefault) ?? false
   }
 }
 
@@ -307,6 +312,8 @@ indirect enum ScenarioSchema: Sendable {
     "manualChoice": fields(["output", "at"]),
     "hostAddresses": .any,
     "outputHistory": .any,
+    "goneConfiguredOutput": fields(["name", "accessory"]),
+    "forgottenAccessories": .any,
     "now": .any,
   ])
 
@@ -318,6 +325,7 @@ indirect enum ScenarioSchema: Sendable {
       "moves": .list(fields(["stream", "to"])),
       "profileRequests": .list(fields(["card", "profile"])),
       "reconsiderAt": .any, "explanationContains": .any,
+      "reassertsDefault": .any,
     ]),
     "idempotent": .any, "idempotentReason": .any,
   ])

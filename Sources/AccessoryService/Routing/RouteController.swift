@@ -381,6 +381,29 @@ public actor RouteController: Service {
     }
   }
 
+  /// Sets the default the server shows again, so that the server forgets
+  /// a registered accessory's output that went, which it still keeps as
+  /// its configured default: setting a default replaces the configured
+  /// one, and changes nothing that plays.
+  ///
+  /// - Parameter output: The default the server shows, which stays.
+  private func makeTheServerForgetTheGoneOutput(
+    keeping output: String
+  ) async {
+    let gone = tracking.goneConfiguredOutput?.name ?? "?"
+    tracking.forgetGoneConfiguredOutput()
+    let result = try? await link.apply(PulseBatch(defaultSink: output))
+    if case .success? = result?.defaultSink {
+      logger.info(
+        "Set the default again so that the server forgets a gone output",
+        metadata: ["route.forgotten": gone, "route.output": output])
+    } else {
+      logger.warning(
+        "Could not set the default again: the server keeps a gone output",
+        metadata: ["route.forgotten": gone, "route.output": output])
+    }
+  }
+
   /// After asking for a fresh mirror: a mirror that shows the default this
   /// router sent shows its own change, not the person's choice.
   private func recognizeSentDefault(in mirror: ServerMirror) {
@@ -441,6 +464,8 @@ public actor RouteController: Service {
         .map { $0.address.description })
     let accessories = RegisteredAccessories(current.registry)
     registeredCache = (current.membership, addresses, accessories)
+    tracking.notePaired(
+      Set(current.registry.accessories.keys.lazy.map(\.description)))
     return (addresses, accessories)
   }
 
@@ -449,12 +474,21 @@ public actor RouteController: Service {
     let registered = registeredAddresses
     let choiceBefore = tracking.manualChoice
     let inputChoiceBefore = tracking.inputs.manualChoice
+    let goneBefore = tracking.goneConfiguredOutput
     tracking.observe(
       server: mirror.serverInfo, sinks: mirror.sinks,
       sinkInputs: mirror.sinkInputs, sources: mirror.sources,
       sourceOutputs: mirror.sourceOutputs, accessories: registered,
       reappearGrace: policies.policy.reappearGraceSeconds,
       now: clock.now().timeIntervalSince1970)
+    if let gone = tracking.goneConfiguredOutput, gone != goneBefore {
+      logger.debug(
+        "The server keeps a gone output as its configured default",
+        metadata: [
+          "route.gone": gone.name,
+          "accessory.address": gone.accessory ?? "none",
+        ])
+    }
     if let choice = tracking.manualChoice, choice != choiceBefore {
       publishManualChoice(choice, on: mirror)
     }
@@ -634,6 +668,9 @@ public actor RouteController: Service {
       sentProfiles: !decision.profileRequests.isEmpty,
       sentInput: inputChange != nil)
     keep(record)
+    if decision.reassertsDefault, let target = decision.target {
+      await makeTheServerForgetTheGoneOutput(keeping: target)
+    }
     guard
       defaultChange != nil || !moves.isEmpty
         || !decision.profileRequests.isEmpty || inputChange != nil

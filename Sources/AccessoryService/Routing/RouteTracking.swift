@@ -24,6 +24,14 @@ public struct DefaultTracking: Sendable, Hashable {
   public private(set) var expected: [String] = []
   /// The default the last state showed.
   public private(set) var current: String?
+  /// A device that went while it was the default, which the server still
+  /// keeps as its configured default.
+  ///
+  /// PulseAudio and WirePlumber both make it the default again by
+  /// themselves when it comes back. `nil` once someone sets a default (which replaces the configured
+  /// one), once it comes back, or once this service sets the default
+  /// again (``forgetConfiguredButGone()``).
+  public private(set) var configuredButGone: String?
   private var lastNames: Set<String> = []
   /// When a device of this kind last came or went.
   private var lastStructuralChange: Instant?
@@ -84,8 +92,18 @@ public struct DefaultTracking: Sendable, Hashable {
       isOwn = true
       expected.removeFirst(sent + 1)
     }
+    if let gone = configuredButGone, names.contains(gone) {
+      configuredButGone = nil
+    }
     if !isFirst, newDefault != current {
       if let old = current, old != newDefault { remember(old) }
+      if let old = current, !names.contains(old) {
+        // The server's own fallback: the configured default stays the one
+        // that went, unless an earlier one that went is configured still.
+        if configuredButGone == nil { configuredButGone = old }
+      } else if !structural || isOwn {
+        configuredButGone = nil
+      }
       history.removeAll { $0 == newDefault }
       if let newDefault, !isOwn, !structural, let old = current,
         names.contains(old)
@@ -97,10 +115,17 @@ public struct DefaultTracking: Sendable, Hashable {
     lastNames = names
   }
 
+  /// Forgets ``configuredButGone``: this service set the default again,
+  /// which replaces the server's configured one.
+  mutating func forgetConfiguredButGone() {
+    configuredButGone = nil
+  }
+
   /// Forgets the last connection's state and the changes sent on it;
   /// the history and the person's choice stay.
   mutating func forgetConnection() {
     current = nil
+    configuredButGone = nil
     lastNames = []
     lastStructuralChange = nil
     expected = []
@@ -139,6 +164,13 @@ public struct RouteTracking: Sendable {
   /// Defaults used before, most recent first (the current default is not
   /// in it).
   public var history: [String] { outputs.history }
+  /// The output that went while it was the default and that the server
+  /// keeps as its configured default, with the accessory it belonged to.
+  public var goneConfiguredOutput: GoneConfiguredOutput? {
+    outputs.configuredButGone.map {
+      GoneConfiguredOutput(name: $0, accessory: goneConfiguredAccessory)
+    }
+  }
   /// The person's own latest choice of default.
   public var manualChoice: ManualChoice? { outputs.manualChoice }
   /// The defaults this service set and has not seen yet, oldest first.
@@ -188,6 +220,19 @@ public struct RouteTracking: Sendable {
 
   private var lastStreamSinks: [UInt32: String] = [:]
   private var hasObserved = false
+  /// Accessories unpaired since this tracking began, most recent last, by
+  /// normalized address: their outputs may linger a moment, and nothing
+  /// falls back to them.
+  public private(set) var forgottenAccessories: [String] = []
+  /// The accessories paired at the last ``notePaired(_:)``.
+  private var paired: Set<String>?
+  /// The Bluetooth address of each output that carried one, by name, as
+  /// last seen: a default may be shown only after its output went (a
+  /// pipewire-pulse connection may report a change late).
+  private var bluetoothOutputs: [String: String] = [:]
+  /// The Bluetooth address of ``DefaultTracking/configuredButGone`` when
+  /// it was last seen.
+  private var goneConfiguredAccessory: String?
 
   /// The most outputs remembered in the history.
   public static let historyLimit = DefaultTracking.historyLimit
@@ -215,8 +260,12 @@ public struct RouteTracking: Sendable {
     let sinkNames = Set(sinks.map(\.name))
     let lastDefault = outputs.current
     let newDefault = server.defaultSinkName
+    let goneBefore = outputs.configuredButGone
     outputs.observe(
       newDefault, names: sinkNames, isFirst: !hasObserved, now: now)
+    if let gone = outputs.configuredButGone, gone != goneBefore {
+      goneConfiguredAccessory = bluetoothOutputs[gone]
+    }
     let expectedDefaults = outputs.expected
     inputs.observe(
       ServerMirror.withoutPlaceholder(
@@ -308,7 +357,16 @@ public struct RouteTracking: Sendable {
     now: Instant
   ) {
     // Each output's address is read once, not once per accessory.
-    let presentAddresses = Set(sinks.compactMap(bluetoothAddress(of:)))
+    var presentAddresses: Set<String> = []
+    for sink in sinks {
+      guard let address = bluetoothAddress(of: sink) else { continue }
+      presentAddresses.insert(address)
+      if bluetoothOutputs[sink.name] != address {
+        // Bounded: names come and go, and only a recent one matters.
+        if bluetoothOutputs.count >= 256 { bluetoothOutputs = [:] }
+        bluetoothOutputs[sink.name] = address
+      }
+    }
     // An accessory neither present nor remembered stays as it is (no
     // entry is the same as an empty one): only the present and the
     // remembered are looked at, not every registered accessory.
@@ -330,6 +388,30 @@ public struct RouteTracking: Sendable {
       }
       presence[address] = entry
     }
+  }
+
+  /// Learns which accessories are paired: those no longer paired are
+  /// forgotten, those paired again are not.
+  ///
+  /// - Parameter addresses: The paired accessories' normalized addresses.
+  public mutating func notePaired(_ addresses: Set<String>) {
+    if let paired {
+      let unpaired = paired.subtracting(addresses)
+      forgottenAccessories.removeAll {
+        addresses.contains($0) || unpaired.contains($0)
+      }
+      forgottenAccessories += unpaired.sorted()
+      if forgottenAccessories.count > 64 {
+        forgottenAccessories.removeFirst(forgottenAccessories.count - 64)
+      }
+    }
+    paired = addresses
+  }
+
+  /// Forgets ``goneConfiguredOutput``: this service set the default
+  /// again, which replaces the server's configured one.
+  public mutating func forgetGoneConfiguredOutput() {
+    outputs.forgetConfiguredButGone()
   }
 
   /// Takes streams of ``unconfirmedMoves`` as moved by the person: a new

@@ -121,6 +121,8 @@ public enum SnapshotBuilder {
       manualChoice: tracking.outputs.manualChoice,
       hostAddresses: hostAddresses,
       outputHistory: tracking.outputs.history,
+      goneConfiguredOutput: tracking.goneConfiguredOutput,
+      forgottenAccessories: tracking.forgottenAccessories,
       inputs: inputs,
       captureStreams: captureStreams,
       defaultInput: mirror.defaultSourceName,

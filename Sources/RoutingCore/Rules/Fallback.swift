@@ -10,7 +10,7 @@ extension DecisionRun {
     func claimable(
       _ index: Int, allowExcluded: Bool, keeping: Bool = false
     ) -> Bool {
-      guard usable[index] else { return false }
+      guard usable[index], !isForgotten(index) else { return false }
       if let accessory = owner[index] {
         let status = statuses[accessory]
         if !(keeping ? status.mayKeepOutput : status.isEligible) {
@@ -50,9 +50,7 @@ extension DecisionRun {
         candidates.append(
           .init(
             subject: name, verdict: .rejected,
-            reason: current == nil
-              ? "gone"
-              : "cannot play, or belongs to an accessory that may not play"))
+            reason: current.map { whyNotKept($0, statuses) } ?? "gone"))
       }
       if let choice {
         candidates.append(
@@ -66,5 +64,38 @@ extension DecisionRun {
         candidates)
     }
     return choice?.output
+  }
+
+  /// Whether an output is an accessory's the person unpaired.
+  func isForgotten(_ index: Int) -> Bool {
+    guard !snapshot.forgottenAccessories.isEmpty,
+      let address = outputs[index].accessory.map(normalizedAddress)
+    else { return false }
+    return snapshot.forgottenAccessories.contains {
+      normalizedAddress($0) == address
+    }
+  }
+
+  /// Why the fallback does not keep the current output, in the person's
+  /// words: the real reason, not a list of possible ones.
+  func whyNotKept(_ index: Int, _ statuses: [AccessoryStatus]) -> String {
+    if !usable[index] {
+      return "cannot play: its port '\(outputs[index].activePort ?? "")' "
+        + "is unplugged"
+    }
+    if isForgotten(index) {
+      return "its accessory was unpaired"
+    }
+    if let accessory = owner[index], !statuses[accessory].mayKeepOutput {
+      let name = accessories[accessory].accessory.name
+      return "it is \(name)'s, which may not play: "
+        + describe(statuses[accessory])
+    }
+    if let rule = facts.exclusion(index) {
+      return "the policy's rule \(rule + 1) of outputs.exclude uses such "
+        + "outputs (displays, in the shipped policies) only when nothing "
+        + "else can play"
+    }
+    return "cannot play"
   }
 }

@@ -53,7 +53,8 @@ extension DecisionRun {
     if let manual = snapshot.manualInputChoice {
       var setAside: (() -> String)?
       if let index = inputIndex[manual.output], mayBeChosen(index) {
-        setAside = judgeChoiceTime(manual.at)
+        let holders = Set([owner(index)].compactMap { $0 })
+        setAside = judgeChoiceTime(manual.at, statuses, holders: holders)
         if setAside == nil { choice = (index, Self.personsChoice) }
       } else if let index = inputIndex[manual.output],
         let owner = owner(index), !isWorn(statuses[owner])

@@ -17,7 +17,7 @@ extension DecisionRun {
           .init(
             subject: output.name, verdict: .passedOver,
             reason: "excluded by the policy's rule \(rule + 1) "
-              + "(used only if nothing else exists)"))
+              + "(used only when nothing else can play)"))
       } else {
         candidates.append(
           .init(
