@@ -8,8 +8,8 @@ import Locking
 
 /// Delivers events to any number of subscribers.
 public final class EventHub: Sendable {
-  private let subscribers = Mutex<[UUID: AsyncStream<JSONValue>.Continuation]>(
-    [:])
+  private let broadcast = Broadcast<JSONValue>(
+    bufferingPolicy: .bufferingNewest(1000))
 
   /// Creates a hub with no subscribers.
   public init() {}
@@ -19,24 +19,15 @@ public final class EventHub: Sendable {
   /// The subscription ends when the stream is dropped. A subscriber that
   /// falls 1,000 events behind loses the oldest.
   public func subscribe() -> AsyncStream<JSONValue> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: JSONValue.self, bufferingPolicy: .bufferingNewest(1000))
-    let id = UUID()
-    subscribers.withLock { $0[id] = continuation }
-    continuation.onTermination = { [weak self] _ in
-      self?.subscribers.withLock { _ = $0.removeValue(forKey: id) }
-    }
-    return stream
+    broadcast.subscribe()
   }
 
   /// Sends an event to every subscriber, encoded once for all of them.
   public func publish(_ event: DaemonEvent) {
-    let targets = subscribers.withLock { Array($0.values) }
-    guard !targets.isEmpty else { return }
-    let json = event.json
-    for target in targets { target.yield(json) }
+    guard broadcast.subscriberCount > 0 else { return }
+    broadcast.publish(event.json)
   }
 
   /// The number of current subscribers.
-  public var subscriberCount: Int { subscribers.withLock { $0.count } }
+  public var subscriberCount: Int { broadcast.subscriberCount }
 }

@@ -42,12 +42,9 @@ public actor DeviceDiscovery {
     [DiscoveredDevice.Source: [BluetoothAddress: DiscoveredDevice]] =
       [:]
   private var joined: [BluetoothAddress: DiscoveredDevice] = [:]
-  private let subscribers = Mutex<
-    [UUID: AsyncStream<DiscoveredDeviceChange>.Continuation]
-  >([:])
-  private let sourceWatchers = Mutex<
-    [UUID: AsyncStream<DiscoveredDevice.Source>.Continuation]
-  >([:])
+  private let subscribers: Broadcast<DiscoveredDeviceChange>
+  private let sourceWatchers = Broadcast<DiscoveredDevice.Source>(
+    bufferingPolicy: .bufferingNewest(16))
   private let logger: Logger
   /// Whether someone follows the changes now (a picker, `acctl pair`, an
   /// app that filters discovery), each time that changes: sources that
@@ -58,8 +55,12 @@ public actor DeviceDiscovery {
   /// Creates an empty table.
   public init(logger: Logger) {
     self.logger = logger
-    (scanDemand, scanDemandContinuation) = AsyncStream.makeStream(
+    let (demand, continuation) = AsyncStream.makeStream(
       of: Bool.self, bufferingPolicy: .bufferingNewest(1))
+    (scanDemand, scanDemandContinuation) = (demand, continuation)
+    subscribers = Broadcast(
+      bufferingPolicy: .bufferingNewest(1000),
+      demandChanged: { continuation.yield($0) })
   }
 
   /// Every device some source sees, by address.
@@ -84,14 +85,7 @@ public actor DeviceDiscovery {
   public nonisolated func sourceUpdates() -> AsyncStream<
     DiscoveredDevice.Source
   > {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: DiscoveredDevice.Source.self, bufferingPolicy: .bufferingNewest(16))
-    let id = UUID()
-    sourceWatchers.withLock { $0[id] = continuation }
-    continuation.onTermination = { [weak self] _ in
-      self?.sourceWatchers.withLock { _ = $0.removeValue(forKey: id) }
-    }
-    return stream
+    sourceWatchers.subscribe()
   }
 
   /// The device with this address, if a source sees it.
@@ -101,22 +95,7 @@ public actor DeviceDiscovery {
 
   /// Returns the changes from now on; the stream ends when dropped.
   public nonisolated func changes() -> AsyncStream<DiscoveredDeviceChange> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: DiscoveredDeviceChange.self, bufferingPolicy: .bufferingNewest(1000))
-    let id = UUID()
-    let first = subscribers.withLock { subscribers in
-      subscribers[id] = continuation
-      return subscribers.count == 1
-    }
-    if first { scanDemandContinuation.yield(true) }
-    let demand = scanDemandContinuation
-    continuation.onTermination = { [weak self] _ in
-      let last = self?.subscribers.withLock { subscribers in
-        subscribers.removeValue(forKey: id) != nil && subscribers.isEmpty
-      }
-      if last == true { demand.yield(false) }
-    }
-    return stream
+    subscribers.subscribe()
   }
 
   /// Replaces what one source sees, and tells subscribers what changed in
@@ -133,9 +112,7 @@ public actor DeviceDiscovery {
     let sourceChanged = bySource[source] != table
     bySource[source] = table
     if sourceChanged {
-      for watcher in sourceWatchers.withLock({ Array($0.values) }) {
-        watcher.yield(source)
-      }
+      sourceWatchers.publish(source)
     }
     var changes: [DiscoveredDeviceChange] = []
     for address in touched.sorted() {
@@ -154,10 +131,7 @@ public actor DeviceDiscovery {
       changes.append(before == nil ? .added(after) : .changed(after))
     }
     guard !changes.isEmpty else { return }
-    let targets = subscribers.withLock { Array($0.values) }
-    for change in changes {
-      for target in targets { target.yield(change) }
-    }
+    for change in changes { subscribers.publish(change) }
   }
 }
 

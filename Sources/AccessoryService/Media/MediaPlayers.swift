@@ -25,8 +25,6 @@ public final class MediaPlayers: Service {
     var availability: Availability = .off(reason: "not connected yet")
     var client: MPRISClient?
     var players: [String: MediaPlayer] = [:]
-    var subscribers: [Int: AsyncStream<MediaPlayerChange>.Continuation] = [:]
-    var nextSubscriber = 0
     var waiters: [Int: Waiter] = [:]
     var nextWaiter = 0
   }
@@ -42,6 +40,7 @@ public final class MediaPlayers: Service {
   private let busAddress: String?
   private let logger: Logger
   private let state = Mutex(State())
+  private let subscribers = Broadcast<MediaPlayerChange>()
 
   /// Creates the service.
   ///
@@ -75,17 +74,7 @@ public final class MediaPlayers: Service {
 
   /// Returns the changes to the players from now on.
   public func changes() -> AsyncStream<MediaPlayerChange> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: MediaPlayerChange.self, bufferingPolicy: .unbounded)
-    let id = state.withLock { state in
-      defer { state.nextSubscriber += 1 }
-      state.subscribers[state.nextSubscriber] = continuation
-      return state.nextSubscriber
-    }
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-    }
-    return stream
+    subscribers.subscribe()
   }
 
   /// Asks a player to pause.
@@ -160,8 +149,7 @@ public final class MediaPlayers: Service {
   /// Applies a change, tells the subscribers and wakes the waiters whose
   /// condition now holds.
   private func apply(_ change: MediaPlayerChange) {
-    let (subscribers, woken) = state.withLock {
-      state -> ([AsyncStream<MediaPlayerChange>.Continuation], [Waiter]) in
+    let woken = state.withLock { state -> [Waiter] in
       switch change {
       case .appeared(let player), .changed(let player):
         state.players[player.busName] = player
@@ -173,9 +161,9 @@ public final class MediaPlayers: Service {
         woken.append(waiter)
         state.waiters[id] = nil
       }
-      return (Array(state.subscribers.values), woken)
+      return woken
     }
-    subscribers.forEach { $0.yield(change) }
+    subscribers.publish(change)
     woken.forEach { $0.continuation.resume(returning: true) }
   }
 

@@ -10,6 +10,7 @@ import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
 import FoundationEssentials
+import Locking
 import Logging
 import PulseAudio
 import RoutingCore
@@ -60,9 +61,7 @@ public actor RouteController: Service {
 
   private var tracking = RouteTracking()
   /// Who hears of the streams the person moves.
-  private var personMoveSubscribers: [Int: AsyncStream<UInt32>.Continuation] =
-    [:]
-  private var nextPersonMoveSubscriber = 0
+  private let personMoves = Broadcast<UInt32>()
   private var mirror: ServerMirror?
   /// The cards this router switched to a headset profile for a call, with
   /// the profile each gets back after it.
@@ -196,8 +195,7 @@ public actor RouteController: Service {
       await loop()
       group.cancelAll()
     }
-    for continuation in personMoveSubscribers.values { continuation.finish() }
-    personMoveSubscribers = [:]
+    personMoves.finish()
     for trigger in deferred + inbox.close() {
       if case .request(let request) = trigger {
         request.reply.resume(returning: true)
@@ -509,11 +507,7 @@ public actor RouteController: Service {
 
   /// Tells the subscribers of ``streamsMovedByThePerson()`` of moves.
   private func announceMovedByThePerson(_ streams: [UInt32]) {
-    for stream in streams {
-      for continuation in personMoveSubscribers.values {
-        continuation.yield(stream)
-      }
-    }
+    for stream in streams { personMoves.publish(stream) }
   }
 
   /// Returns once the server shows the streams this router moved where it
@@ -550,18 +544,7 @@ public actor RouteController: Service {
   /// Returns the streams the person moves to another output, as the
   /// router sees each move, from now on.
   public func streamsMovedByThePerson() -> AsyncStream<UInt32> {
-    let (stream, continuation) = AsyncStream.makeStream(of: UInt32.self)
-    personMoveSubscribers[nextPersonMoveSubscriber] = continuation
-    let id = nextPersonMoveSubscriber
-    nextPersonMoveSubscriber += 1
-    continuation.onTermination = { [weak self] _ in
-      Task { await self?.unsubscribePersonMoves(id) }
-    }
-    return stream
-  }
-
-  private func unsubscribePersonMoves(_ id: Int) {
-    personMoveSubscribers[id] = nil
+    personMoves.subscribe()
   }
 
   /// Tells event subscribers that the person chose a default output with

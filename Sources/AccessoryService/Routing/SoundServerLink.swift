@@ -108,7 +108,10 @@ public actor SoundServerLink {
   public nonisolated let backoff: Backoff
 
   private let logger: Logger
-  private let subscribers = Subscribers()
+  /// The open ``updates()`` streams; only this actor publishes, so the
+  /// updates keep their order.
+  private let subscribers = Broadcast<LinkUpdate>(
+    bufferingPolicy: .bufferingNewest(64))
   private let vanishing = VanishingSinks()
   private var status = Status.idle
   /// The connections of the current session, once its mirror is loaded.
@@ -187,7 +190,7 @@ public actor SoundServerLink {
       case .connected(let mirror): .connected(mirror)
       case .disconnected(let error): .disconnected(error)
       }
-    return subscribers.add(startingWith: current)
+    return subscribers.subscribe(startingWith: current)
   }
 
   /// Mutes, the moment a sink disappears, the audible streams that played
@@ -667,60 +670,6 @@ private final class PendingChanges: Sendable {
       defer { facilities = [] }
       return facilities
     }
-  }
-}
-
-/// The open ``SoundServerLink/updates()`` streams.
-private final class Subscribers: Sendable {
-  private struct State {
-    var nextID = 0
-    var continuations: [Int: AsyncStream<LinkUpdate>.Continuation] = [:]
-    var isFinished = false
-  }
-
-  private let state = Mutex(State())
-
-  /// Opens a stream that yields `first`, if any, then every published
-  /// update.
-  func add(startingWith first: LinkUpdate?) -> AsyncStream<LinkUpdate> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: LinkUpdate.self, bufferingPolicy: .bufferingNewest(64))
-    if let first { continuation.yield(first) }
-    let id = state.withLock { state -> Int? in
-      guard !state.isFinished else { return nil }
-      defer { state.nextID += 1 }
-      state.continuations[state.nextID] = continuation
-      return state.nextID
-    }
-    guard let id else {
-      continuation.finish()
-      return stream
-    }
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { _ = $0.continuations.removeValue(forKey: id) }
-    }
-    return stream
-  }
-
-  /// Yields an update to every open stream.
-  ///
-  /// The yields are made outside the lock: a stream's termination handler
-  /// takes it, and runs under the runtime's lock of the consuming task,
-  /// which a yield that resumes that task needs. Only the link's actor
-  /// publishes, so the updates keep their order.
-  func publish(_ update: LinkUpdate) {
-    let continuations = state.withLock { Array($0.continuations.values) }
-    for continuation in continuations { continuation.yield(update) }
-  }
-
-  /// Ends every stream, and those opened later at once.
-  func finish() {
-    let continuations = state.withLock { state in
-      state.isFinished = true
-      defer { state.continuations = [:] }
-      return Array(state.continuations.values)
-    }
-    continuations.forEach { $0.finish() }
   }
 }
 

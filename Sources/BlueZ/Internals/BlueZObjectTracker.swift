@@ -42,12 +42,10 @@ package final class BlueZObjectTracker: Sendable {
 
   private struct State {
     var objects = Objects()
-    var subscribers: [Int: AsyncStream<BlueZChange>.Continuation] = [:]
-    var nextSubscriber = 0
-    var isFinished = false
   }
 
   private let state = Mutex(State())
+  private let changes = Broadcast<BlueZChange>()
 
   /// Creates a tracker that knows no objects yet.
   package init() {}
@@ -98,44 +96,16 @@ package final class BlueZObjectTracker: Sendable {
   ///
   /// The stream ends when the tracker finishes; it buffers without limit.
   func subscribe() -> AsyncStream<BlueZChange> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: BlueZChange.self, bufferingPolicy: .unbounded)
-    let id = state.withLock { state -> Int? in
-      guard !state.isFinished else { return nil }
-      defer { state.nextSubscriber += 1 }
-      return state.nextSubscriber
-    }
-    guard let id else {
-      continuation.finish()
-      return stream
-    }
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-    }
-    let isFinished = state.withLock { state in
-      if !state.isFinished { state.subscribers[id] = continuation }
-      return state.isFinished
-    }
-    if isFinished { continuation.finish() }
-    return stream
+    changes.subscribe()
   }
 
   /// Ends every stream, now and for later subscribers.
   func finish() {
-    let subscribers = state.withLock { state in
-      state.isFinished = true
-      defer { state.subscribers = [:] }
-      return state.subscribers
-    }
-    subscribers.values.forEach { $0.finish() }
+    changes.finish()
   }
 
-  private func publish(_ changes: [BlueZChange]) {
-    guard !changes.isEmpty else { return }
-    let subscribers = state.withLock { Array($0.subscribers.values) }
-    for subscriber in subscribers {
-      for change in changes { subscriber.yield(change) }
-    }
+  private func publish(_ batch: [BlueZChange]) {
+    for change in batch { changes.publish(change) }
   }
 
   // MARK: - Updating (dispatch thread)

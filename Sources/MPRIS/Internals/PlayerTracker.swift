@@ -19,12 +19,10 @@ final class PlayerTracker: Sendable {
 
   private struct State {
     var players: [String: MediaPlayer] = [:]
-    var subscribers: [Int: AsyncStream<MediaPlayerChange>.Continuation] = [:]
-    var nextSubscriber = 0
-    var isFinished = false
   }
 
   private let state = Mutex(State())
+  private let changes = Broadcast<MediaPlayerChange>()
 
   /// The players, by bus name.
   func players() -> [MediaPlayer] {
@@ -39,33 +37,12 @@ final class PlayerTracker: Sendable {
   /// Returns a new stream of the changes from now on; it ends when the
   /// tracker finishes.
   func subscribe() -> AsyncStream<MediaPlayerChange> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: MediaPlayerChange.self, bufferingPolicy: .unbounded)
-    let id: Int? = state.withLock { state in
-      guard !state.isFinished else { return nil }
-      let id = state.nextSubscriber
-      state.nextSubscriber += 1
-      state.subscribers[id] = continuation
-      return id
-    }
-    guard let id else {
-      continuation.finish()
-      return stream
-    }
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
-    }
-    return stream
+    changes.subscribe()
   }
 
   /// Ends every stream; later changes are ignored.
   func finish() {
-    let subscribers = state.withLock { state in
-      state.isFinished = true
-      defer { state.subscribers = [:] }
-      return Array(state.subscribers.values)
-    }
-    subscribers.forEach { $0.finish() }
+    changes.finish()
   }
 
   // MARK: - Dispatch thread
@@ -132,8 +109,7 @@ final class PlayerTracker: Sendable {
   }
 
   private func publish(_ change: MediaPlayerChange) {
-    let subscribers = state.withLock { Array($0.subscribers.values) }
-    subscribers.forEach { $0.yield(change) }
+    changes.publish(change)
   }
 }
 
