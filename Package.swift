@@ -109,11 +109,13 @@ let package = Package(
 
     // MARK: - Executables
 
+    // The command line talks to the daemon over the control socket only:
+    // never to BlueZ, which the daemon asks for it (`bluetooth.status`).
     .target(
       name: "AcctlCommands",
       dependencies: [
         "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
-        "BlueZ", "HeadphoneProtocols",
+        "HeadphoneProtocols",
       ]
     ),
     .executableTarget(

@@ -1,10 +1,10 @@
 // acctl doctor: checks what accessoryd needs, one line per part, and says
 // how to fix what is wrong: the daemon and its version, the sound server,
-// BlueZ and this host's addresses, the session bus, the policy, the state
+// BlueZ and this host's addresses (as the daemon sees them: acctl asks it
+// and never talks to BlueZ itself), the session bus, the policy, the state
 // directory and its lock, the user unit, and for AirPods BlueZ's DeviceID.
 
 import AccessoryControl
-import BlueZ
 import CommandLineKit
 import Foundation
 import HeadphoneProtocols
@@ -21,8 +21,8 @@ extension Acctl {
       abstract: "Check the daemon and what it needs, with fixes.",
       discussion: """
         Checks, one line each: the daemon (running, same version as acctl), \
-        the sound server it uses, BlueZ (running, adapters, this host's \
-        addresses), the session bus (media players), the policy (valid, \
+        the sound server it uses, BlueZ as the daemon sees it (running, \
+        adapters, this host's addresses), the session bus (media players), the policy (valid, \
         which file), the state directory (writable, locked by this daemon), \
         the user unit (enabled, active) where systemd runs, and for paired \
         AirPods BlueZ's DeviceID setting. Each line says ok, the problem and \
@@ -51,7 +51,7 @@ extension Acctl {
     func run() async throws {
       let environment = ProcessInfo.processInfo.environment
       var checkup = Checkup(socket: socket, environment: environment)
-      await checkup.run()
+      checkup.run()
       if json {
         Output.print(Rendering.json(checkup.json))
       } else {
@@ -97,6 +97,8 @@ struct Checkup {
   private(set) var findings: [DoctorFinding] = []
   /// The daemon's status, when it answered.
   private var status: DaemonStatus?
+  /// The connection to the daemon, when it answered.
+  private var client: ControlClient?
 
   init(socket: String, environment: [String: String]) {
     self.socket = socket
@@ -120,10 +122,10 @@ struct Checkup {
   }
 
   /// Runs every check.
-  mutating func run() async {
+  mutating func run() {
     checkDaemon()
     checkSoundServer()
-    await checkBluetooth()
+    checkBluetooth()
     checkSessionBus()
     checkPolicy()
     checkStateDirectory()
@@ -138,6 +140,7 @@ struct Checkup {
       let answer = try client.call("daemon.status")
       status = try ControlClient.decode(
         answer, as: DaemonStatus.self, of: "daemon.status")
+      self.client = client
     } catch .unreachable {
       problem(
         "daemon", "not running: nothing listens on \(socket)",
@@ -193,58 +196,92 @@ struct Checkup {
         separator: " ")) + ", connected")
   }
 
-  private mutating func checkBluetooth() async {
-    let bluez: BlueZClient
-    do {
-      bluez = try await BlueZClient.connect(
-        busAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"],
-        callTimeout: .seconds(5))
-    } catch {
-      problem(
-        "bluez", "the system bus cannot be reached: \(error)",
-        fix: "sudo systemctl start dbus")
-      skipped("host addresses", "BlueZ is not reachable")
-      skipped("airpods", "BlueZ is not reachable")
+  /// BlueZ as the daemon sees it: acctl asks the daemon
+  /// (`bluetooth.status`) and never talks to BlueZ itself.
+  private mutating func checkBluetooth() {
+    guard let client else {
+      skipBluetooth(
+        "the daemon is not running to ask; acctl asks it about BlueZ")
       return
     }
-    defer { bluez.close() }
-    let adapters: [BlueZAdapter]
-    let devices: [BlueZDevice]
+    let bluetooth: BluetoothStatus
     do {
-      adapters = try await bluez.adapters()
-      devices = try await bluez.devices()
+      bluetooth = try client.call("bluetooth.status", as: BluetoothStatus.self)
+    } catch .remote(let error)
+      where error.code == ControlError.methodNotFound("").code
+    {
+      skipBluetooth(
+        "this accessoryd does not report BlueZ; restart it so that the "
+          + "installed version runs")
+      return
     } catch {
+      skipBluetooth(
+        "the daemon did not say what BlueZ reports: \(error.description)")
+      return
+    }
+    switch bluetooth.state {
+    case .running:
+      break
+    case .busUnreachable:
       problem(
-        "bluez", "not running on the system bus (\(error))",
+        "bluez",
+        "the daemon cannot reach the system bus: "
+          + (bluetooth.reason ?? "no reason given"),
+        fix: "sudo systemctl start dbus, then systemctl --user restart "
+          + "accessoryd")
+      skipBluetooth("BlueZ is not reachable", afterBlueZ: true)
+      return
+    case .notRunning:
+      problem(
+        "bluez",
+        "not running on the system bus ("
+          + (bluetooth.reason ?? "no reason given") + ")",
         fix: "sudo apt install bluez; sudo systemctl enable --now bluetooth")
-      skipped("host addresses", "BlueZ is not running")
-      skipped("airpods", "BlueZ is not running")
+      skipBluetooth("BlueZ is not running", afterBlueZ: true)
+      return
+    default:
+      skipBluetooth(
+        "the daemon does not read BlueZ now (\(bluetooth.state)"
+          + (bluetooth.reason.map { ": \($0)" } ?? "") + ")")
       return
     }
+    let adapters = bluetooth.adapters
     if adapters.isEmpty {
       problem(
         "bluez", "running, with no Bluetooth adapter",
         fix: "plug one in, or unblock it: rfkill unblock bluetooth")
-    } else if !adapters.contains(where: \.isPowered) {
+    } else if !adapters.contains(where: \.powered) {
       problem(
         "bluez",
         "no adapter is powered: "
-          + adapters.map { "\($0.interfaceName) \($0.address)" }.joined(
+          + adapters.map { "\($0.interface) \($0.address)" }.joined(
             separator: ", "),
         fix: "bluetoothctl power on")
     } else {
       ok(
         "bluez",
         adapters.map {
-          "\($0.interfaceName) \($0.address)"
-            + ($0.isPowered ? "" : " (off)")
+          "\($0.interface) \($0.address)" + ($0.powered ? "" : " (off)")
         }.joined(separator: ", "))
     }
     checkHostAddresses(adapters)
-    checkDeviceID(devices)
+    checkDeviceID(bluetooth.devices)
   }
 
-  private mutating func checkHostAddresses(_ adapters: [BlueZAdapter]) {
+  /// Skips the checks that need what BlueZ reports: `bluez` too, unless
+  /// it found the problem already.
+  private mutating func skipBluetooth(
+    _ detail: String, afterBlueZ: Bool = false
+  ) {
+    for check in ["bluez", "host addresses", "airpods"]
+    where !afterBlueZ || check != "bluez" {
+      skipped(check, detail)
+    }
+  }
+
+  private mutating func checkHostAddresses(
+    _ adapters: [BluetoothStatus.Adapter]
+  ) {
     guard let status else {
       skipped("host addresses", "the daemon is not running to ask")
       return
@@ -273,9 +310,9 @@ struct Checkup {
     ok("host addresses", text)
   }
 
-  private mutating func checkDeviceID(_ devices: [BlueZDevice]) {
+  private mutating func checkDeviceID(_ devices: [BluetoothStatus.Device]) {
     let airPods = devices.filter {
-      $0.isPaired && HeadphoneProtocol(serviceUUIDs: $0.uuids) == .aap
+      $0.paired && HeadphoneProtocol(serviceUUIDs: $0.serviceUUIDs) == .aap
     }
     guard !airPods.isEmpty else {
       ok("airpods", "none paired, so BlueZ's DeviceID does not matter")

@@ -107,11 +107,13 @@ struct Accessoryd {
       hostAddresses: configuration.hostAddresses, events: events,
       logger: logger)
     let discovery = DeviceDiscovery(logger: logger)
+    let bluez = BlueZStatus()
     let discoveryService = DiscoveryService(
       discovery: discovery,
       sources: [
         SoundServerDevices(link: link),
-        BlueZDevices(scanDemand: discovery.scanDemand) { adapters in
+        BlueZDevices(scanDemand: discovery.scanDemand, status: bluez) {
+          adapters in
           await router.useAdapterAddresses(
             adapters.compactMap { BluetoothAddress($0.address) })
         },
@@ -134,7 +136,7 @@ struct Accessoryd {
       engine: engine, router: router, discovery: discovery,
       policies: policies, events: events, media: media,
       mediaController: mediaController, headphoneLinks: headphoneLinks,
-      status: status, logger: logger)
+      bluez: bluez, status: status, logger: logger)
     let control = ControlServer(
       socket: socket, handler: methods, events: events,
       logger: logger,

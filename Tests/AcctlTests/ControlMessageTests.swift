@@ -104,6 +104,33 @@ private func read<Message: Decodable>(
     #expect(try read(wire(status), as: DaemonStatus.self) == status)
   }
 
+  @Test func bluetoothStatusWritesEveryMemberWithNullForNone() throws {
+    let status = BluetoothStatus(
+      state: .running,
+      adapters: [
+        .init(interface: "hci0", address: "00:01:02:03:04:05", powered: true)
+      ],
+      devices: [
+        .init(
+          address: "AA:BB:CC:DD:EE:0A", alias: "Pods", paired: true,
+          connected: false,
+          serviceUUIDs: ["0000110b-0000-1000-8000-00805f9b34fb"])
+      ])
+    #expect(
+      try wire(status)
+        == #"{"adapters":[{"address":"00:01:02:03:04:05","interface":"hci0","#
+        + #""powered":true}],"devices":[{"address":"AA:BB:CC:DD:EE:0A","#
+        + #""alias":"Pods","connected":false,"name":null,"paired":true,"#
+        + #""serviceUUIDs":["0000110b-0000-1000-8000-00805f9b34fb"]}],"#
+        + #""reason":null,"state":"running"}"#)
+    #expect(try read(wire(status), as: BluetoothStatus.self) == status)
+    // A state a newer daemon adds is kept as it came.
+    let newer = try read(
+      #"{"state":"asleep","reason":"r","adapters":[],"devices":[]}"#,
+      as: BluetoothStatus.self)
+    #expect(newer.state.rawValue == "asleep")
+  }
+
   @Test(arguments: AccessoryEvent<JSONValue>.Change.allCases)
   func accessoryEventsCarryAccessorySetupKitsNames(
     change: AccessoryEvent<JSONValue>.Change

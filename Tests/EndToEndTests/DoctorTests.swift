@@ -1,7 +1,8 @@
 // acctl doctor against the real parts: a sound server, BlueZ's D-Bus API
 // (python3-dbusmock) with paired AirPods, a session bus and the daemon.
 // Each thing a person gets wrong is made wrong in turn, and the doctor must
-// name it with its fix and exit 5.
+// name it with its fix and exit 5. What BlueZ reports comes from the
+// daemon, never from acctl on the system bus.
 
 import AccessoryControl
 import Foundation
@@ -19,11 +20,14 @@ private struct Checkup {
 
 /// Runs `acctl doctor --json` and reads what it said.
 private func doctor(
-  _ daemon: DaemonFixture, mainConf: String
+  _ daemon: DaemonFixture, mainConf: String,
+  environment: [String: String] = [:]
 ) async throws -> Checkup {
   let result = try await daemon.acctl(
     ["doctor", "--json"],
-    environment: ["ACCESSORYD_BLUETOOTH_CONFIG": mainConf])
+    environment: environment.merging([
+      "ACCESSORYD_BLUETOOTH_CONFIG": mainConf
+    ]) { $1 })
   let json = try decodeJSON(result.stdout)
   guard case .array(let list)? = json["checks"] else {
     throw RigFailure("doctor printed no checks:\n\(result)")
@@ -82,6 +86,10 @@ struct DoctorTests {
     #expect(checkup.checks["unit"]?.result == "skipped")
     #expect(checkup.status == 0)
     #expect(checkup.checks["host addresses"]?.detail == "00:01:02:03:04:05")
+    #expect(checkup.checks["bluez"]?.detail == "hci0 00:01:02:03:04:05")
+    #expect(
+      checkup.checks["airpods"]?.detail
+        == "AirPods Pro: DeviceID is bluetooth:004C:0000:0000")
     #expect(
       checkup.checks["state directory"]?.detail.hasSuffix(
         "writable, locked by this daemon") == true)
@@ -94,6 +102,31 @@ struct DoctorTests {
     #expect(text.status == 0)
     #expect(text.stdout.hasPrefix("ok       daemon "), "\(text)")
     #expect(text.stdout.hasSuffix("No problem found.\n"), "\(text)")
+
+    // acctl never reaches the system bus itself: with none it can reach,
+    // it reports what the daemon sees.
+    checkup = try await doctor(
+      daemon, mainConf: mainConf,
+      environment: [
+        "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket"
+      ])
+    #expect(checkup.status == 0, "\(checkup)")
+    #expect(checkup.checks["bluez"]?.detail == "hci0 00:01:02:03:04:05")
+
+    // The adapter switched off: the daemon sees it, and the doctor names
+    // it with its fix.
+    try await mock.setAdapterProperty("hci0", "Powered", .bool(false))
+    try await waitUntil("the doctor to see hci0 off", within: .seconds(10)) {
+      try await doctor(daemon, mainConf: mainConf).checks["bluez"]?.result
+        == "problem"
+    }
+    checkup = try await doctor(daemon, mainConf: mainConf)
+    #expect(checkup.status == 5)
+    #expect(
+      checkup.checks["bluez"]?.detail
+        == "no adapter is powered: hci0 00:01:02:03:04:05")
+    #expect(checkup.checks["bluez"]?.fix == "bluetoothctl power on")
+    try await mock.setAdapterProperty("hci0", "Powered", .bool(true))
 
     // AirPods paired and BlueZ not presenting the host as Apple's.
     try "[General]\nName = laptop\n#DeviceID = bluetooth:004C:0000:0000\n"
@@ -138,7 +171,8 @@ struct DoctorTests {
     #expect(checkup.checks["bluez"]?.fix?.contains("rfkill") == true)
 
     // The daemon stopped: named first, with how to start it; what only it
-    // can say is skipped, and the state directory is free.
+    // can say is skipped (BlueZ too: acctl asks the daemon about it), and
+    // the state directory is free.
     #expect(await daemon.stop() == 0)
     checkup = try await doctor(daemon, mainConf: mainConf)
     #expect(checkup.status == 5)
@@ -147,6 +181,13 @@ struct DoctorTests {
       checkup.checks["daemon"]?.fix?.contains(
         "systemctl --user enable --now accessoryd") == true)
     #expect(checkup.checks["sound server"]?.result == "skipped")
+    for name in ["bluez", "host addresses", "airpods"] {
+      #expect(checkup.checks[name]?.result == "skipped", "\(name)")
+      #expect(
+        checkup.checks[name]?.detail
+          == "the daemon is not running to ask; acctl asks it about BlueZ",
+        "\(name)")
+    }
     #expect(checkup.checks["state directory"]?.result == "ok")
   }
 }

@@ -24,6 +24,8 @@ public struct DaemonMethods: ControlHandler {
   let mediaController: MediaController?
   /// accessoryd's own links to headphones, when it reads them.
   let headphoneLinks: HeadphoneLinkTable?
+  /// BlueZ as the discovery source reaches it, for `bluetooth.status`.
+  let bluez: BlueZStatus?
   /// Turns per accessory for the changes that wait for the media players.
   let turns = AccessoryTurns()
   let status: @Sendable () -> DaemonStatus
@@ -35,10 +37,11 @@ public struct DaemonMethods: ControlHandler {
     discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
     policies: PolicyStore, events: EventHub, media: MediaPlayers? = nil,
     mediaController: MediaController? = nil,
-    headphoneLinks: HeadphoneLinkTable? = nil,
+    headphoneLinks: HeadphoneLinkTable? = nil, bluez: BlueZStatus? = nil,
     status: @escaping @Sendable () -> DaemonStatus, logger: Logger
   ) {
     self.headphoneLinks = headphoneLinks
+    self.bluez = bluez
     self.engine = engine
     self.router = router
     self.discovery = discovery
@@ -116,6 +119,12 @@ public struct DaemonMethods: ControlHandler {
       case "media.players":
         try params.allow([])
         return try reply(await mediaPlayers())
+      case "bluetooth.status":
+        try params.allow([])
+        return try reply(
+          await bluez?.report()
+            ?? BluetoothStatus(
+              state: .notFollowed, reason: "accessoryd does not follow BlueZ"))
       default:
         throw ControlError.methodNotFound(method)
       }

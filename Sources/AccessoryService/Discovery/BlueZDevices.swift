@@ -18,6 +18,7 @@ public struct BlueZDevices: DeviceDiscoverySource {
   private let busAddress: String?
   private let adaptersChanged: @Sendable ([BlueZAdapter]) async -> Void
   private let scanDemand: AsyncStream<Bool>?
+  private let status: BlueZStatus?
 
   /// Creates the source.
   ///
@@ -27,14 +28,19 @@ public struct BlueZDevices: DeviceDiscoverySource {
   ///   - scanDemand: Whether someone follows discovery now
   ///     (``DeviceDiscovery/scanDemand``): the powered adapters scan for
   ///     advertising devices only while it is true.
+  ///   - status: Receives the source's connection, so that
+  ///     `bluetooth.status` reads BlueZ through it, or why the bus cannot
+  ///     be reached.
   ///   - adaptersChanged: Receives the host's adapters whenever they
   ///     change.
   public init(
     busAddress: String? = nil, scanDemand: AsyncStream<Bool>? = nil,
+    status: BlueZStatus? = nil,
     adaptersChanged: @escaping @Sendable ([BlueZAdapter]) async -> Void
   ) {
     self.busAddress = busAddress
     self.scanDemand = scanDemand
+    self.status = status
     self.adaptersChanged = adaptersChanged
   }
 
@@ -44,8 +50,18 @@ public struct BlueZDevices: DeviceDiscoverySource {
   public func follow(
     _ report: @escaping @Sendable ([DiscoveredDevice]) async -> Void
   ) async throws {
-    let client = try await BlueZClient.connect(busAddress: busAddress)
-    defer { client.close() }
+    let client: BlueZClient
+    do {
+      client = try await BlueZClient.connect(busAddress: busAddress)
+    } catch {
+      status?.use(.unreachable("\(error)"))
+      throw error
+    }
+    status?.use(.connected(client))
+    defer {
+      status?.use(.ended)
+      client.close()
+    }
     let scanner = Scanner(client: client)
     let scanning = scanDemand.map { demand in
       Task {
