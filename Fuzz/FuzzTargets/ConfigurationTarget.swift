@@ -16,7 +16,7 @@ extension FuzzTarget {
       guard error.description.hasPrefix("accessoryd.json5: ") else {
         return "a refusal that does not name the file: \(error.description)"
       }
-      guard error.exitStatus == 78 else {
+      guard error.exitStatus == .configuration else {
         return "a config file refusal with exit status \(error.exitStatus)"
       }
     }

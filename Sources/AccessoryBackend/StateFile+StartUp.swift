@@ -14,15 +14,10 @@ extension StateFile {
   public struct StartFailure: Error, CustomStringConvertible {
     /// What a person reads: the path and what is wrong with it.
     public let description: String
-    /// The daemon's exit status: 73 (`EX_CANTCREAT`) for a location that
-    /// cannot hold the state file, 65 (`EX_DATAERR`) for a state file of a
-    /// newer version.
-    public let exitStatus: Int32
-
-    /// The exit status for a location that cannot hold the state file.
-    public static let unusableLocationStatus: Int32 = 73
-    /// The exit status for a state file written by a newer version.
-    public static let newerVersionStatus: Int32 = 65
+    /// The daemon's exit status: ``ProcessExitCode/cannotCreate`` for a
+    /// location that cannot hold the state file,
+    /// ``ProcessExitCode/dataError`` for a state file of a newer version.
+    public let exitStatus: ProcessExitCode
   }
 
   /// What the checks at start-up found that does not stop the daemon.
@@ -64,13 +59,13 @@ extension StateFile {
             + "accessoryd replaces its state file by renaming a new one over "
             + "it, which would replace the link: put the file itself at "
             + "'\(url.path)'",
-          exitStatus: StartFailure.unusableLocationStatus)
+          exitStatus: .cannotCreate)
       default:
         throw StartFailure(
           description:
             "the state file '\(url.path)' is \(fileKindName(status.st_mode)), "
             + "not a regular file; move it away",
-          exitStatus: StartFailure.unusableLocationStatus)
+          exitStatus: .cannotCreate)
       }
       try checkReadable(status)
       if let version = Self.newerVersion(at: url) {
@@ -80,7 +75,7 @@ extension StateFile {
             + "newer accessoryd; this one reads version \(Self.currentVersion)"
             + ": run the newer accessoryd, or move the file away to start "
             + "with no accessories",
-          exitStatus: StartFailure.newerVersionStatus)
+          exitStatus: .dataError)
       }
     }
     let size = Int(status.st_size)
@@ -116,7 +111,7 @@ extension StateFile {
     }
     throw StartFailure(
       description: "the state file '\(path)' cannot be read (\(reason))\(fix)",
-      exitStatus: StartFailure.unusableLocationStatus)
+      exitStatus: .cannotCreate)
   }
 
   /// Creates the state directory, or requires that it is one.
@@ -129,7 +124,7 @@ extension StateFile {
             "the state directory '\(directory)' is "
             + "\(fileKindName(status.st_mode)), not a directory; move it away or "
             + "give another --state-dir",
-          exitStatus: StartFailure.unusableLocationStatus)
+          exitStatus: .cannotCreate)
       }
       return
     }
@@ -139,7 +134,7 @@ extension StateFile {
           "cannot create the state directory '\(directory)': "
           + String(cString: strerror(code))
           + (path == directory ? "" : " at '\(path)'"),
-        exitStatus: StartFailure.unusableLocationStatus)
+        exitStatus: .cannotCreate)
     }
   }
 
@@ -195,6 +190,6 @@ extension StateFile {
         "the state directory '\(directory)' \(what); accessoryd keeps the "
         + "paired accessories there and must be able to write it: make it "
         + "writable or give another --state-dir",
-      exitStatus: StartFailure.unusableLocationStatus)
+      exitStatus: .cannotCreate)
   }
 }

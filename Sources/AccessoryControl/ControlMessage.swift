@@ -95,16 +95,18 @@ public struct ControlRequestRejection: Error, Sendable, Hashable {
 public struct ControlError: Error, Sendable, Hashable, Codable,
   CustomStringConvertible
 {
-  /// The error code: JSON-RPC's own below -32600, the service's from -32099
-  /// to -32000.
-  public var code: Int
+  /// The error code: JSON-RPC's own from -32768 to -32600, the service's
+  /// from -32099 to -32000.
+  public var code: ControlErrorCode
   /// What went wrong, for people.
   public var message: String
   /// Structured detail, such as `{ "case": "invalidRequest" }`.
   public var data: JSONValue?
 
   /// Creates an error.
-  public init(code: Int, message: String, data: JSONValue? = nil) {
+  public init(
+    code: ControlErrorCode, message: String, data: JSONValue? = nil
+  ) {
     self.code = code
     self.message = message
     self.data = data
@@ -116,7 +118,7 @@ public struct ControlError: Error, Sendable, Hashable, Codable,
   /// The error as a JSON object.
   public var json: JSONValue {
     var members: [String: JSONValue] = [
-      "code": .number(Double(code)), "message": .string(message),
+      "code": .number(Double(code.rawValue)), "message": .string(message),
     ]
     members["data"] = data
     return .object(members)
@@ -130,57 +132,60 @@ public struct ControlError: Error, Sendable, Hashable, Codable,
     guard case .number(let code) = json["code"], code == code.rounded(),
       abs(code) < 1e15, case .string(let message) = json["message"]
     else { return nil }
-    self.init(code: Int(code), message: message, data: json["data"])
+    self.init(
+      code: ControlErrorCode(rawValue: Int(code)), message: message,
+      data: json["data"])
   }
 
   /// The request was not valid JSON.
   ///
-  /// The JSON-RPC code is -32700.
+  /// Its code is ``ControlErrorCode/parseError``.
   public static func parseError(_ detail: String) -> ControlError {
-    ControlError(code: -32700, message: "parse error: \(detail)")
+    ControlError(code: .parseError, message: "parse error: \(detail)")
   }
   /// The request was not a valid JSON-RPC request.
   ///
-  /// The code is -32600.
+  /// Its code is ``ControlErrorCode/invalidRequest``.
   public static func invalidRequest(_ detail: String) -> ControlError {
-    ControlError(code: -32600, message: "invalid request: \(detail)")
+    ControlError(code: .invalidRequest, message: "invalid request: \(detail)")
   }
   /// The method does not exist.
   ///
-  /// The code is -32601.
+  /// Its code is ``ControlErrorCode/methodNotFound``.
   public static func methodNotFound(_ method: String) -> ControlError {
-    ControlError(code: -32601, message: "method not found: '\(method)'")
+    ControlError(
+      code: .methodNotFound, message: "method not found: '\(method)'")
   }
   /// The parameters do not fit the method.
   ///
-  /// The code is -32602.
+  /// Its code is ``ControlErrorCode/invalidParams``.
   public static func invalidParams(_ detail: String) -> ControlError {
-    ControlError(code: -32602, message: "invalid params: \(detail)")
+    ControlError(code: .invalidParams, message: "invalid params: \(detail)")
   }
   /// An error inside the service.
   ///
-  /// The code is -32603.
+  /// Its code is ``ControlErrorCode/internalError``.
   public static func internalError(_ detail: String) -> ControlError {
-    ControlError(code: -32603, message: "internal error: \(detail)")
+    ControlError(code: .internalError, message: "internal error: \(detail)")
   }
   /// The peer is another user.
   ///
-  /// The code is -32077.
+  /// Its code is ``ControlErrorCode/permissionDenied``.
   public static let permissionDenied = ControlError(
-    code: -32077,
+    code: .permissionDenied,
     message: "permission denied: the control socket belongs to another user")
   /// The daemon serves as many connections as it takes; the client may
   /// try again once others close.
   ///
-  /// The code is -32075.
+  /// Its code is ``ControlErrorCode/busy``.
   public static func busy(_ detail: String) -> ControlError {
-    ControlError(code: -32075, message: "busy: \(detail)")
+    ControlError(code: .busy, message: "busy: \(detail)")
   }
   /// A policy or configuration is invalid.
   ///
-  /// The code is -32078.
+  /// Its code is ``ControlErrorCode/invalidConfiguration``.
   public static func invalidConfiguration(_ detail: String) -> ControlError {
-    ControlError(code: -32078, message: detail)
+    ControlError(code: .invalidConfiguration, message: detail)
   }
 }
 

@@ -23,19 +23,21 @@ public struct Acctl: Command {
       Status.self, Doctor.self,
     ],
     exitStatuses: [
-      ExitStatusMeaning(0, "done"),
-      ExitStatusMeaning(1, "the daemon failed for another reason"),
+      ExitStatusMeaning(.success, "done"),
+      ExitStatusMeaning(.failure, "the daemon failed for another reason"),
       ExitStatusMeaning(
-        2, "the accessory lacks the capability the change needs"),
+        .accessoryNotCapable,
+        "the accessory lacks the capability the change needs"),
       ExitStatusMeaning(
-        3, "the daemon refused the request: no such accessory, a bad value"),
-      ExitStatusMeaning(4, "the registration was invalidated"),
-      ExitStatusMeaning(5, "acctl doctor found a problem"),
-      ExitStatusMeaning(64, "a bad command line"),
+        .requestRefused,
+        "the daemon refused the request: no such accessory, a bad value"),
+      ExitStatusMeaning(.invalidated, "the registration was invalidated"),
+      ExitStatusMeaning(.problemFound, "acctl doctor found a problem"),
+      ExitStatusMeaning(.usage, "a bad command line"),
       ExitStatusMeaning(
-        69, "the daemon is not running, does not answer, or is busy"),
-      ExitStatusMeaning(77, "the socket belongs to another user"),
-      ExitStatusMeaning(78, "a bad policy file"),
+        .unavailable, "the daemon is not running, does not answer, or is busy"),
+      ExitStatusMeaning(.noPermission, "the socket belongs to another user"),
+      ExitStatusMeaning(.configuration, "a bad policy file"),
     ],
     manualSections: [
       ManualSection(

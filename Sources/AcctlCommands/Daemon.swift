@@ -98,25 +98,42 @@ final class Daemon {
     for error: ControlClientError, answered: Bool
   ) -> ExitCode {
     switch error {
-    case .unreachable, .timedOut: return .unavailable
+    case .unreachable, .timedOut: return ExitCode(.unavailable)
     case .unexpectedAnswer: return .failure
-    case .connectionLost: return answered ? .failure : .unavailable
-    case .permissionDenied, .servedByAnotherUser: return .permissionDenied
+    case .connectionLost: return answered ? .failure : ExitCode(.unavailable)
+    case .permissionDenied, .servedByAnotherUser:
+      return ExitCode(.noPermission)
     case .remote(let error): return exitCode(forCode: error.code)
     }
   }
 
   /// Returns acctl's exit code for a JSON-RPC error code.
-  static func exitCode(forCode code: Int) -> ExitCode {
+  static func exitCode(forCode code: ControlErrorCode) -> ExitCode {
     switch code {
-    case -32001: ExitCode(2)  // accessoryNotCapable
-    case -32002, -32602: ExitCode(3)  // invalidRequest, invalid params
-    case -32003: ExitCode(4)  // invalidated
-    case -32075: .unavailable  // busy: too many connections
-    case -32077: .permissionDenied
-    case -32078: .configurationError
-    default: .failure  // unknown (-32000), internal (-32603), and the rest
+    case .accessoryNotCapable: ExitCode(.accessoryNotCapable)
+    case .accessoryInvalidRequest, .invalidParams: ExitCode(.requestRefused)
+    case .accessoryInvalidated: ExitCode(.invalidated)
+    case .busy: ExitCode(.unavailable)  // too many connections
+    case .permissionDenied: ExitCode(.noPermission)
+    case .invalidConfiguration: ExitCode(.configuration)
+    default: .failure  // accessoryUnknown, internalError, and the rest
     }
+  }
+}
+
+extension ExitCode {
+  /// Creates the error that ends acctl with one of the statuses in the
+  /// table both tools share.
+  init(_ code: ProcessExitCode) {
+    self.init(rawValue: code.rawValue)
+  }
+}
+
+extension ExitStatusMeaning {
+  /// Creates the meaning of one of the statuses in the table both tools
+  /// share.
+  init(_ code: ProcessExitCode, _ meaning: String) {
+    self.init(code.rawValue, meaning)
   }
 }
 

@@ -36,7 +36,7 @@ extension Acctl {
     ]
 
     /// The exit status when a check finds a problem.
-    static let problemExitCode = ExitCode(5)
+    static let problemExitCode = ExitCode(.problemFound)
 
     /// Whether to print JSON.
     let json: Bool

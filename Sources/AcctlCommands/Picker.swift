@@ -126,7 +126,7 @@ struct Picker {
             let (method, params) = request.answer(address: address, name: name)
             do {
               return try daemon.call(method, params: params)
-            } catch .remote(let error) where error.code != Self.noPicker {
+            } catch .remote(let error) where error.code != .noPicker {
               // Most often the device went away; its removal may not have
               // come as an event, so read the list again.
               model.setUpFailed(error.message)
@@ -176,10 +176,6 @@ struct Picker {
 
   // MARK: - The daemon
 
-  /// The JSON-RPC error code for an answer to an app's picker that is no
-  /// longer open.
-  static let noPicker = -32011
-
   /// Returns the picker an app waits on, or nil if none does or the
   /// daemon has no pickers.
   ///
@@ -189,7 +185,7 @@ struct Picker {
     let result: JSONValue
     do {
       result = try client.call("picker.pending")
-    } catch .remote(let error) where error.code == -32601 {
+    } catch .remote(let error) where error.code == .methodNotFound {
       return nil  // A daemon without pickers.
     } catch {
       Output.error("Error: \(error.description)")

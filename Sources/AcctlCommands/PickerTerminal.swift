@@ -2,6 +2,7 @@
 // a screen redrawn in place on the alternate screen, and the terminal's
 // settings restored however acctl ends.
 
+import AccessoryControl
 import Dispatch
 import Foundation
 import Locking
@@ -163,7 +164,7 @@ final class PickerTerminal: Sendable {
     kill(getpid(), number)
     // Dispatch's threads block signals; the main thread takes it soon.
     usleep(200_000)
-    _exit(128 + number)
+    _exit(ProcessExitCode.signal(number).rawValue)
   }
 }
 

@@ -55,7 +55,7 @@ extension Acctl.Policy {
         policy = try PolicyLoader.load(contentsOf: URL(fileURLWithPath: path))
       } catch {
         Output.error("Error: \(error.description)")
-        throw ExitCode.configurationError
+        throw ExitCode(.configuration)
       }
       if json {
         Output.print(

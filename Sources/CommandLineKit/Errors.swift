@@ -56,18 +56,6 @@ public struct ExitCode: Error, Sendable, Hashable, RawRepresentable {
   ///
   /// The value is `EX_USAGE` (64) from `sysexits.h`.
   public static let validationFailure = ExitCode(64)
-  /// A service the command needs is not available.
-  ///
-  /// The value is `EX_UNAVAILABLE` (69) from `sysexits.h`.
-  public static let unavailable = ExitCode(69)
-  /// The command is not allowed to do what it was asked.
-  ///
-  /// The value is `EX_NOPERM` (77) from `sysexits.h`.
-  public static let permissionDenied = ExitCode(77)
-  /// A configuration file is not valid.
-  ///
-  /// The value is `EX_CONFIG` (78) from `sysexits.h`.
-  public static let configurationError = ExitCode(78)
 }
 
 /// An error that ends the process successfully after printing help or a

@@ -29,7 +29,7 @@ struct Accessoryd {
             ? "Usage: \(DaemonConfiguration.usage)\n"
               + "  See 'accessoryd --help' for more information.\n"
             : ""))
-      exit(error.exitStatus)
+      exit(error.exitStatus.rawValue)
     }
     switch request {
     case .help:
@@ -56,7 +56,7 @@ struct Accessoryd {
       stateWarning = try stateFile.checkBeforeStart()
     } catch {
       printError("Error: \(error)\n")
-      exit(error.exitStatus)
+      exit(error.exitStatus.rawValue)
     }
     let notifier: ServiceManagerNotifier
     do {
@@ -64,7 +64,7 @@ struct Accessoryd {
         environment: ProcessInfo.processInfo.environment)
     } catch {
       printError("Error: \(error)\n")
-      exit(78)
+      exit(ProcessExitCode.configuration.rawValue)
     }
     let lock: StateDirectoryLock
     do {
@@ -73,8 +73,8 @@ struct Accessoryd {
     } catch {
       printError("Error: \(error)\n")
       switch error {
-      case .held: exit(StateDirectoryLock.exitStatusWhenHeld)
-      case .unusable: exit(73)
+      case .held: exit(StateDirectoryLock.exitStatusWhenHeld.rawValue)
+      case .unusable: exit(ProcessExitCode.cannotCreate.rawValue)
       }
     }
     defer { withExtendedLifetime(lock) {} }
@@ -83,7 +83,7 @@ struct Accessoryd {
       policies = try PolicyStore(path: configuration.policyPath)
     } catch {
       printError("Error: \(error)\n")
-      exit(78)
+      exit(ProcessExitCode.configuration.rawValue)
     }
     // Last of the checks, so that no earlier refusal leaves a socket.
     let socket: ControlSocket
@@ -91,7 +91,7 @@ struct Accessoryd {
       socket = try ControlSocket.listen(at: configuration.socketPath)
     } catch {
       printError("Error: \(error)\n")
-      exit(error.exitStatus)
+      exit(error.exitStatus.rawValue)
     }
     if let stateWarning {
       logger.error("Changes cannot be saved: \(stateWarning)")
@@ -191,7 +191,7 @@ struct Accessoryd {
         },
         abort: { signal in
           exit.exit(
-            status: 128 + signal.rawValue,
+            status: .signal(signal.rawValue),
             reason: "a second \(signal) while stopping")
         })
     }
@@ -204,7 +204,7 @@ struct Accessoryd {
       stopDeadline: Self.stopDeadline,
       onStopDeadline: { name in
         exit.exit(
-          status: 1,
+          status: .failure,
           reason: "the \(name) service did not stop within \(Self.stopDeadline)"
         )
       })
@@ -217,10 +217,10 @@ struct Accessoryd {
       }
     } catch {
       logger.critical("\(error)")
-      exit.exit(status: 1, reason: "\(error)")
+      exit.exit(status: .failure, reason: "\(error)")
     }
     signalHandling.cancel()
-    exit.exit(status: 0, reason: "stopped")
+    exit.exit(status: .success, reason: "stopped")
   }
 
   /// How long each service may take to stop before the daemon exits

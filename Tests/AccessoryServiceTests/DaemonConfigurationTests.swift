@@ -68,7 +68,7 @@ struct DaemonConfigurationTests {
     } throws: { error in
       // A command-line mistake exits 64 with the usage line.
       "\(error)" == message
-        && (error as? DaemonConfiguration.UsageError)?.exitStatus == 64
+        && (error as? DaemonConfiguration.UsageError)?.exitStatus == .usage
     }
   }
 
@@ -102,7 +102,7 @@ struct DaemonConfigurationTests {
         ["--config", bad.path], environment: environment)
     } throws: { error in
       // A config file's mistake exits 78, without the usage line.
-      (error as? DaemonConfiguration.UsageError)?.exitStatus == 78
+      (error as? DaemonConfiguration.UsageError)?.exitStatus == .configuration
         && "\(error)"
           == "\(bad.path): sever: is not a known setting; expected one of "
           + "'server', 'policy', 'stateDirectory', 'socket', 'hostAddresses', "
@@ -130,5 +130,12 @@ struct DaemonConfigurationTests {
     #expect(
       try DaemonConfiguration.parse(["--version"], environment: environment)
         == .version)
+  }
+
+  /// The manual's EXIT STATUS lists what the daemon exits with.
+  @Test func manualExitStatuses() {
+    #expect(
+      DaemonConfiguration.configuration.exitStatuses.map(\.code)
+        == [0, 1, 64, 65, 73, 75, 78, 143])
   }
 }

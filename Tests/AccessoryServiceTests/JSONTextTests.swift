@@ -361,7 +361,7 @@ struct JSONTextTests {
       .failure(
         id: "req-1",
         ControlError(
-          code: -32602, message: "invalid params: missing 'id'",
+          code: .invalidParams, message: "invalid params: missing 'id'",
           data: ["case": "invalidParams", "field": "id"])),
       #"{"error":{"code":-32602,"data":{"case":"invalidParams","field":"id"},"#
         + #""message":"invalid params: missing 'id'"},"id":"req-1","jsonrpc":"2.0"}"#

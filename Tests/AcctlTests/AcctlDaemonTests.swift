@@ -691,10 +691,19 @@ private func run(
 @Suite struct AcctlExitCodeTests {
   @Test(
     arguments: [
-      (-32001, Int32(2)), (-32002, 3), (-32602, 3), (-32003, 4),
-      (-32000, 1), (-32603, 1), (-32601, 1), (-32078, 78),
+      (
+        ControlErrorCode.accessoryNotCapable,
+        ProcessExitCode.accessoryNotCapable
+      ),
+      (.accessoryInvalidRequest, .requestRefused),
+      (.invalidParams, .requestRefused),
+      (.accessoryInvalidated, .invalidated), (.accessoryUnknown, .failure),
+      (.internalError, .failure), (.methodNotFound, .failure),
+      (.invalidConfiguration, .configuration),
     ])
-  func daemonErrors(code: Int, status: Int32) async throws {
+  func daemonErrors(
+    code: ControlErrorCode, status: ProcessExitCode
+  ) async throws {
     let message = "accessory 'Studio Buds' (AA:BB:CC:DD:EE:01) says no"
     let daemon = try FakeDaemon { request in
       .lines([FakeDaemon.error(request, code: code, message: message)])
@@ -705,14 +714,15 @@ private func run(
       daemon.path)
     #expect(
       transcript
-        == Transcript(output: "", error: "Error: \(message)\n", status: status))
+        == Transcript(
+          output: "", error: "Error: \(message)\n", status: status.rawValue))
   }
 
   @Test func permissionDenied() async throws {
     let daemon = try FakeDaemon { request in
       .lines([
         FakeDaemon.error(
-          request, code: -32077,
+          request, code: .permissionDenied,
           message: "permission denied: the control socket belongs to another "
             + "user")
       ])

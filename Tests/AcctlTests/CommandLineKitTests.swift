@@ -281,9 +281,6 @@ private let assignUsage = """
     #expect(Tool.fullMessage(for: Broken()) == "Error: the thing broke")
     #expect(Tool.exitCode(for: ValidationError("no")) == .validationFailure)
     #expect(ExitCode.validationFailure.rawValue == 64)
-    #expect(ExitCode.unavailable.rawValue == 69)
-    #expect(ExitCode.permissionDenied.rawValue == 77)
-    #expect(ExitCode.configurationError.rawValue == 78)
   }
 }
 

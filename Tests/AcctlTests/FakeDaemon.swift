@@ -70,7 +70,7 @@ final class FakeDaemon: Sendable {
       guard let result = results[request.method] else {
         return .lines([
           FakeDaemon.error(
-            request, code: -32601, message: "method not found")
+            request, code: .methodNotFound, message: "method not found")
         ])
       }
       return .lines([FakeDaemon.result(request, result)])
@@ -97,9 +97,9 @@ final class FakeDaemon: Sendable {
 
   /// Returns a response line with an error.
   static func error(
-    _ request: ControlRequest, code: Int, message: String
+    _ request: ControlRequest, code: ControlErrorCode, message: String
   ) -> String {
-    #"{"jsonrpc":"2.0","id":\#(id(request)),"error":{"code":\#(code),"#
+    #"{"jsonrpc":"2.0","id":\#(id(request)),"error":{"code":\#(code.rawValue),"#
       + #""message":"\#(message)"}}"#
   }
 

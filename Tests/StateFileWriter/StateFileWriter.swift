@@ -6,6 +6,7 @@
 // Generation g holds (g % 40) + 1 accessories, each named "gen-<g>-<i>".
 
 import AccessoryBackend
+import AccessoryControl
 import AudioAccessoryKit
 import Foundation
 
@@ -16,7 +17,7 @@ struct StateFileWriter {
     guard arguments.count == 3, let iterations = Int(arguments[2]) else {
       FileHandle.standardError.write(
         Data("usage: StateFileWriter PATH ITERATIONS\n".utf8))
-      exit(64)
+      exit(ProcessExitCode.usage.rawValue)
     }
     let file = StateFile(url: URL(fileURLWithPath: arguments[1]))
     let start = Date(timeIntervalSince1970: 1_700_000_000)

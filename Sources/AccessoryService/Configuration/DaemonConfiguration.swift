@@ -5,6 +5,7 @@ import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit
 import FoundationEssentials
+import Glibc
 import Logging
 import RoutingCore
 
@@ -99,23 +100,23 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
       """,
     version: ProjectVersion.line,
     exitStatuses: [
-      ExitStatusMeaning(0, "stopped by SIGTERM or SIGINT"),
+      ExitStatusMeaning(.success, "stopped by SIGTERM or SIGINT"),
       ExitStatusMeaning(
-        1, "a part did not stop within 5 s, or failed while running"),
-      ExitStatusMeaning(64, "a bad flag or value"),
-      ExitStatusMeaning(65, "the state file is of a newer version"),
+        .failure, "a part did not stop within 5 s, or failed while running"),
+      ExitStatusMeaning(.usage, "a bad flag or value"),
+      ExitStatusMeaning(.dataError, "the state file is of a newer version"),
       ExitStatusMeaning(
-        73,
+        .cannotCreate,
         "the state directory or file cannot be used (read-only, not a "
           + "directory, a symbolic link, a file it cannot read), or the "
           + "control socket's place cannot (see FILES)"),
       ExitStatusMeaning(
-        75,
+        .temporaryFailure,
         "another accessoryd uses the state directory or serves the socket"),
       ExitStatusMeaning(
-        78, "a bad config file, policy or NOTIFY_SOCKET"),
+        .configuration, "a bad config file, policy or NOTIFY_SOCKET"),
       ExitStatusMeaning(
-        143,
+        .signal(SIGTERM),
         "a second SIGTERM while it stopped (128 + the signal: 130 for "
           + "SIGINT)"),
     ],
@@ -197,12 +198,12 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
     /// Where the bad value came from.
     public var source: Source
 
-    /// The exit status for the error: 64 (`EX_USAGE`) for the command
-    /// line, 78 (`EX_CONFIG`) for a config file.
-    public var exitStatus: Int32 {
+    /// The exit status for the error: ``ProcessExitCode/usage`` for the
+    /// command line, ``ProcessExitCode/configuration`` for a config file.
+    public var exitStatus: ProcessExitCode {
       switch source {
-      case .commandLine: 64
-      case .configFile: 78
+      case .commandLine: .usage
+      case .configFile: .configuration
       }
     }
 
@@ -445,5 +446,13 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
           source: .configFile)
       }
     }
+  }
+}
+
+extension ExitStatusMeaning {
+  /// Creates the meaning of one of the statuses in the table both tools
+  /// share.
+  init(_ code: ProcessExitCode, _ meaning: String) {
+    self.init(code.rawValue, meaning)
   }
 }

@@ -59,18 +59,13 @@ public final class ControlSocket: Sendable {
   public struct Failure: Error, CustomStringConvertible {
     /// What a person reads: the path, what is wrong, what to do.
     public let description: String
-    /// The daemon's exit status: ``unusableLocationStatus`` or
-    /// ``servedStatus``.
-    public let exitStatus: Int32
+    /// The daemon's exit status: ``ProcessExitCode/cannotCreate`` for a
+    /// socket location that cannot be used,
+    /// ``ProcessExitCode/temporaryFailure`` when another daemon already
+    /// serves the socket, as it may stop.
+    public let exitStatus: ProcessExitCode
 
-    /// The exit status for a socket location that cannot be used:
-    /// `EX_CANTCREAT`.
-    public static let unusableLocationStatus: Int32 = 73
-    /// The exit status when another daemon already serves the socket:
-    /// `EX_TEMPFAIL`, as it may stop.
-    public static let servedStatus: Int32 = 75
-
-    init(_ description: String, status: Int32 = unusableLocationStatus) {
+    init(_ description: String, status: ProcessExitCode = .cannotCreate) {
       self.description = description
       self.exitStatus = status
     }
@@ -257,7 +252,7 @@ public final class ControlSocket: Sendable {
         "another accessoryd\(pid > 0 ? " (pid \(pid))" : "") already "
           + "listens on '\(path)'; stop it first, or give this one another "
           + "--socket",
-        status: Failure.servedStatus)
+        status: .temporaryFailure)
     default:
       throw Failure(
         "cannot use the control socket '\(path)': "

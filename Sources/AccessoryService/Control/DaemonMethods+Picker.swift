@@ -21,7 +21,7 @@ extension DaemonMethods {
         filtersDiscovery: try params.bool("filterDiscoveryResults") ?? false)
     else {
       throw ControlError(
-        code: Self.pickerAlreadyActive,
+        code: .pickerAlreadyActive,
         message: "a picker is already shown; answer or cancel it first "
           + "(acctl pair)",
         data: .object(["case": "pickerAlreadyActive"]))
@@ -237,15 +237,10 @@ extension DaemonMethods {
     ])
   }
 
-  /// The JSON-RPC error code for a picker shown while another is open.
-  static let pickerAlreadyActive = -32010
-  /// The JSON-RPC error code for an answer to a picker that is not open.
-  static let noPicker = -32011
-
   /// The error for an answer to a picker that is not open.
   static func noSuchPicker(_ id: String) -> ControlError {
     ControlError(
-      code: noPicker,
+      code: .noPicker,
       message: "no picker '\(id)' is open: it was answered, cancelled or "
         + "never shown",
       data: .object(["case": "invalidated"]))

@@ -542,12 +542,12 @@ public struct DaemonMethods: ControlHandler {
 extension ControlError {
   /// Creates the JSON-RPC error for an AudioAccessoryKit error.
   public init(_ error: AccessoryControlFailure) {
-    let code =
+    let code: ControlErrorCode =
       switch error.code {
-      case .accessoryNotCapable: -32001
-      case .invalidRequest: -32002
-      case .invalidated: -32003
-      case .unknown: -32000
+      case .accessoryNotCapable: .accessoryNotCapable
+      case .invalidRequest: .accessoryInvalidRequest
+      case .invalidated: .accessoryInvalidated
+      case .unknown: .accessoryUnknown
       }
     self.init(
       code: code, message: error.reason,

@@ -2,6 +2,7 @@
 // or SIGINT stops it gracefully, and another one while it stops ends it at
 // once. The exit is logged once, whichever way it comes.
 
+import AccessoryControl
 import Glibc
 import Locking
 import Logging
@@ -53,7 +54,7 @@ public final class DaemonExit: Sendable {
   ///   - status: The exit status.
   ///   - reason: Why, such as `stopped` or `a second SIGTERM while
   ///     stopping`.
-  public func exit(status: Int32, reason: String) -> Never {
+  public func exit(status: ProcessExitCode, reason: String) -> Never {
     guard
       exiting.compareExchange(
         expected: false, desired: true, ordering: .acquiringAndReleasing
@@ -63,6 +64,6 @@ public final class DaemonExit: Sendable {
     }
     logger.notice(
       "Exiting", metadata: ["exit.status": "\(status)", "exit.reason": reason])
-    Glibc.exit(status)
+    Glibc.exit(status.rawValue)
   }
 }

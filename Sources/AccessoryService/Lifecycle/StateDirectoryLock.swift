@@ -17,8 +17,8 @@ import FoundationEssentials
 /// into the file, so that a second daemon can say who holds it.
 public final class StateDirectoryLock: Sendable {
   /// The exit status of a daemon that finds its state directory locked:
-  /// `EX_TEMPFAIL`, as the other daemon may stop.
-  public static let exitStatusWhenHeld: Int32 = 75
+  /// ``ProcessExitCode/temporaryFailure``, as the other daemon may stop.
+  public static let exitStatusWhenHeld = ProcessExitCode.temporaryFailure
 
   /// The lock file's path.
   public let path: String

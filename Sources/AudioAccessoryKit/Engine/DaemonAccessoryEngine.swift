@@ -120,7 +120,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
     case "invalidated": return .invalidated(reason: reason)
     case "unknown": return .unknown(reason: reason)
     default:
-      return remote.code == -32602
+      return remote.code == .invalidParams
         ? .invalidRequest(reason: remote.message)
         : .unknown(reason: remote.message)
     }
