@@ -31,19 +31,19 @@ let package = Package(
     // MARK: - Apple-shaped frameworks
 
     // The lock every module uses, one ThreadSanitizer can follow.
-    .target(name: "Locking"),
+    .target(name: "ConcurrencyHelpers"),
 
     .target(name: "CommandLineKit", dependencies: ["Logging"]),
     .target(name: "CoreBluetooth"),
-    .target(name: "Logging", dependencies: ["Locking"]),
-    .target(name: "AccessoryControl", dependencies: ["Locking", "RoutingCore"]),
+    .target(name: "Logging", dependencies: ["ConcurrencyHelpers"]),
+    .target(name: "AccessoryControl", dependencies: ["ConcurrencyHelpers", "RoutingCore"]),
     .target(
       name: "AccessorySetupKit",
-      dependencies: ["Locking", "CoreBluetooth", "AccessoryControl"]
+      dependencies: ["ConcurrencyHelpers", "CoreBluetooth", "AccessoryControl"]
     ),
     .target(
       name: "AudioAccessoryKit",
-      dependencies: ["Locking", "AccessorySetupKit", "Logging", "AccessoryControl"]
+      dependencies: ["ConcurrencyHelpers", "AccessorySetupKit", "Logging", "AccessoryControl"]
     ),
 
     // MARK: - Backend: the registry, its state file and the in-process engine
@@ -51,7 +51,7 @@ let package = Package(
     .target(
       name: "AccessoryBackend",
       dependencies: [
-        "Locking", "AudioAccessoryKit", "AccessorySetupKit", "AccessoryControl", "Logging",
+        "ConcurrencyHelpers", "AudioAccessoryKit", "AccessorySetupKit", "AccessoryControl", "Logging",
       ]
     ),
 
@@ -68,7 +68,7 @@ let package = Package(
     ),
     .target(
       name: "PulseAudio",
-      dependencies: ["CPulse", "Locking"]
+      dependencies: ["CPulse", "ConcurrencyHelpers"]
     ),
 
     // MARK: - Bluetooth discovery
@@ -80,20 +80,20 @@ let package = Package(
     ),
     .target(
       name: "DBus",
-      dependencies: ["Locking", "CDBus"]
+      dependencies: ["ConcurrencyHelpers", "CDBus"]
     ),
     .target(
       name: "BlueZ",
-      dependencies: ["Locking", "DBus"]
+      dependencies: ["ConcurrencyHelpers", "DBus"]
     ),
     .target(
       name: "MPRIS",
-      dependencies: ["Locking", "DBus"]
+      dependencies: ["ConcurrencyHelpers", "DBus"]
     ),
     .target(name: "HeadphoneProtocols"),
     .target(
       name: "HeadphoneLinks",
-      dependencies: ["Locking", "HeadphoneProtocols", "AccessoryControl"]
+      dependencies: ["ConcurrencyHelpers", "HeadphoneProtocols", "AccessoryControl"]
     ),
 
     // MARK: - Service
@@ -101,7 +101,7 @@ let package = Package(
     .target(
       name: "AccessoryService",
       dependencies: [
-        "Locking", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
+        "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
         "AccessoryControl", "BlueZ", "MPRIS", "CommandLineKit", "HeadphoneProtocols",
         "HeadphoneLinks",
       ]
@@ -114,7 +114,7 @@ let package = Package(
     .target(
       name: "AcctlCommands",
       dependencies: [
-        "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+        "ConcurrencyHelpers", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
         "HeadphoneProtocols",
       ]
     ),
@@ -143,7 +143,7 @@ let package = Package(
     .executableTarget(
       name: "AccessorydBenchmark",
       dependencies: [
-        "Locking", "AudioAccessoryKit", "AccessoryControl", "AccessoryBackend",
+        "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryControl", "AccessoryBackend",
         "AccessorySetupKit", "BenchmarkSupport", "PulseAudio", "TestSupport", "MPRIS",
       ],
       path: "Benchmarks/AccessorydBenchmark"
@@ -194,7 +194,7 @@ let package = Package(
 
     .target(
       name: "TestSupport",
-      dependencies: ["Locking"],
+      dependencies: ["ConcurrencyHelpers"],
       path: "Tests/TestSupport"
     ),
     .target(
@@ -224,36 +224,36 @@ let package = Package(
     ),
     .testTarget(
       name: "PackagingTests",
-      dependencies: ["Locking", "RoutingCore", "TestSupport"]
+      dependencies: ["ConcurrencyHelpers", "RoutingCore", "TestSupport"]
     ),
     .testTarget(
       name: "AcctlTests",
       dependencies: [
-        "AcctlCommands", "Locking", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+        "AcctlCommands", "ConcurrencyHelpers", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
         "TestSupport",
       ]
     ),
     .testTarget(
       name: "AccessorySetupKitTests",
-      dependencies: ["Locking", "AccessorySetupKit", "CoreBluetooth"]
+      dependencies: ["ConcurrencyHelpers", "AccessorySetupKit", "CoreBluetooth"]
     ),
     .testTarget(
       name: "AudioAccessoryKitTests",
       dependencies: [
-        "Locking", "AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging", "TestSupport",
+        "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging", "TestSupport",
         "StateFileWriter",
       ]
     ),
     .testTarget(
       name: "AccessoryServiceTests",
       dependencies: [
-        "Locking", "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
+        "ConcurrencyHelpers", "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
         "Logging", "MPRIS", "HeadphoneProtocols", "RoutingCore",
       ]
     ),
     .testTarget(
       name: "PulseAudioTests",
-      dependencies: ["Locking", "PulseAudio", "CPulse", "TestSupport"]
+      dependencies: ["ConcurrencyHelpers", "PulseAudio", "CPulse", "TestSupport"]
     ),
     .testTarget(
       name: "RoutingCoreTests",
@@ -277,7 +277,7 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "Locking", "TestSupport", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
+        "ConcurrencyHelpers", "TestSupport", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
         "PulseAudio", "MPRIS",
       ]
     ),

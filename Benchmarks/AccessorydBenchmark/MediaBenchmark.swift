@@ -9,8 +9,8 @@
 import AccessoryControl
 import AudioAccessoryKit
 import BenchmarkSupport
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import MPRIS
 import PulseAudio
 import TestSupport

@@ -8,8 +8,8 @@ import AccessoryControl
 import AccessorySetupKit
 import AudioAccessoryKit
 import BenchmarkSupport
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import TestSupport
 
 /// The update figures at one number of registered accessories.

@@ -4,9 +4,9 @@
 import AccessoryControl
 import AccessorySetupKit
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import Dispatch
 import FoundationEssentials
-import Locking
 import Logging
 
 /// An engine that holds paired accessories and registrations in this

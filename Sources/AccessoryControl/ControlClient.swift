@@ -1,8 +1,8 @@
 // The client side of the control socket: a blocking Unix-socket connection
 // that sends one request line and reads lines until its response.
 
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 
 #if canImport(Glibc)
   import Glibc

@@ -3,9 +3,9 @@
 // Apple's documentation; the rules that connect them are in
 // ASDiscoveryDescriptor+Validation.swift.
 
+import ConcurrencyHelpers
 import CoreBluetooth
 import FoundationEssentials
-import Locking
 
 /// A 16-bit Bluetooth company identifier, as assigned by the Bluetooth SIG.
 ///

@@ -3,9 +3,9 @@
 // settings restored however acctl ends.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import Dispatch
 import Foundation
-import Locking
 
 /// The terminal the picker reads keys from and draws on.
 ///

@@ -1,6 +1,6 @@
 @_exported import AccessorySetupKit
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 
 /// An audio accessory registered with the system for automatic audio
 /// switching.

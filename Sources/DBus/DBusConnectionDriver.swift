@@ -8,8 +8,8 @@
 // integration libdbus never fires the timeouts of asynchronous calls.
 
 internal import CDBus
+import ConcurrencyHelpers
 import Glibc
-import Locking
 
 /// One method call in flight, found again through the `userdata` pointer of
 /// its pending call.

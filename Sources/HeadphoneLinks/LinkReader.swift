@@ -3,8 +3,8 @@
 // protocol's session, and say once if the headphones stay silent.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import HeadphoneProtocols
-import Locking
 
 /// The reading loop of a link, whatever the protocol.
 enum LinkReader {

@@ -1,9 +1,9 @@
 // A small structured logger in the shape of swift-log's `Logger`, written
 // for this package because no outside Swift package can be a dependency.
 
+import ConcurrencyHelpers
 import FoundationEssentials
 import Glibc
-import Locking
 
 /// A value that emits log messages at a level, with structured metadata.
 ///

@@ -2,7 +2,7 @@
 // subscriber in order, a subscription ends with its stream, and a finished
 // broadcast ends every stream, later ones included.
 
-import Locking
+import ConcurrencyHelpers
 import Testing
 
 @Suite("Broadcast")

@@ -3,8 +3,8 @@
 // link's updates with a deadline; pactl, an independent client, confirms.
 
 import AccessoryService
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import Logging
 import PulseAudio
 import TestSupport

@@ -2,10 +2,10 @@
 // accessoryd anything, and what an unreachable accessoryd does to it.
 
 import AccessorySetupKit
+import ConcurrencyHelpers
 import CoreBluetooth
 import Dispatch
 import Foundation
-import Locking
 import Testing
 
 @Suite("ASAccessorySession, without accessoryd")

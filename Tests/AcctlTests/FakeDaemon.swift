@@ -2,9 +2,9 @@
 // records each JSON-RPC request and answers with canned lines.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import Foundation
 import Glibc
-import Locking
 
 /// A fake control socket that answers requests with canned JSON-RPC lines.
 final class FakeDaemon: Sendable {

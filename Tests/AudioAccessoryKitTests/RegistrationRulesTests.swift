@@ -2,8 +2,8 @@
 
 import AccessoryBackend
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import Testing
 
 @Suite("Registration rules")

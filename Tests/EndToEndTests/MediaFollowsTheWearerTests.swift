@@ -5,8 +5,8 @@
 // those resume.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import MPRIS
 import PulseAudio
 import TestSupport

@@ -8,8 +8,8 @@
 // makes it forget, so that only accessoryd switches to headphones that
 // return.
 
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import PulseAudio
 import TestSupport
 import Testing

@@ -3,8 +3,8 @@
 // move.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import PulseAudio
 import TestSupport
 import Testing

@@ -6,9 +6,9 @@
 import AccessoryControl
 import AccessorySetupKit
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import CoreBluetooth
 import Foundation
-import Locking
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@
 // link runs, with the test playing the AirPods.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import HeadphoneLinks
 import HeadphoneProtocols
 import Testing

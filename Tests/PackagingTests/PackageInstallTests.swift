@@ -9,9 +9,9 @@
 // access to Debian's archive. Each debootstrap root is cached as a tarball
 // under ~/.cache/accessoryd/, so a second run on a machine starts at once.
 
+import ConcurrencyHelpers
 import Foundation
 import Glibc
-import Locking
 import TestSupport
 import Testing
 

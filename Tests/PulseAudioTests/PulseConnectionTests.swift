@@ -2,8 +2,8 @@
 // private PipeWire + WirePlumber + pipewire-pulse stack, each test on its
 // own server.
 
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import PulseAudio
 import TestSupport
 import Testing

@@ -3,9 +3,9 @@
 // Adapters and devices are added and changed through the template's methods
 // and the standard Properties interface, called with `gdbus`.
 
+import ConcurrencyHelpers
 import Foundation
 import Glibc
-import Locking
 
 /// A private D-Bus message bus for one test, with nothing on it.
 ///

@@ -1,6 +1,6 @@
+import ConcurrencyHelpers
 import Foundation
 import Glibc
-import Locking
 
 /// Fault injection end to end: clients update their accessories as fast as
 /// they can while the daemon is killed with SIGKILL and the sound server

@@ -1,5 +1,5 @@
+import ConcurrencyHelpers
 import Glibc
-import Locking
 
 /// A process that this test process spawned, and alone waits for.
 ///

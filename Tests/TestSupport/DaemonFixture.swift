@@ -1,6 +1,6 @@
+import ConcurrencyHelpers
 import Foundation
 import Glibc
-import Locking
 
 /// A private `accessoryd` for one end-to-end test, and the `acctl` that
 /// talks to it.

@@ -2,9 +2,9 @@
 // Unix datagram socket that a daemon is pointed at with NOTIFY_SOCKET, and
 // the messages it received, in order.
 
+import ConcurrencyHelpers
 import Foundation
 import Glibc
-import Locking
 
 /// A Unix datagram socket that collects what a daemon sends to
 /// `NOTIFY_SOCKET`, as systemd would receive it.

@@ -6,8 +6,8 @@
 // support's blocking waits run on threads of their own, and the primitives
 // that block trap when a task calls them.
 
+import ConcurrencyHelpers
 import Foundation
-import Locking
 
 /// Runs blocking work on a new thread of its own and waits for it without
 /// holding a shared task thread.

@@ -1,5 +1,5 @@
+import ConcurrencyHelpers
 import Glibc
-import Locking
 
 /// A `pacat` process: a silent playback stream playing `/dev/zero`, or a
 /// recording into `/dev/null`.

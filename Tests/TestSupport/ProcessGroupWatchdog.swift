@@ -1,5 +1,5 @@
+import ConcurrencyHelpers
 import Glibc
-import Locking
 
 /// A helper process that leads a server's process group and cleans up after
 /// this process if it dies without stopping the server.

@@ -2,9 +2,9 @@
 // process, so that parallel tests do not starve each other's servers of
 // CPU on a small machine.
 
+import ConcurrencyHelpers
 import Dispatch
 import Foundation
-import Locking
 
 /// A counting semaphore for running servers.
 ///

@@ -7,8 +7,8 @@
 // tasks wait with it: the watchdog writes that to standard error once per
 // stall, with how long it lasted, so a suite that times out says why.
 
+import ConcurrencyHelpers
 import Foundation
-import Locking
 
 /// Reports, on standard error, stalls of Swift's shared task threads.
 public enum SharedThreadWatchdog {

@@ -1,6 +1,6 @@
+import ConcurrencyHelpers
 import Foundation
 import Glibc
-import Locking
 
 /// A private, headless sound server for one test.
 ///

@@ -1,7 +1,7 @@
 // The policy in force, and where it came from; SIGHUP reloads it.
 
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 import Logging
 import RoutingCore
 

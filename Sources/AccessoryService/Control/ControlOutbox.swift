@@ -3,9 +3,9 @@
 // thread: answers and events wait in a bounded queue instead.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import Dispatch
 import FoundationEssentials
-import Locking
 import Logging
 
 #if canImport(Glibc)

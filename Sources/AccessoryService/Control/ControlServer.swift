@@ -2,8 +2,8 @@
 // on a Unix socket that only the daemon's own user may use.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 import Logging
 
 #if canImport(Glibc)

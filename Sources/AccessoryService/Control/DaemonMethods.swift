@@ -3,6 +3,7 @@
 import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import FoundationEssentials
 import Logging
 import MPRIS

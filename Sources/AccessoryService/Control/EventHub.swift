@@ -3,8 +3,8 @@
 
 import AccessoryControl
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 
 /// Delivers events to any number of subscribers.
 public final class EventHub: Sendable {

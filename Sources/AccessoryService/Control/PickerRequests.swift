@@ -3,7 +3,7 @@
 
 import AccessoryControl
 import AccessorySetupKit
-import Locking
+import ConcurrencyHelpers
 
 /// One item of a picker request: what the app looks for.
 package struct PickerItem: Sendable {

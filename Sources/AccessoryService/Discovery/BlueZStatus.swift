@@ -4,7 +4,7 @@
 
 import AccessoryControl
 import BlueZ
-import Locking
+import ConcurrencyHelpers
 
 /// BlueZ as the daemon reaches it, for `bluetooth.status`.
 ///

@@ -3,8 +3,8 @@
 // Bluetooth outputs.
 
 import AccessorySetupKit
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 import Logging
 
 /// A change to the set of discovered devices.

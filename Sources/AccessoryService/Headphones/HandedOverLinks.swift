@@ -6,6 +6,7 @@
 import AccessoryControl
 import AccessorySetupKit
 import BlueZ
+import ConcurrencyHelpers
 import HeadphoneLinks
 import Logging
 

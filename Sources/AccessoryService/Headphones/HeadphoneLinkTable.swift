@@ -4,8 +4,8 @@
 
 import AccessoryControl
 import AccessorySetupKit
+import ConcurrencyHelpers
 import HeadphoneProtocols
-import Locking
 
 /// The links accessoryd has to headphones, by accessory address.
 public final class HeadphoneLinkTable: Sendable {

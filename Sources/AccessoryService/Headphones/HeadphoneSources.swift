@@ -9,6 +9,7 @@ import AccessoryBackend
 import AccessoryControl
 import AccessorySetupKit
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import FoundationEssentials
 import HeadphoneLinks
 import HeadphoneProtocols

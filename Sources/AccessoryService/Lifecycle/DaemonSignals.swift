@@ -3,8 +3,8 @@
 // once. The exit is logged once, whichever way it comes.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import Glibc
-import Locking
 import Logging
 
 /// The daemon's handling of SIGHUP, SIGTERM and SIGINT.

@@ -1,7 +1,7 @@
 // Unix signals as an async sequence, built on Dispatch signal sources.
 
+import ConcurrencyHelpers
 import Dispatch
-import Locking
 
 #if canImport(Glibc)
   import Glibc

@@ -8,6 +8,7 @@
 import AccessoryBackend
 import AccessoryControl
 import AccessorySetupKit
+import ConcurrencyHelpers
 import FoundationEssentials
 import Logging
 import MPRIS

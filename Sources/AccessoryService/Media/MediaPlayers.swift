@@ -3,7 +3,7 @@
 // pause and resume them and acctl can list them.
 
 import AccessoryControl
-import Locking
+import ConcurrencyHelpers
 import Logging
 import MPRIS
 

@@ -5,8 +5,8 @@
 
 import AccessoryControl
 import AccessorySetupKit
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 import PulseAudio
 
 #if canImport(Glibc)

@@ -9,8 +9,8 @@
 import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 import Logging
 import PulseAudio
 import RoutingCore

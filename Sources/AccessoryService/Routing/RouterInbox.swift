@@ -2,7 +2,7 @@
 // route again. The router's loop takes everything queued at once, so that
 // triggers arriving while it reconciles are merged into the next pass.
 
-import Locking
+import ConcurrencyHelpers
 
 /// Something that makes the router decide again.
 enum RouterTrigger: Sendable {

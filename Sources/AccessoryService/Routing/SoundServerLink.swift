@@ -3,8 +3,8 @@
 // batches, and reconnects by itself when the server goes away.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import FoundationEssentials
-import Locking
 import Logging
 import PulseAudio
 

@@ -3,10 +3,10 @@
 // this platform; the session hears the events in Apple's order.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import CoreBluetooth
 import Dispatch
 import FoundationEssentials
-import Locking
 
 /// Coordinates accessory discovery and authorization for an app.
 ///
@@ -751,7 +751,7 @@ private struct UncheckedCompletion: @unchecked Sendable {
 /// Runs `body`, which blocks on the daemon's socket, on a thread of its
 /// own.
 private func startThread(_ body: @escaping @Sendable () -> Void) {
-  AccessoryControl.startThread(named: "ASAccessorySes", body)
+  ConcurrencyHelpers.startThread(named: "ASAccessorySes", body)
 }
 
 extension DiscoveredDevice {

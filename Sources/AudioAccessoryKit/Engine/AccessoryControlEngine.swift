@@ -1,7 +1,7 @@
 // Linux addition: the engine behind AccessoryControlDevice is pluggable, in
 // the way swift-crypto keeps its backend behind an internal protocol.
 
-import Locking
+import ConcurrencyHelpers
 
 /// A system that holds accessory registrations and acts on them.
 ///

@@ -5,7 +5,7 @@
 // entry points throw its plain case and keep the reason for
 // AccessoryControlDevice.lastFailure(for:).
 
-import Locking
+import ConcurrencyHelpers
 
 /// A refused or failed request, with the reason: which value was refused
 /// and what is expected instead.

@@ -3,9 +3,9 @@
 // routing service. It is the default engine.
 
 import AccessoryControl
+import ConcurrencyHelpers
 import Dispatch
 import FoundationEssentials
-import Locking
 
 /// An engine that forwards every call to the accessoryd service.
 ///

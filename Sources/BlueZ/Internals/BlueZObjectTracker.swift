@@ -5,8 +5,8 @@
 // Only the dispatch thread changes the copy, so changes are published in the
 // order BlueZ made them; any thread may read it or subscribe.
 
+import ConcurrencyHelpers
 import DBus
-import Locking
 
 /// BlueZ's objects as last seen, and the streams of their changes.
 package final class BlueZObjectTracker: Sendable {

@@ -5,8 +5,8 @@
 // Only the dispatch thread changes the copy, so changes are published in
 // the order the bus sent them; any thread may read it or subscribe.
 
+import ConcurrencyHelpers
 import DBus
-import Locking
 
 /// The players as last seen, and the streams of their changes.
 final class PlayerTracker: Sendable {

@@ -4,9 +4,9 @@
 // (which runs on the mainloop thread with the lock held).
 
 internal import CPulse
+import ConcurrencyHelpers
 import Dispatch
 import FoundationEssentials
-import Locking
 
 /// A value produced by one libpulse callback.
 enum Payload: @unchecked Sendable {

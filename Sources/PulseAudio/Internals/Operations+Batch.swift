@@ -3,7 +3,7 @@
 // lock.
 
 internal import CPulse
-import Locking
+import ConcurrencyHelpers
 
 extension ContextDriver {
   /// Starts a batch's operations in order under one lock, pipelined on the

@@ -2,7 +2,7 @@
 // order, each within a deadline; signals reload, stop, then abort.
 
 import AccessoryService
-import Locking
+import ConcurrencyHelpers
 import Logging
 import Testing
 

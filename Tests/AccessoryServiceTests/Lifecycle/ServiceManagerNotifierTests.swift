@@ -4,8 +4,8 @@
 
 import AccessoryControl
 import AccessoryService
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import Logging
 import TestSupport
 import Testing

@@ -2,8 +2,8 @@
 // test advances past their deadline, never on their own.
 
 import AccessoryService
+import ConcurrencyHelpers
 import Foundation
-import Locking
 
 /// A ``RouterClock`` that stands still until a test advances it.
 final class ManualRouterClock: RouterClock {

@@ -7,8 +7,8 @@ import AccessoryBackend
 import AccessoryControl
 import AccessoryService
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import Foundation
-import Locking
 import Testing
 
 @testable import PulseAudio

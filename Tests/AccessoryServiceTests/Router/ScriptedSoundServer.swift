@@ -3,7 +3,7 @@
 // sends, and plays the person and other programs when a test says so.
 
 import AccessoryService
-import Locking
+import ConcurrencyHelpers
 
 @testable import PulseAudio
 

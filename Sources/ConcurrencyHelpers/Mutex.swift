@@ -2,7 +2,7 @@
 // mutex underneath. On Linux, Synchronization's Mutex waits on a futex
 // that ThreadSanitizer cannot see, so under `swift test --sanitize=thread`
 // every value it guards reads as raced; a pthread mutex is one
-// ThreadSanitizer follows. Modules import Locking instead of
+// ThreadSanitizer follows. Modules import ConcurrencyHelpers instead of
 // Synchronization, which it re-exports for Atomic, and get this Mutex.
 
 @_exported import Synchronization
