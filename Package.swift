@@ -36,7 +36,7 @@ let package = Package(
     .target(name: "CommandLineKit", dependencies: ["Logging"]),
     .target(name: "CoreBluetooth"),
     .target(name: "Logging", dependencies: ["ConcurrencyHelpers"]),
-    .target(name: "AccessoryControl", dependencies: ["ConcurrencyHelpers", "RoutingCore"]),
+    .target(name: "AccessoryControl", dependencies: ["ConcurrencyHelpers"]),
     .target(
       name: "AccessorySetupKit",
       dependencies: ["ConcurrencyHelpers", "CoreBluetooth", "AccessoryControl"]

@@ -408,6 +408,7 @@ enum Rendering {
           case .call: " for the call"
           case .afterCall: " after the call"
           case .output: ""
+          default: " (\(profile.purpose.rawValue))"
           }
         notes.append("\(profile.card) to '\(profile.profile)'\(purpose)")
       }

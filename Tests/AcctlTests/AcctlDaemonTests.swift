@@ -121,7 +121,7 @@ private let route = FakeDaemon.text(
     output: "bluez_output.AA_BB_CC_DD_EE_01.1", description: "Studio Buds",
     pending: false, soundServer: .connected,
     summary: "Studio Buds is worn, so it plays",
-    explanation: Explanation(
+    explanation: RouteReport.Explanation(
       summary: "Studio Buds is worn, so it plays",
       steps: [
         .init(
@@ -611,7 +611,7 @@ private func run(
         defaultChanged: false, pending: false, chosenBy: .accessoryd,
         inputChanged: "bluez_input.AA_BB_CC_DD_EE_01.0",
         profiles: [
-          ProfileRequest(
+          RouteEvent.ProfileSwitch(
             card: "bluez_card.AA_BB_CC_DD_EE_01", profile: "headset-head-unit",
             purpose: .call, previousProfile: "a2dp-sink-sbc")
         ])),

@@ -169,10 +169,10 @@ private func read<Message: Decodable>(
           output: "buds", summary: "A call", moves: 0, defaultChanged: false,
           pending: false, chosenBy: .accessoryd, inputChanged: "buds-mic",
           profiles: [
-            ProfileRequest(
+            RouteEvent.ProfileSwitch(
               card: "card", profile: "headset-head-unit", purpose: .call,
               previousProfile: "a2dp-sink"),
-            ProfileRequest(card: "other", profile: "a2dp-sink"),
+            RouteEvent.ProfileSwitch(card: "other", profile: "a2dp-sink"),
           ])),
       .soundServer(.init(state: .disconnected)),
       .session(SessionEvent(migrated: 3)),
@@ -262,5 +262,45 @@ private func read<Message: Decodable>(
         "Error: accessoryd's answer to route.get is not what this version "
           + "expects: "))
     #expect(transcript.error.contains("output"))
+  }
+}
+
+@Suite("The route's wire types")
+struct RouteWireTypeTests {
+  @Test func aNewerDaemonsVerdictAndPurposeAreKept() throws {
+    let report = try JSONDecoder().decode(
+      RouteReport.self,
+      from: Data(
+        #"""
+        {"output":null,"description":null,"pending":false,
+         "soundServer":"connected","summary":"s",
+         "explanation":{"summary":"s","steps":[{"rule":"r","conclusion":"c",
+           "candidates":[{"subject":"x","verdict":"deferred","reason":"y"}]}]}}
+        """#.utf8))
+    let verdict = report.explanation?.steps.first?.candidates.first?.verdict
+    #expect(verdict?.rawValue == "deferred")
+    let switched = try JSONDecoder().decode(
+      RouteEvent.ProfileSwitch.self,
+      from: Data(#"{"card":"c","profile":"p","purpose":"ringing"}"#.utf8))
+    #expect(switched.purpose.rawValue == "ringing")
+    let older = try JSONDecoder().decode(
+      RouteEvent.ProfileSwitch.self,
+      from: Data(#"{"card":"c","profile":"p"}"#.utf8))
+    #expect(older.purpose == .output)
+  }
+
+  @Test func verdictsAndPurposesAreWrittenAsTheirNames() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let candidate = RouteReport.Explanation.Candidate(
+      subject: "buds", verdict: .passedOver, reason: "r")
+    #expect(
+      String(decoding: try encoder.encode(candidate), as: UTF8.self)
+        == #"{"reason":"r","subject":"buds","verdict":"passedOver"}"#)
+    let switched = RouteEvent.ProfileSwitch(
+      card: "c", profile: "p", purpose: .afterCall)
+    #expect(
+      String(decoding: try encoder.encode(switched), as: UTF8.self)
+        == #"{"card":"c","profile":"p","purpose":"afterCall"}"#)
   }
 }

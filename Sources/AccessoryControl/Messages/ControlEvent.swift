@@ -1,8 +1,6 @@
 // The events of the control protocol: the `params` of each `event`
 // notification after `events.subscribe` or `discovery.subscribe`.
 
-import RoutingCore
-
 /// One event, told apart by its `kind`.
 ///
 /// A kind this version does not know decodes as ``other(_:)``, and so does
@@ -274,13 +272,13 @@ public struct RouteEvent: Sendable, Hashable, Codable {
   public var inputChanged: String?
   /// The card profiles switched, for a call, after one, or so that an
   /// accessory gets an output.
-  public var profiles: [ProfileRequest]
+  public var profiles: [ProfileSwitch]
 
   /// Creates a route event.
   public init(
     output: String?, summary: String, moves: Int, defaultChanged: Bool,
     pending: Bool, chosenBy: Chooser, inputChanged: String? = nil,
-    profiles: [ProfileRequest] = []
+    profiles: [ProfileSwitch] = []
   ) {
     self.output = output
     self.summary = summary
@@ -314,7 +312,7 @@ public struct RouteEvent: Sendable, Hashable, Codable {
     // A purpose a newer daemon knows and this version does not leaves
     // the profiles out rather than the event.
     profiles =
-      (try? container.decodeIfPresent([ProfileRequest].self, forKey: .profiles))
+      (try? container.decodeIfPresent([ProfileSwitch].self, forKey: .profiles))
       ?? nil ?? []
   }
 

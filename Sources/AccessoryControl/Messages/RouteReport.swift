@@ -2,7 +2,6 @@
 // of `route.history`.
 
 import FoundationEssentials
-import RoutingCore
 
 /// Whether accessoryd is connected to the sound server.
 public enum SoundServerState: String, Sendable, Hashable, Codable {

@@ -798,7 +798,9 @@ public actor RouteController: Service {
             moves: decision.moves.count,
             defaultChanged: decision.defaultChange != nil, pending: pending,
             chosenBy: .accessoryd, inputChanged: inputChange,
-            profiles: decision.profileRequests)))
+            profiles: decision.profileRequests.map(
+              RouteEvent.ProfileSwitch.init))
+        ))
     }
     return pending
   }
@@ -999,15 +1001,16 @@ public actor RouteController: Service {
       },
       pending: pending, soundServer: connected ? .connected : .disconnected,
       summary: explained?.explanation.summary ?? "No decision yet",
-      explanation: explaining ? explained?.explanation : nil,
+      explanation: explaining
+        ? explained.map { RouteReport.Explanation($0.explanation) } : nil,
       text: explaining ? explained?.explanation.text : nil,
       decidedAt: record?.decidedAt, trigger: record?.trigger)
     report.input = input
     report.inputDescription = input.flatMap { name in
       latest.inputs.first { $0.name == name }?.description
     }
-    report.call = lastDecision?.callPhase
-    report.callProfiles = callProfiles
+    report.call = lastDecision.map { RouteReport.CallPhase($0.callPhase) }
+    report.callProfiles = callProfiles.map(RouteReport.CallProfile.init)
     return report
   }
 

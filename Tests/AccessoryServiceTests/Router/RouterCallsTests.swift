@@ -107,7 +107,7 @@ struct RouterCallsTests {
       #expect(batches[before + 2].defaultSource == Self.builtIn)
       #expect(await rig.server.activeProfile(of: Self.card) == "a2dp-sink-sbc")
       let after = await rig.router.report(explaining: false)
-      #expect(after.call == CallPhase.none)
+      #expect(after.call == RouteReport.CallPhase.none)
       #expect(after.callProfiles == [])
       #expect(await rig.server.defaultSink == Rig.buds)
     }

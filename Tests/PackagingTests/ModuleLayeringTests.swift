@@ -1,0 +1,85 @@
+// The layers the design draws, read from the package manifest itself: the
+// Apple-shaped modules and the control protocol do not link the decision
+// core and its policy parser, and the command line does not link BlueZ
+// (it asks the daemon).
+
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Module layering")
+struct ModuleLayeringTests {
+  /// Each target's direct dependencies, by name, as `swift package
+  /// dump-package` reads the manifest.
+  static func dependencies() async throws -> [String: [String]] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../..").standardized.path
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("accessoryd-layering-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let environment = ProcessInfo.processInfo.environment
+    let path = (environment["PATH"] ?? "").split(separator: ":")
+    let swift = try #require(
+      path.map { "\($0)/swift" }.first {
+        FileManager.default.isExecutableFile(atPath: $0)
+      }, "no swift on PATH")
+    let run = try await runProgram(
+      swift, ["package", "--scratch-path", scratch, "dump-package"],
+      environment: environment, directory: root,
+      within: .seconds(120))
+    let manifest =
+      try JSONSerialization.jsonObject(
+        with: Data(run.stdout.utf8)) as? [String: Any]
+    let targets = manifest?["targets"] as? [[String: Any]] ?? []
+    var result: [String: [String]] = [:]
+    for target in targets {
+      guard let name = target["name"] as? String else { continue }
+      let entries = target["dependencies"] as? [[String: Any]] ?? []
+      result[name] = entries.compactMap { entry in
+        for key in ["byName", "target", "product"] {
+          if let value = entry[key] as? [Any], let name = value.first as? String
+          {
+            return name
+          }
+        }
+        return nil
+      }
+    }
+    return result
+  }
+
+  /// Every module a target links, itself left out.
+  static func closure(
+    of target: String, in graph: [String: [String]]
+  )
+    -> Set<String>
+  {
+    var seen: Set<String> = []
+    var queue = graph[target] ?? []
+    while let next = queue.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      queue += graph[next] ?? []
+    }
+    return seen
+  }
+
+  @Test(
+    "Apple's modules and the protocol link neither the decision core nor BlueZ; acctl does not link BlueZ"
+  )
+  func layersHold() async throws {
+    let graph = try await Self.dependencies()
+    #expect(graph["RoutingCore"] != nil, "the manifest was not read: \(graph)")
+    for module in [
+      "AudioAccessoryKit", "AccessorySetupKit", "AccessoryControl",
+    ] {
+      let linked = Self.closure(of: module, in: graph)
+      #expect(
+        !linked.contains("RoutingCore"), "\(module) links \(linked.sorted())")
+      #expect(!linked.contains("BlueZ"), "\(module) links \(linked.sorted())")
+    }
+    for module in ["AcctlCommands", "acctl"] {
+      let linked = Self.closure(of: module, in: graph)
+      #expect(!linked.contains("BlueZ"), "\(module) links \(linked.sorted())")
+    }
+  }
+}
