@@ -28,12 +28,12 @@ public actor RouteController: Service {
   /// The service's name.
   public nonisolated let name = "router"
 
-  private let engine: InProcessAccessoryEngine
+  let engine: InProcessAccessoryEngine
   /// The registered accessories of one membership of the registry (see
   /// ``InProcessAccessoryEngine/VersionedRegistry/membership``): the
   /// addresses of the registrations not invalidated, as the decision core
   /// writes them, and those that take part in a snapshot.
-  private var registeredCache:
+  var registeredCache:
     (
       membership: UInt64, addresses: Set<String>,
       accessories: RegisteredAccessories
@@ -41,66 +41,66 @@ public actor RouteController: Service {
   /// The decision core's accessories of one registry generation and
   /// presence: the decisions the sound server's changes call for, while
   /// the registry stays, reuse them.
-  private var accessoriesCache:
+  var accessoriesCache:
     (
       generation: UInt64, presence: [String: RouteTracking.Presence],
       accessories: [Accessory]
     )?
-  private let link: any RoutingLink
-  private let policies: PolicyStore
+  let link: any RoutingLink
+  let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
   /// its adapters.
-  private var hostAddresses: [String]
+  var hostAddresses: [String]
   /// Whether the addresses were configured, so adapters do not replace
   /// them.
-  private let hostAddressesConfigured: Bool
-  private let events: EventHub
-  private let logger: Logger
-  private let clock: any RouterClock
-  private let inbox = RouterInbox()
+  let hostAddressesConfigured: Bool
+  let events: EventHub
+  let logger: Logger
+  let clock: any RouterClock
+  let inbox = RouterInbox()
 
-  private var tracking = RouteTracking()
+  var tracking = RouteTracking()
   /// Who hears of the streams the person moves.
-  private let personMoves = Broadcast<UInt32>()
-  private var mirror: ServerMirror?
+  let personMoves = Broadcast<UInt32>()
+  var mirror: ServerMirror?
   /// The cards this router switched to a headset profile for a call, with
   /// the profile each gets back after it.
-  private var callProfiles: [CallProfile] = []
+  var callProfiles: [CallProfile] = []
   /// When the last call's streams ended, kept until a call runs again.
-  private var callEndedAt: Instant?
+  var callEndedAt: Instant?
   /// Whether a call ran at the last decision: its streams' end starts the
   /// end delay.
-  private var callRunning = false
+  var callRunning = false
   /// Whether streams that would make a call recorded at the last
   /// decision: the end delay runs from the last one's end.
-  private var callStreamsRecorded = false
+  var callStreamsRecorded = false
   /// The input this router made the default for a call, to give back;
   /// forgotten again when the server refused to set it, so that the next
   /// decision sets it again.
-  private var callInput: String?
+  var callInput: String?
   /// The default input this router sent and had not seen when it asked
   /// the link for a fresh mirror.
-  private var inputAwaitingFreshMirror: String?
-  private var lastSnapshot: Snapshot?
-  private var lastDecision: Decision?
-  private var lastPolicy: Policy?
+  var inputAwaitingFreshMirror: String?
+  var lastSnapshot: Snapshot?
+  var lastDecision: Decision?
+  var lastPolicy: Policy?
   /// The decision `route --explain` shows: the last one that changed
   /// something, chose another output, or answered a request, a timer or a
   /// policy reload, never a mere echo of the router's own changes.
-  private var explainedDecision: DecisionRecord?
+  var explainedDecision: DecisionRecord?
   /// The last decisions that changed something, oldest first, each with
   /// its one-line summary: not the snapshot it was made from, which holds
   /// every output and stream and would make the history grow with the
   /// square of the accessories.
-  private var changes: [RouteHistory.Change] = []
+  var changes: [RouteHistory.Change] = []
   /// The decision whose changes are going out, kept whole until they went
   /// out and it joins `changes`; `route.history` lists it first meanwhile.
-  private var changeInFlight: DecisionRecord?
+  var changeInFlight: DecisionRecord?
   /// How many decisions that changed something are kept for `route.history`.
   public static let historyLimit = 100
 
   /// One decision with what it was made from.
-  private struct DecisionRecord {
+  struct DecisionRecord {
     let decidedAt: Date
     let trigger: String
     let snapshot: Snapshot
@@ -125,28 +125,28 @@ public actor RouteController: Service {
     "the sound server changed", "the sound server connected",
     "sent moves did not show up",
   ]
-  private var pending = false
+  var pending = false
   /// When the decision asked to be made again: the end of a grace time.
-  private var reconsiderAt: Date?
+  var reconsiderAt: Date?
   /// When to check that the changes sent showed up.
-  private var confirmAt: Date?
+  var confirmAt: Date?
   /// Callers of ``awaitMovesShown(within:)``, by their number.
-  private var movesShownWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-  private var nextMovesShownWaiter = 0
+  var movesShownWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+  var nextMovesShownWaiter = 0
   /// Streams that left a default PipeWire showed unchanged: the defaults
   /// are checked before the next decision.
-  private var streamsAwaitingDefaultCheck: Set<UInt32> = []
+  var streamsAwaitingDefaultCheck: Set<UInt32> = []
   /// Triggers taken from the inbox during a reconcile, for the next one.
-  private var deferred: [RouterTrigger] = []
+  var deferred: [RouterTrigger] = []
   /// Why the next reconcile runs, for sound-server states taken during a
   /// reconcile.
-  private var followUpReasons: [String] = []
+  var followUpReasons: [String] = []
   /// How long sent changes may take to show up.
   package static let confirmationDelay = 1.5
   /// The default this router sent and had not seen when it asked the link
   /// for a fresh mirror: if the fresh mirror shows it, it is this router's
   /// change, not the person's choice.
-  private var defaultAwaitingFreshMirror: String?
+  var defaultAwaitingFreshMirror: String?
   /// How long the router waits for the fresh state it asked for before it
   /// decides on what it has.
   static let freshMirrorLimit = 2.0
@@ -237,7 +237,7 @@ public actor RouteController: Service {
   /// a request to be queued before they let a held batch through.
   package nonisolated var queuedTriggerCount: Int { inbox.count }
 
-  private func loop() async {
+  func loop() async {
     while !Task.isCancelled {
       let triggers = deferred + inbox.take()
       deferred = []
@@ -298,7 +298,7 @@ public actor RouteController: Service {
 
   /// Returns once a trigger is queued, `deadline` has passed, or the task
   /// is cancelled.
-  private func waitForTriggers(until deadline: Date?) async {
+  func waitForTriggers(until deadline: Date?) async {
     let inbox = self.inbox
     guard let deadline else {
       await inbox.waitForTriggers()
@@ -323,7 +323,7 @@ public actor RouteController: Service {
   ///   - limit: How long to wait at most.
   ///   - isAwaited: Whether an update is the one waited for; another (one
   ///     the link published before) is taken in, and the wait goes on.
-  private func awaitNextMirror(
+  func awaitNextMirror(
     within limit: Double,
     until isAwaited: (LinkUpdate) -> Bool = { _ in true }
   ) async {
@@ -347,7 +347,7 @@ public actor RouteController: Service {
   ///
   /// - Returns: Why to route again, or nil when there is nothing to route
   ///   on.
-  private func handle(_ update: LinkUpdate) -> String? {
+  func handle(_ update: LinkUpdate) -> String? {
     switch update {
     case .connected(let mirror):
       // SoundServerLink logs the connection once, with the version.
@@ -385,7 +385,7 @@ public actor RouteController: Service {
   /// one, and changes nothing that plays.
   ///
   /// - Parameter output: The default the server shows, which stays.
-  private func makeTheServerForgetTheGoneOutput(
+  func makeTheServerForgetTheGoneOutput(
     keeping output: String
   ) async {
     let gone = tracking.goneConfiguredOutput?.name ?? "?"
@@ -404,7 +404,7 @@ public actor RouteController: Service {
 
   /// After asking for a fresh mirror: a mirror that shows the default this
   /// router sent shows its own change, not the person's choice.
-  private func recognizeSentDefault(in mirror: ServerMirror) {
+  func recognizeSentDefault(in mirror: ServerMirror) {
     if let sent = inputAwaitingFreshMirror, mirror.defaultSourceName == sent {
       inputAwaitingFreshMirror = nil
       tracking.expectedDefaultInput = sent
@@ -419,7 +419,7 @@ public actor RouteController: Service {
   /// The streams of `moves` that a default change to `newDefault` carries
   /// by itself: on PulseAudio, those on the current default that move to
   /// the new one (unless pinned, which only the server knows).
-  private static func movesCarriedByDefault(
+  static func movesCarriedByDefault(
     _ moves: [StreamMove], to newDefault: String?, on mirror: ServerMirror
   ) -> Set<UInt32> {
     guard let newDefault, !mirror.serverInfo.isPipeWire,
@@ -434,24 +434,24 @@ public actor RouteController: Service {
 
   /// Whether the mirror shows a stream on a sink; a stream that is gone
   /// counts as not.
-  private func isPlaying(_ stream: UInt32, on sinkName: String) -> Bool {
+  func isPlaying(_ stream: UInt32, on sinkName: String) -> Bool {
     mirror?.sinkInputs(onSinkNamed: sinkName).contains { $0.index == stream }
       ?? false
   }
 
   /// Whether the mirror shows a stream at all.
-  private func exists(_ stream: UInt32) -> Bool {
+  func exists(_ stream: UInt32) -> Bool {
     mirror?.sinkInputs.contains { $0.index == stream } ?? false
   }
 
   /// The registered accessories' normalized addresses.
-  private var registeredAddresses: Set<String> {
+  var registeredAddresses: Set<String> {
     registered(in: engine.versionedRegistry).addresses
   }
 
   /// The registered accessories of a registry, from ``registeredCache``
   /// while the same addresses are registered.
-  private func registered(
+  func registered(
     in current: InProcessAccessoryEngine.VersionedRegistry
   ) -> (addresses: Set<String>, accessories: RegisteredAccessories) {
     if let cached = registeredCache, cached.membership == current.membership {
@@ -467,7 +467,7 @@ public actor RouteController: Service {
     return (addresses, accessories)
   }
 
-  private func observe(_ mirror: ServerMirror) {
+  func observe(_ mirror: ServerMirror) {
     self.mirror = mirror
     let registered = registeredAddresses
     let choiceBefore = tracking.manualChoice
@@ -506,7 +506,7 @@ public actor RouteController: Service {
   }
 
   /// Tells the subscribers of ``streamsMovedByThePerson()`` of moves.
-  private func announceMovedByThePerson(_ streams: [UInt32]) {
+  func announceMovedByThePerson(_ streams: [UInt32]) {
     for stream in streams { personMoves.publish(stream) }
   }
 
@@ -531,11 +531,11 @@ public actor RouteController: Service {
   /// How many callers wait in ``awaitMovesShown(within:)``, for tests.
   package var movesShownWaiterCount: Int { movesShownWaiters.count }
 
-  private func resumeMovesShownWaiter(_ id: Int) {
+  func resumeMovesShownWaiter(_ id: Int) {
     movesShownWaiters.removeValue(forKey: id)?.resume()
   }
 
-  private func resumeMovesShownWaiters() {
+  func resumeMovesShownWaiters() {
     let waiters = movesShownWaiters.values
     movesShownWaiters = [:]
     for waiter in waiters { waiter.resume() }
@@ -549,7 +549,7 @@ public actor RouteController: Service {
 
   /// Tells event subscribers that the person chose a default output with
   /// another program.
-  private func publishManualChoice(
+  func publishManualChoice(
     _ choice: ManualChoice, on mirror: ServerMirror
   ) {
     let description = mirror.sink(named: choice.output)?.description
@@ -566,481 +566,4 @@ public actor RouteController: Service {
           moves: 0, defaultChanged: true, pending: false, chosenBy: .person)))
   }
 
-  // MARK: - One reconcile
-
-  /// Decides and applies the result.
-  ///
-  /// Returns after the server acknowledged it, or at once with `pending`
-  /// when the server is away. Only the loop calls it, so reconciles never
-  /// overlap.
-  ///
-  /// - Parameters:
-  ///   - reason: Why, for the log.
-  ///   - leavingFollowersToTheDefault: On PulseAudio, whether to leave the
-  ///     streams that follow the default to the default change and move
-  ///     only those that stayed behind once the link's next mirror shows
-  ///     them.
-  /// - Returns: Whether the route is pending.
-  @discardableResult
-  private func reconcileOnce(
-    because reason: String, leavingFollowersToTheDefault: Bool
-  ) async -> Bool {
-    let policy = policies.policy
-    guard let mirror else {
-      pending = true
-      return true
-    }
-    let decidedAt = clock.now()
-    let now = decidedAt.timeIntervalSince1970
-    let current = engine.versionedRegistry
-    let registered = registered(in: current)
-    tracking.notePresence(
-      of: registered.addresses, sinks: mirror.sinks,
-      reappearGrace: policy.reappearGraceSeconds, now: now)
-    let accessories: [Accessory]
-    if let cached = accessoriesCache, cached.generation == current.generation,
-      cached.presence == tracking.presence
-    {
-      accessories = cached.accessories
-    } else {
-      accessories = SnapshotBuilder.accessories(
-        registry: current.registry, registered: registered.accessories,
-        presence: tracking.presence)
-      accessoriesCache = (current.generation, tracking.presence, accessories)
-    }
-    var snapshot = SnapshotBuilder.snapshot(
-      registry: current.registry, registered: registered.accessories,
-      accessories: accessories, mirror: mirror,
-      tracking: tracking, callProfiles: callProfiles,
-      hostAddresses: hostAddresses, now: now)
-    noteCall(in: snapshot, policy: policy)
-    snapshot.callEndedAt = callEndedAt
-    snapshot.callInput = callInput
-    let decision = decide(snapshot, policy, explaining: false)
-    // The records of cards gone, or moved off their call profile by
-    // someone else, end with the decision; those given back end once the
-    // server took the profile (see recordCallProfiles).
-    let givenBack = Set(
-      decision.profileRequests.filter { $0.purpose == .afterCall }.map(\.card))
-    let ended = Set(decision.endedCallProfiles).subtracting(givenBack)
-    callProfiles.removeAll { ended.contains($0.card) }
-    let callInputBefore = callInput
-    callInput = decision.callInput(
-      after: callInput, defaultInput: snapshot.defaultInput)
-    lastSnapshot = snapshot
-    lastDecision = decision
-    lastPolicy = policy
-    reconsiderAt = decision.reconsiderAt.map {
-      Date(timeIntervalSince1970: $0 + 0.001)
-    }
-    // Changes already sent and not yet seen are not sent again: a server
-    // event that shows an earlier state would otherwise repeat them.
-    let defaultChange =
-      decision.defaultChange == tracking.expectedDefault
-      ? nil : decision.defaultChange
-    let moves = decision.moves.filter {
-      tracking.expectedMoves[$0.stream] != $0.to
-    }
-    let inputChange =
-      decision.defaultInputChange == tracking.expectedDefaultInput
-      ? nil : decision.defaultInputChange
-    let record = DecisionRecord(
-      decidedAt: decidedAt, trigger: reason, snapshot: snapshot,
-      policy: policy, decision: decision,
-      sentDefault: defaultChange != nil, sentMoves: moves.count,
-      sentProfiles: !decision.profileRequests.isEmpty,
-      sentInput: inputChange != nil)
-    keep(record)
-    if decision.reassertsDefault, let target = decision.target {
-      await makeTheServerForgetTheGoneOutput(keeping: target)
-    }
-    guard
-      defaultChange != nil || !moves.isEmpty
-        || !decision.profileRequests.isEmpty || inputChange != nil
-    else {
-      pending = false
-      return false
-    }
-    changeInFlight = record
-    // On PulseAudio a new default carries every stream that follows the
-    // default before the server acknowledges it. The moves of the streams
-    // on the old default to the new one wait until the server has shown
-    // which of them stayed behind, pinned: sending them at once would only
-    // busy the server while every client that follows it asks what
-    // changed.
-    let carried =
-      leavingFollowersToTheDefault
-      ? Self.movesCarriedByDefault(moves, to: defaultChange, on: mirror) : []
-    var sentMoves = moves.filter { !carried.contains($0.stream) }
-    let batch = PulseBatch(
-      cardProfiles: decision.profileRequests.map {
-        .init(cardName: $0.card, profileName: $0.profile)
-      },
-      defaultSink: defaultChange,
-      defaultSource: inputChange,
-      moves: sentMoves.map { .init(sinkInput: $0.stream, sink: $0.to) })
-    if let defaultChange { tracking.expectedDefault = defaultChange }
-    if let inputChange { tracking.expectedDefaultInput = inputChange }
-    for move in moves { tracking.expectedMoves[move.stream] = move.to }
-    // Only what this reconcile set is forgotten again: the states taken in
-    // while it waits may already have settled some.
-    func forgetOwn(_ moves: [StreamMove]) {
-      for move in moves where tracking.expectedMoves[move.stream] == move.to {
-        tracking.expectedMoves[move.stream] = nil
-      }
-    }
-    logger.debug(
-      "Sending a batch",
-      metadata: [
-        "route.reason": reason, "route.operations": "\(batch.operationCount)",
-      ])
-    do {
-      var result = try await link.apply(batch)
-      if !carried.isEmpty {
-        let left = moves.filter { carried.contains($0.stream) }
-        if case .success = result.defaultSink {
-          await awaitNextMirror(within: Self.followingDefaultLimit) {
-            $0.mirror.map { $0.defaultSinkName == defaultChange } ?? true
-          }
-        }
-        // A stream that is gone, or already there, is not moved.
-        let stayed = left.filter { move in
-          tracking.expectedMoves[move.stream] == move.to
-            && !isPlaying(move.stream, on: move.to)
-            && exists(move.stream)
-        }
-        // A router that stops sends nothing more.
-        if !stayed.isEmpty, !Task.isCancelled {
-          let second = try await link.apply(
-            PulseBatch(
-              moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
-          sentMoves += stayed
-          result.moves += second.moves
-        }
-      }
-      // Whatever failed is not expected any more; whatever was sent is
-      // checked for once the server has had time to show it.
-      if case .failure = result.defaultSink, let defaultChange {
-        tracking.forgetExpectedDefault(defaultChange)
-      }
-      if case .failure = result.defaultSource, let inputChange {
-        tracking.forgetExpectedDefaultInput(inputChange)
-        if inputChange == decision.callInput { callInput = callInputBefore }
-      }
-      recordCallProfiles(decision.profileRequests, result.cardProfiles)
-      forgetOwn(
-        zip(sentMoves, result.moves).compactMap { move, outcome in
-          if case .failure = outcome { move } else { nil }
-        })
-      confirmAt = clock.now().addingTimeInterval(Self.confirmationDelay)
-      for error in result.errors {
-        logger.warning(
-          "A routing operation failed",
-          metadata: ["pulse.error": error.description, "route.reason": reason])
-      }
-      pending = false
-    } catch {
-      if let defaultChange { tracking.forgetExpectedDefault(defaultChange) }
-      if let inputChange {
-        tracking.forgetExpectedDefaultInput(inputChange)
-        if inputChange == decision.callInput { callInput = callInputBefore }
-      }
-      forgetOwn(moves)
-      pending = true
-      logger.warning(
-        "Cannot apply the route now; it is pending",
-        metadata: ["pulse.error": error.description])
-    }
-    let summary = keepInHistory(record)
-    // A switch of the default is one line at the default level; moves
-    // alone are details.
-    logger.log(
-      level: defaultChange == nil ? .info : .notice,
-      defaultChange == nil ? "Route applied" : "Output switched",
-      metadata: [
-        "route.reason": reason,
-        "route.output": decision.target ?? "none",
-        "route.moves": "\(decision.moves.count)",
-      ])
-    if let inputChange {
-      logger.notice(
-        "Input switched",
-        metadata: [
-          "route.reason": reason, "route.input": inputChange,
-          "route.call": decision.callPhase.rawValue,
-        ])
-    }
-    for request in decision.profileRequests {
-      logger.notice(
-        "Card profile switched",
-        metadata: [
-          "route.card": request.card, "route.profile": request.profile,
-          "route.purpose": request.purpose.rawValue,
-        ])
-    }
-    if !sentMoves.isEmpty {
-      logger.debug(
-        "Streams moved",
-        metadata: [
-          "route.streams": sentMoves.map { move in
-            let from =
-              mirror.sinkInputs.first { $0.index == move.stream }
-              .flatMap { mirror.sink(index: $0.sinkIndex)?.name } ?? "no sink"
-            return "#\(move.stream) \(from)→\(move.to)"
-          }.joined(separator: ", ")
-        ])
-    }
-    if events.subscriberCount > 0 {
-      events.publish(
-        .route(
-          RouteEvent(
-            output: decision.target, summary: summary,
-            moves: decision.moves.count,
-            defaultChanged: decision.defaultChange != nil, pending: pending,
-            chosenBy: .accessoryd, inputChanged: inputChange,
-            profiles: decision.profileRequests.map(
-              RouteEvent.ProfileSwitch.init))
-        ))
-    }
-    return pending
-  }
-
-  /// Follows the call: once its streams are all gone, the end delay runs
-  /// from now, also when streams that would have made a call came and went
-  /// during it; a call that runs again ends it.
-  private func noteCall(in snapshot: Snapshot, policy: Policy) {
-    let streams = callStreams(in: snapshot, policy: policy)
-    let delay = policy.callStartDelaySeconds
-    if streams.contains(where: { snapshot.now >= $0.recordingSince + delay }) {
-      callRunning = true
-      callEndedAt = nil
-    } else if streams.isEmpty,
-      callRunning || (callEndedAt != nil && callStreamsRecorded)
-    {
-      callRunning = false
-      callEndedAt = snapshot.now
-    }
-    callStreamsRecorded = !streams.isEmpty
-  }
-
-  /// Keeps the records of the cards switched for a call as the server
-  /// answered.
-  ///
-  /// A card it switched for a call is remembered with the profile it had;
-  /// a card it gave back is forgotten. A give-back the server refused
-  /// keeps its record, to be tried again.
-  private func recordCallProfiles(
-    _ requests: [ProfileRequest], _ results: [Result<Void, PulseError>]
-  ) {
-    for (request, result) in zip(requests, results) {
-      guard case .success = result else { continue }
-      if request.purpose == .afterCall {
-        callProfiles.removeAll { $0.card == request.card }
-      }
-      guard request.purpose == .call, let previous = request.previousProfile
-      else { continue }
-      callProfiles.removeAll { $0.card == request.card }
-      callProfiles.append(
-        CallProfile(
-          card: request.card, previousProfile: previous,
-          callProfile: request.profile))
-    }
-  }
-
-  /// Checks, once the server has had time, that what this router sent
-  /// showed up: a default change PipeWire did not report makes the link
-  /// load a fresh mirror.
-  ///
-  /// - Returns: Whether moves never seen were forgotten, to be decided
-  ///   again.
-  private func confirmSentChanges() async -> Bool {
-    guard let mirror else { return false }
-    let output = tracking.expectedDefault.flatMap {
-      mirror.defaultSinkName == $0 ? nil : $0
-    }
-    let input = tracking.expectedDefaultInput.flatMap {
-      mirror.defaultSourceName == $0 ? nil : $0
-    }
-    if output != nil || input != nil {
-      logger.warning(
-        "The sound server did not report the new default; refreshing",
-        metadata: [
-          "route.output": output ?? "reported",
-          "route.input": input ?? "reported",
-        ])
-      if let output {
-        tracking.expectedDefault = nil
-        defaultAwaitingFreshMirror = output
-      }
-      if let input {
-        tracking.expectedDefaultInput = nil
-        inputAwaitingFreshMirror = input
-      }
-      tracking.expectedMoves = [:]
-      // The fresh state routes again; the stale one is not decided on.
-      await link.reconnect()
-      await awaitNextMirror(within: Self.freshMirrorLimit)
-      return false
-    }
-    guard !tracking.expectedMoves.isEmpty else { return false }
-    tracking.expectedMoves = [:]
-    return true
-  }
-
-  /// Checks the defaults as a new client sees them, after streams left a
-  /// default PipeWire shows unchanged.
-  ///
-  /// PipeWire does not tell its existing clients of a default that changes
-  /// while another client is binding its metadata. When the link's state
-  /// shows other defaults, it reloads, and the fresh state shows the
-  /// change: the person's choice, if it was, and the streams that moved
-  /// to the new default followed it (``RouteTracking`` unpins them). When
-  /// the router's state shows what the new client saw, the streams were
-  /// moved by the person.
-  private func checkForUnreportedDefault() async {
-    let streams = streamsAwaitingDefaultCheck
-    streamsAwaitingDefaultCheck = []
-    let check = await link.checkDefaults()
-    if check?.reloading == true {
-      await awaitNextMirror(within: Self.freshMirrorLimit) {
-        if case .changed = $0 { false } else { true }
-      }
-    }
-    guard let mirror,
-      check.map({
-        $0.sinkName == mirror.defaultSinkName
-          && $0.sourceName == mirror.defaultSourceName
-      }) ?? true
-    else { return }
-    let moved = tracking.confirmMoves(streams)
-    announceMovedByThePerson(moved.sorted().filter { exists($0) })
-  }
-
-  /// Keeps a decision for `route --explain`.
-  private func keep(_ record: DecisionRecord) {
-    let choseAnother =
-      record.decision.target != explainedDecision?.decision.target
-    if record.changedSomething || choseAnother
-      || !Self.echoTriggers.contains(record.trigger)
-    {
-      explainedDecision = record
-    }
-  }
-
-  /// Keeps a decision that changed something for `route.history` once its
-  /// changes went out, with its summary, written then: off the path from
-  /// the decision to the server.
-  ///
-  /// - Returns: The summary.
-  private func keepInHistory(_ record: DecisionRecord) -> String {
-    let change = Self.historyChange(of: record)
-    changes.append(change)
-    if changes.count > Self.historyLimit {
-      changes.removeFirst(changes.count - Self.historyLimit)
-    }
-    changeInFlight = nil
-    return change.summary
-  }
-
-  /// A decision as `route.history` lists it, with the summary its
-  /// explanation gives.
-  private static func historyChange(
-    of record: DecisionRecord
-  ) -> RouteHistory.Change {
-    RouteHistory.Change(
-      decidedAt: record.decidedAt, trigger: record.trigger,
-      output: record.decision.target,
-      summary: decide(record.snapshot, record.policy).explanation.summary,
-      defaultChanged: record.sentDefault, moves: record.sentMoves)
-  }
-
-  /// Returns the last decisions that changed the route, newest first: the
-  /// one whose changes are going out, if any, then those that went out.
-  ///
-  /// - Parameter limit: How many at most.
-  public func history(limit: Int) -> [RouteHistory.Change] {
-    let inFlight = changeInFlight.map { [Self.historyChange(of: $0)] } ?? []
-    return Array(
-      (inFlight + changes.suffix(max(0, limit)).reversed()).prefix(
-        max(0, limit)))
-  }
-
-  /// The output ``report(explaining:)`` names, without deciding again
-  /// for its summary: the last decision's target, else the server's
-  /// default.
-  public var reportedOutput: String? {
-    guard let latest = lastSnapshot, lastPolicy != nil else {
-      return mirror?.defaultSinkName
-    }
-    return lastDecision?.target ?? latest.defaultOutput
-  }
-
-  /// Returns the current output and, explained on request, the decision
-  /// that last moved it, kept it on request, or chose it: what a person
-  /// asking "why did my audio move?" wants, not the re-decision that
-  /// followed the router's own change.
-  public func report(explaining: Bool) -> RouteReport {
-    let connected = mirror != nil
-    guard let latest = lastSnapshot, lastPolicy != nil else {
-      return RouteReport(
-        output: mirror?.defaultSinkName, description: nil, pending: pending,
-        soundServer: connected ? .connected : .disconnected,
-        summary: connected
-          ? "No decision yet" : "No decision yet: the sound server is away")
-    }
-    let output = reportedOutput
-    let input = lastDecision?.inputTarget ?? latest.defaultInput
-    let record = explainedDecision
-    let explained = record.map {
-      decide($0.snapshot, $0.policy, explaining: true)
-    }
-    var report = RouteReport(
-      output: output,
-      description: output.flatMap { name in
-        latest.outputs.first { $0.name == name }?.description
-      },
-      pending: pending, soundServer: connected ? .connected : .disconnected,
-      summary: explained?.explanation.summary ?? "No decision yet",
-      explanation: explaining
-        ? explained.map { RouteReport.Explanation($0.explanation) } : nil,
-      text: explaining ? explained?.explanation.text : nil,
-      decidedAt: record?.decidedAt, trigger: record?.trigger)
-    report.input = input
-    report.inputDescription = input.flatMap { name in
-      latest.inputs.first { $0.name == name }?.description
-    }
-    report.call = lastDecision.map { RouteReport.CallPhase($0.callPhase) }
-    report.callProfiles = callProfiles.map(RouteReport.CallProfile.init)
-    return report
-  }
-
-  /// Takes the host's Bluetooth adapters' addresses as its identities for
-  /// multipoint decisions, unless addresses were configured; routes again
-  /// if they changed.
-  public func useAdapterAddresses(_ addresses: [BluetoothAddress]) async {
-    guard !hostAddressesConfigured else { return }
-    let texts = addresses.map(\.description)
-    guard texts != hostAddresses else { return }
-    hostAddresses = texts
-    logger.info(
-      "Host addresses from the Bluetooth adapters",
-      metadata: ["host.addresses": texts.joined(separator: ",")])
-    await reconcile(because: "the host's Bluetooth adapters changed")
-  }
-
-  /// The host's Bluetooth addresses in use.
-  public var currentHostAddresses: [String] { hostAddresses }
-
-  /// Returns the name of the output that carries an accessory's address.
-  public func outputName(for address: BluetoothAddress) -> String? {
-    mirror?.sinks.first { bluetoothAddress(of: $0) == address.description }?
-      .name
-  }
-
-  /// The state of the sound server the router last took in, for tests
-  /// that wait for it to catch up with a scripted server.
-  package var currentMirror: ServerMirror? { mirror }
-
-  /// The connected sound server's identity, or nil.
-  public var serverInfo: ServerInfo? { mirror?.serverInfo }
 }

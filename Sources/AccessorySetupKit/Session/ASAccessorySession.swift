@@ -27,11 +27,11 @@ import FoundationEssentials
 /// `pickerSetupRename` if renamed, `accessoryAdded`, `pickerDidDismiss`.
 /// An invalidated session cannot be used again.
 public final class ASAccessorySession: Sendable {
-  private enum Phase {
+  enum Phase {
     case idle, activating, active, invalidated
   }
 
-  private struct State {
+  struct State {
     var phase = Phase.idle
     /// Where the app's handlers run.
     var queue: DispatchQueue?
@@ -49,16 +49,16 @@ public final class ASAccessorySession: Sendable {
       (descriptors: [ASDiscoveryDescriptor], client: ControlClient?)?
   }
 
-  private let state = Mutex(State())
+  let state = Mutex(State())
   /// accessoryd's control socket.
   public let socketPath: String
   /// Names this session's pickers in the daemon's events.
-  private let token = UUID().uuidString
+  let token = UUID().uuidString
   /// The app's declared identifiers (the Info.plist analogue); when set, a
   /// picker item whose descriptor uses an undeclared one is refused.
   public let setupConfiguration: ASAccessorySetupConfiguration?
   /// Why the setup configuration file could not be read, if it could not.
-  private let configurationProblem: String?
+  let configurationProblem: String?
 
   /// Linux addition: the socket that sessions created by `init()` in this
   /// task use, instead of the usual one; for tests and tools that run
@@ -105,7 +105,7 @@ public final class ASAccessorySession: Sendable {
   }
 
   /// `AccessorySetup.json` beside the running executable, if it exists.
-  private static func configurationBesideExecutable() -> String? {
+  static func configurationBesideExecutable() -> String? {
     guard
       let executable = try? FileManager.default.destinationOfSymbolicLink(
         atPath: "/proc/self/exe")
@@ -127,7 +127,7 @@ public final class ASAccessorySession: Sendable {
       configurationProblem: nil)
   }
 
-  private init(
+  init(
     socketPath: String, setupConfiguration: ASAccessorySetupConfiguration?,
     configurationProblem: String?
   ) {
@@ -404,293 +404,11 @@ public final class ASAccessorySession: Sendable {
     }
   }
 
-  // MARK: - Connection
-
-  /// Connects, subscribes, loads the accessories, then reads events until
-  /// the session is invalidated or the connection ends.
-  private func connect() {
-    let events: ControlClient
-    let calls: ControlClient
-    let accessories: [ASAccessory]
-    do {
-      events = try ControlClient(path: socketPath)
-      _ = try events.call("events.subscribe")
-      calls = try ControlClient(path: socketPath)
-      accessories = try calls.call(
-        "accessory.list", as: AccessoryList<JSONValue>.self
-      ).accessories.compactMap(ASAccessory.init(record:))
-        .sorted { $0.displayName < $1.displayName }
-    } catch {
-      // Unless invalidate() came first and said so already.
-      let deliver = state.withLock { state in
-        guard state.phase == .activating else {
-          return nil as ((@Sendable (ASAccessoryEvent) -> Void)?)
-        }
-        state.phase = .invalidated
-        return state.deliver
-      }
-      deliver?(
-        ASAccessoryEvent(
-          eventType: .invalidated,
-          error: ASError(
-            .activationFailed, "cannot reach accessoryd: \(error)")))
-      return
-    }
-    let deliver = state.withLock {
-      state -> (@Sendable (ASAccessoryEvent) -> Void)? in
-      guard state.phase == .activating else { return nil }
-      state.phase = .active
-      state.events = events
-      state.calls = calls
-      state.accessories = accessories
-      return state.deliver
-    }
-    guard let deliver else {
-      events.close()
-      calls.close()
-      return
-    }
-    deliver(ASAccessoryEvent(eventType: .activated))
-    while let notification = try? events.nextNotification() {
-      guard notification.method == "event", let event = notification.params
-      else { continue }
-      handle(event, deliver)
-    }
-    events.close()
-    // The daemon went away while the session was active.
-    let lost = state.withLock { state -> (@Sendable ((any Error)?) -> Void)?? in
-      guard state.phase == .active else { return nil }
-      state.phase = .invalidated
-      defer { state.pickerCompletion = nil }
-      return .some(state.pickerCompletion)
-    }
-    if let lost {
-      lost?(ASError(.connectionFailed, "the connection to accessoryd ended"))
-      deliver(
-        ASAccessoryEvent(
-          eventType: .invalidated,
-          error: ASError(
-            .connectionFailed, "the connection to accessoryd ended")))
-    }
-  }
-
-  /// Turns one daemon event into the session's events.
-  private func handle(
-    _ json: JSONValue,
-    _ deliver: @escaping @Sendable (ASAccessoryEvent) -> Void
-  ) {
-    guard let event = try? json.decode(as: ControlEvent<JSONValue>.self)
-    else { return }
-    switch event {
-    case .accessory(let event):
-      guard let name = event.change.eventType,
-        let eventType = ASAccessoryEventType(name: name),
-        let accessory = ASAccessory(event: event.accessory)
-      else { return }
-      state.withLock { state in
-        state.accessories.removeAll {
-          $0.bluetoothAddress == accessory.bluetoothAddress
-        }
-        if eventType != .accessoryRemoved {
-          state.accessories.append(accessory)
-          state.accessories.sort { $0.displayName < $1.displayName }
-        }
-      }
-      deliver(ASAccessoryEvent(eventType: eventType, accessory: accessory))
-    case .session(let event):
-      guard let eventType = ASAccessoryEventType(name: event.eventType) else {
-        return
-      }
-      handle(event, as: eventType, deliver)
-    case .route, .soundServer, .discovery, .media, .headphones, .other:
-      return
-    }
-  }
-
-  /// Turns one session event of the daemon into the session's event.
-  private func handle(
-    _ event: SessionEvent, as eventType: ASAccessoryEventType,
-    _ deliver: @escaping @Sendable (ASAccessoryEvent) -> Void
-  ) {
-    switch eventType {
-    case .migrationComplete:
-      deliver(ASAccessoryEvent(eventType: .migrationComplete))
-    case .pickerDidPresent, .pickerSetupPairing, .pickerSetupRename,
-      .pickerSetupBridging, .pickerSetupFailed, .pickerDidDismiss:
-      guard event.session == token else { return }
-      let error: ASError? =
-        switch event.error {
-        case "userCancelled"?:
-          ASError(.userCancelled, "the person cancelled the picker")
-        case "invalidated"?:
-          ASError(.invalidated, "the session was invalidated")
-        case "discoveryTimeout"?:
-          ASError(
-            .discoveryTimeout, "discovery ended and the app offered nothing")
-        case let reason?: ASError(.unknown, reason)
-        case nil: nil
-        }
-      deliver(ASAccessoryEvent(eventType: eventType, error: error))
-      if eventType == .pickerDidPresent { followDiscovery(deliver) }
-      if eventType == .pickerDidDismiss {
-        let follower = state.withLock { state in
-          defer { state.filtering = nil }
-          return state.filtering?.client
-        }
-        follower?.interrupt()
-        let completion = state.withLock { state in
-          defer { state.pickerCompletion = nil }
-          return state.pickerCompletion
-        }
-        completion?(error)
-      }
-    case .unknown, .activated, .invalidated, .accessoryDiscovered,
-      .accessoryAdded, .accessoryChanged, .accessoryRemoved:
-      return
-    }
-  }
-
-  /// For a picker that filters discovery results: follows the devices
-  /// that match its items on a connection of its own, and delivers
-  /// ``ASAccessoryEventType/accessoryDiscovered`` for each one found, until
-  /// the picker is dismissed.
-  private func followDiscovery(
-    _ deliver: @escaping @Sendable (ASAccessoryEvent) -> Void
-  ) {
-    guard let descriptors = state.withLock({ $0.filtering?.descriptors }),
-      let client = try? ControlClient(path: socketPath)
-    else { return }
-    let started = state.withLock { state -> Bool in
-      guard state.filtering != nil else { return false }
-      state.filtering?.client = client
-      return true
-    }
-    guard started else {
-      client.close()
-      return
-    }
-    startThread {
-      defer { client.close() }
-      let filter = descriptors.compactMap { try? JSONValue(encoding: $0) }
-      let subscribed = try? client.call(
-        "discovery.subscribe",
-        params: .object(["descriptors": .array(filter)]))
-      guard subscribed != nil else { return }
-      var delivered = Set<BluetoothAddress>()
-      func discovered(_ json: JSONValue?) {
-        // Nothing after the picker was dismissed.
-        guard self.state.withLock({ $0.filtering?.client === client }),
-          let device = DiscoveredDevice(json: json),
-          let descriptor = descriptors.first(where: { $0.matches(device) }),
-          delivered.insert(device.address).inserted
-        else { return }
-        deliver(
-          ASAccessoryEvent(
-            eventType: .accessoryDiscovered,
-            accessory: ASDiscoveredAccessory(
-              device: device, descriptor: descriptor)))
-      }
-      // The devices found before the picker, then each new one.
-      let listed = try? client.call(
-        "discovery.list", params: .object(["descriptors": .array(filter)]))
-      if case .array(let devices)? = listed?["devices"] {
-        devices.forEach(discovered)
-      }
-      while let notification = try? client.nextNotification() {
-        if case .discovery(let event)? = try? notification.params?.decode(
-          as: ControlEvent<JSONValue>.self),
-          event.change == .added
-        {
-          discovered(event.device)
-        }
-      }
-    }
-  }
-
-  // MARK: - Helpers
-
-  /// Calls a method in the background and reports the outcome.
-  private func call(
-    _ method: String, _ params: [String: JSONValue],
-    _ completion: UncheckedCompletion
-  ) {
-    let client = state.withLock { state -> Result<ControlClient, ASError> in
-      guard state.phase == .active, let calls = state.calls else {
-        return .failure(
-          ASError(
-            state.phase == .invalidated ? .invalidated : .invalidRequest,
-            state.phase == .invalidated
-              ? "the session was invalidated; create a new one"
-              : "activate the session first"))
-      }
-      return .success(calls)
-    }
-    startThread {
-      switch client {
-      case .failure(let error): self.finish(completion, error)
-      case .success(let client):
-        do {
-          _ = try client.call(method, params: .object(params))
-          self.finish(completion, nil)
-        } catch {
-          self.finish(completion, Self.sessionError(error))
-        }
-      }
-    }
-  }
-
-  /// Reports an outcome to a completion handler on the app's queue.
-  private func finish(_ completion: UncheckedCompletion, _ error: (any Error)?)
-  {
-    let queue = state.withLock { $0.queue } ?? .global()
-    queue.async { completion.call(error) }
-  }
-
-  /// One picker item as the daemon takes it; checks its descriptor.
-  private func pickerItemJSON(_ item: ASPickerDisplayItem) throws -> JSONValue {
-    do {
-      try item.descriptor.validate(against: setupConfiguration)
-    } catch {
-      throw ASError(.invalidRequest, "picker item '\(item.name)': \(error)")
-    }
-    return .object([
-      "name": .string(item.name),
-      "descriptor": try JSONValue(encoding: item.descriptor),
-      "setupOptions": .array(item.setupOptions.names.map(JSONValue.string)),
-      "productImage": .string(item.productImage.reference),
-      "migration": .bool(item.isMigration),
-    ])
-  }
-
-  private func addressJSON(_ accessory: ASAccessory) -> JSONValue {
-    accessory.bluetoothAddress.map { .string($0.description) }
-      ?? .string(accessory.displayName)
-  }
-
-  /// The ASError for a failed control call.
-  private static func sessionError(_ error: any Error) -> ASError {
-    guard let error = error as? ControlClientError else {
-      return ASError(.unknown, "\(error)")
-    }
-    switch error {
-    case .remote(let remote):
-      if case .string("pickerAlreadyActive")? = remote.data?["case"] {
-        return ASError(.pickerAlreadyActive, remote.message)
-      }
-      return ASError(.invalidRequest, remote.message)
-    case .unreachable, .connectionLost, .permissionDenied, .timedOut,
-      .servedByAnotherUser:
-      return ASError(.connectionFailed, error.description)
-    case .unexpectedAnswer:
-      return ASError(.unknown, error.description)
-    }
-  }
-
 }
 
 extension ASAccessory {
   /// An accessory as accessoryd's answers describe it.
-  fileprivate convenience init?(record: AccessoryRecord<JSONValue>) {
+  convenience init?(record: AccessoryRecord<JSONValue>) {
     guard let address = BluetoothAddress(record.address) else { return nil }
     self.init(
       displayName: record.displayName, bluetoothAddress: address,
@@ -698,7 +416,7 @@ extension ASAccessory {
   }
 
   /// An accessory as accessoryd's accessory events describe it.
-  fileprivate convenience init?(
+  convenience init?(
     event accessory: AccessoryEvent<JSONValue>.Accessory
   ) {
     guard let address = BluetoothAddress(accessory.address) else { return nil }
@@ -720,7 +438,7 @@ extension ASAccessoryEventType {
 
 /// Waits for an operation that reports to a completion handler, and
 /// throws its error.
-private func completion(
+func completion(
   _ start: (@escaping ((any Error)?) -> Void) -> Void
 ) async throws {
   try await withCheckedThrowingContinuation {
@@ -737,26 +455,26 @@ private func completion(
 
 /// An app's event handler: it runs only on the queue the app chose, one
 /// event at a time, as on Apple's platforms, so it need not be Sendable.
-private struct UncheckedHandler: @unchecked Sendable {
+struct UncheckedHandler: @unchecked Sendable {
   let call: (ASAccessoryEvent) -> Void
   init(_ call: @escaping (ASAccessoryEvent) -> Void) { self.call = call }
 }
 
 /// An app's completion handler, called once.
-private struct UncheckedCompletion: @unchecked Sendable {
+struct UncheckedCompletion: @unchecked Sendable {
   let call: ((any Error)?) -> Void
   init(_ call: @escaping ((any Error)?) -> Void) { self.call = call }
 }
 
 /// Runs `body`, which blocks on the daemon's socket, on a thread of its
 /// own.
-private func startThread(_ body: @escaping @Sendable () -> Void) {
+func startThread(_ body: @escaping @Sendable () -> Void) {
   ConcurrencyHelpers.startThread(named: "ASAccessorySes", body)
 }
 
 extension DiscoveredDevice {
   /// A device as accessoryd's `discovery` events carry it.
-  fileprivate init?(json: JSONValue?) {
+  init?(json: JSONValue?) {
     guard case .string(let text)? = json?["address"],
       let address = BluetoothAddress(text)
     else { return nil }
