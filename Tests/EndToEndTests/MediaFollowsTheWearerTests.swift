@@ -18,8 +18,9 @@ import Testing
 final class AudibilityWatch: Sendable {
   private let connection: PulseConnection
   private let moments = Mutex<[String]>([])
-  /// How a watched stream was seen.
-  enum Sighting { case elsewhere, audible, corked, muted }
+  /// How a watched stream was seen: on another sink, on none (unlinked),
+  /// or on the watched sink, audible, corked or muted.
+  enum Sighting { case elsewhere, nowhere, audible, corked, muted }
   /// Each sighting of a watched stream, in order.
   private let sightings = Mutex<[(stream: UInt32, seen: Sighting)]>([])
   private let task = Mutex<Task<Void, Never>?>(nil)
@@ -43,7 +44,10 @@ final class AudibilityWatch: Sendable {
       else { return }
       for input in inputs where processes.contains(input.processID ?? -1) {
         guard input.sinkIndex == index else {
-          watch.sightings.withLock { $0.append((input.index, .elsewhere)) }
+          let linked = sinks.contains { $0.index == input.sinkIndex }
+          watch.sightings.withLock {
+            $0.append((input.index, linked ? .elsewhere : .nowhere))
+          }
           continue
         }
         let audible = !input.isCorked && !input.isMuted
@@ -96,7 +100,7 @@ final class AudibilityWatch: Sendable {
     var again: Set<UInt32> = []
     for (stream, seen) in sightings.withLock({ $0 }) {
       switch seen {
-      case .elsewhere: muted.remove(stream)
+      case .elsewhere, .nowhere: muted.remove(stream)
       case .muted: muted.insert(stream)
       case .corked: continue
       case .audible: if muted.contains(stream) { again.insert(stream) }
@@ -107,9 +111,17 @@ final class AudibilityWatch: Sendable {
 
   /// The streams seen on the sink and never muted or corked there.
   func neverSilenced() -> Set<UInt32> {
-    let all = sightings.withLock { $0 }.filter { $0.seen != .elsewhere }
+    let all = sightings.withLock { $0 }.filter {
+      $0.seen != .elsewhere && $0.seen != .nowhere
+    }
     return Set(all.map(\.stream)).subtracting(
       all.filter { $0.seen == .muted || $0.seen == .corked }.map(\.stream))
+  }
+
+  /// Whether a watched stream was seen on no sink, as WirePlumber 0.5
+  /// holds the streams of a sink that went.
+  var sawAStreamOnNoSink: Bool {
+    sightings.withLock { $0.contains { $0.seen == .nowhere } }
   }
 
   /// Every audible moment seen so far.

@@ -58,8 +58,10 @@ struct OutputGoneTests {
         observed = try await rig.observe()
       }
       if isPipeWire1 {
-        // WirePlumber 0.5's hold, as Debian 13 has it.
-        #expect(heldExplanation != nil, "no stream was seen on no output")
+        // WirePlumber 0.5's hold, as Debian 13 has it, seen at the
+        // server's events (pactl, which the loop above polls, may come too
+        // late for it under load).
+        #expect(watch.sawAStreamOnNoSink, "no stream was seen on no output")
       }
       if let heldExplanation {
         #expect(heldExplanation.status == 0, "\(heldExplanation)")
