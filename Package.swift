@@ -33,10 +33,13 @@ let package = Package(
     // The lock every module uses, one ThreadSanitizer can follow.
     .target(name: "ConcurrencyHelpers"),
 
+    // errno as a typed error, and Unix socket addresses built in one place.
+    .target(name: "SystemCalls"),
+
     .target(name: "CommandLineKit", dependencies: ["Logging"]),
     .target(name: "CoreBluetooth"),
     .target(name: "Logging", dependencies: ["ConcurrencyHelpers"]),
-    .target(name: "AccessoryControl", dependencies: ["ConcurrencyHelpers"]),
+    .target(name: "AccessoryControl", dependencies: ["ConcurrencyHelpers", "SystemCalls"]),
     .target(
       name: "AccessorySetupKit",
       dependencies: ["ConcurrencyHelpers", "CoreBluetooth", "AccessoryControl"]
@@ -51,13 +54,14 @@ let package = Package(
     .target(
       name: "AccessoryBackend",
       dependencies: [
+        "SystemCalls",
         "ConcurrencyHelpers", "AudioAccessoryKit", "AccessorySetupKit", "AccessoryControl", "Logging",
       ]
     ),
 
     // MARK: - Decision core
 
-    .target(name: "RoutingCore"),
+    .target(name: "RoutingCore", dependencies: ["SystemCalls"]),
 
     // MARK: - Sound server
 
@@ -80,7 +84,7 @@ let package = Package(
     ),
     .target(
       name: "DBus",
-      dependencies: ["ConcurrencyHelpers", "CDBus"]
+      dependencies: ["SystemCalls", "ConcurrencyHelpers", "CDBus"]
     ),
     .target(
       name: "BlueZ",
@@ -93,7 +97,7 @@ let package = Package(
     .target(name: "HeadphoneProtocols"),
     .target(
       name: "HeadphoneLinks",
-      dependencies: ["ConcurrencyHelpers", "HeadphoneProtocols", "AccessoryControl"]
+      dependencies: ["SystemCalls", "ConcurrencyHelpers", "HeadphoneProtocols", "AccessoryControl"]
     ),
 
     // MARK: - Service
@@ -101,6 +105,7 @@ let package = Package(
     .target(
       name: "AccessoryService",
       dependencies: [
+        "SystemCalls",
         "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
         "AccessoryControl", "BlueZ", "MPRIS", "CommandLineKit", "HeadphoneProtocols",
         "HeadphoneLinks",
@@ -194,7 +199,7 @@ let package = Package(
 
     .target(
       name: "TestSupport",
-      dependencies: ["ConcurrencyHelpers"],
+      dependencies: ["SystemCalls", "ConcurrencyHelpers"],
       path: "Tests/TestSupport"
     ),
     .target(
@@ -229,6 +234,7 @@ let package = Package(
     .testTarget(
       name: "AcctlTests",
       dependencies: [
+        "SystemCalls",
         "AcctlCommands", "ConcurrencyHelpers", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
         "TestSupport",
       ]
@@ -247,6 +253,7 @@ let package = Package(
     .testTarget(
       name: "AccessoryServiceTests",
       dependencies: [
+        "SystemCalls",
         "ConcurrencyHelpers", "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
         "Logging", "MPRIS", "HeadphoneProtocols", "RoutingCore",
       ]

@@ -4,6 +4,7 @@
 
 import AccessoryControl
 import FoundationEssentials
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -91,11 +92,11 @@ extension StateFile {
       close(descriptor)
       return
     }
-    let code = errno
-    let reason = String(cString: strerror(code))
+    let code = Errno.current
+    let reason = code.message
     let path = url.path
     let fix: String
-    if code != EACCES, code != EPERM {
+    if code != .permissionDenied, code != .notPermitted {
       fix = "; restore it or move it away"
     } else if status.st_uid != getuid() {
       let user = userName(getuid())
@@ -132,7 +133,7 @@ extension StateFile {
       throw StartFailure(
         description:
           "cannot create the state directory '\(directory)': "
-          + String(cString: strerror(code))
+          + code.message
           + (path == directory ? "" : " at '\(path)'"),
         exitStatus: .cannotCreate)
     }
@@ -148,34 +149,37 @@ extension StateFile {
     let descriptor = open(
       probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      return try Self.refuse(directory, errno: errno)
+      return try Self.refuse(directory, errno: .current)
     }
     defer { unlink(probe) }
     let zeros = [UInt8](repeating: 0, count: bytes)
-    var code: Int32 = 0
+    var code: Errno?
     var offset = 0
-    while offset < bytes, code == 0 {
-      let written = zeros.withUnsafeBytes {
-        write(descriptor, $0.baseAddress! + offset, bytes - offset)
+    while offset < bytes, code == nil {
+      let written = Errno.retryingInterrupts {
+        zeros.withUnsafeBytes {
+          write(descriptor, $0.baseAddress! + offset, bytes - offset)
+        }
       }
       if written < 0 {
-        if errno != EINTR { code = errno }
+        code = .current
       } else {
         offset += written
       }
     }
-    if code == 0, fsync(descriptor) != 0 { code = errno }
+    if code == nil, fsync(descriptor) != 0 { code = .current }
     close(descriptor)
-    return code == 0 ? nil : try Self.refuse(directory, errno: code)
+    guard let code else { return nil }
+    return try Self.refuse(directory, errno: code)
   }
 
   /// Turns a failed write into a warning (full) or a failure (anything
   /// else).
   private static func refuse(
-    _ directory: String, errno code: Int32
+    _ directory: String, errno code: Errno
   ) throws(StartFailure) -> StartWarning {
-    let reason = String(cString: strerror(code))
-    if code == ENOSPC || code == EDQUOT {
+    let reason = code.message
+    if code == .noSpace || code == .diskQuotaExceeded {
       return StartWarning(
         description:
           "the state directory '\(directory)' is full (\(reason)); "
@@ -183,7 +187,8 @@ extension StateFile {
           + "changes until there is room")
     }
     let what =
-      code == EROFS || code == EACCES || code == EPERM
+      code == .readOnlyFileSystem || code == .permissionDenied
+        || code == .notPermitted
       ? "is read-only (\(reason))" : "cannot be written (\(reason))"
     throw StartFailure(
       description:

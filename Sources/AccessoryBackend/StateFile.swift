@@ -7,6 +7,7 @@ import AccessorySetupKit
 import AudioAccessoryKit
 import FoundationEssentials
 import Logging
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -259,10 +260,10 @@ public struct StateFile: Sendable {
     data.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = write(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        let written = Errno.retryingInterrupts {
+          write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        }
         if written < 0 {
-          if errno == EINTR { continue }
           failure = Self.systemError()
           return
         }
@@ -391,7 +392,7 @@ public struct StateFile: Sendable {
   }
 
   private static func systemError() -> String {
-    String(cString: strerror(errno))
+    Errno.current.message
   }
 
   /// Keeps an unreadable state file aside.

@@ -3,6 +3,7 @@
 
 import ConcurrencyHelpers
 import FoundationEssentials
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -94,32 +95,20 @@ public final class ControlClient: Sendable {
   public init(path: String, timeout: Double = 30) throws(ControlClientError) {
     self.path = path
     self.timeout = timeout
-    let descriptor = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else {
-      throw .unreachable(path: path, reason: String(cString: strerror(errno)))
-    }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard path.utf8.count < capacity else {
-      Glibc.close(descriptor)
+    let address: UnixSocketAddress
+    do {
+      address = try UnixSocketAddress(path: path)
+    } catch {
       throw .unreachable(path: path, reason: "the path is too long")
     }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: path.utf8)
-      raw[path.utf8.count] = 0
-    }
-    let status = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    let descriptor: Int32
+    do {
+      descriptor = try UnixSocket.connected(.stream, to: address)
+    } catch {
+      if error == .permissionDenied || error == .notPermitted {
+        throw .permissionDenied(path: path)
       }
-    }
-    if status != 0 {
-      let code = errno
-      Glibc.close(descriptor)
-      if code == EACCES || code == EPERM { throw .permissionDenied(path: path) }
-      throw .unreachable(path: path, reason: String(cString: strerror(code)))
+      throw .unreachable(path: path, reason: error.message)
     }
     let peer = PeerCredentials(socket: descriptor)
     if peer?.uid != getuid() {
@@ -274,7 +263,7 @@ public final class ControlClient: Sendable {
     _ data: Data, on descriptor: Int32
   ) throws(ControlClientError) {
     if let failure = sendAll(data, on: descriptor) {
-      throw .connectionLost(String(cString: strerror(failure)))
+      throw .connectionLost(failure.message)
     }
   }
 
@@ -320,7 +309,7 @@ public final class ControlClient: Sendable {
         if timeout == nil { continue }
         throw .timedOut(seconds: timeout!)
       } else {
-        throw .connectionLost(String(cString: strerror(errno)))
+        throw .connectionLost(Errno.current.message)
       }
     }
   }
@@ -329,19 +318,18 @@ public final class ControlClient: Sendable {
 /// Writes all of `data` to a connected socket, retrying after signals and
 /// never raising SIGPIPE.
 ///
-/// - Returns: nil once everything is written, or the `errno` of the
+/// - Returns: nil once everything is written, or the reason of the
 ///   failure (the peer has gone, or a send timeout ran out).
-package func sendAll(_ data: Data, on descriptor: Int32) -> Int32? {
+package func sendAll(_ data: Data, on descriptor: Int32) -> Errno? {
   data.withUnsafeBytes { buffer in
     var offset = 0
     while offset < buffer.count {
-      let written = Glibc.send(
-        descriptor, buffer.baseAddress! + offset, buffer.count - offset,
-        Int32(MSG_NOSIGNAL))
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
+      let written = Errno.retryingInterrupts {
+        Glibc.send(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+          Int32(MSG_NOSIGNAL))
       }
+      if written < 0 { return Errno.current }
       offset += written
     }
     return nil

@@ -4,6 +4,7 @@
 // and a socket's peer is who the kernel says it is.
 
 import FoundationEssentials
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -19,10 +20,10 @@ import FoundationEssentials
 /// - Returns: The text of the underlying `errno`, else the error's text.
 package func systemReason(_ error: any Error) -> String {
   if let posix = (error as? CocoaError)?.underlying as? POSIXError {
-    return String(cString: strerror(posix.code.rawValue))
+    return Errno(rawValue: posix.code.rawValue).message
   }
   if let posix = error as? POSIXError {
-    return String(cString: strerror(posix.code.rawValue))
+    return Errno(rawValue: posix.code.rawValue).message
   }
   return "\(error)"
 }
@@ -68,10 +69,10 @@ package func fileKindName(_ mode: mode_t) -> String {
 ///   - directory: The directory to make.
 ///   - mode: The mode of each directory made, before the umask.
 /// - Returns: nil once the directory exists, else the directory that could
-///   not be made and the `errno` of the failure.
+///   not be made and the reason of the failure.
 package func makeDirectories(
   _ directory: String, mode: mode_t
-) -> (path: String, code: Int32)? {
+) -> (path: String, code: Errno)? {
   var status = stat()
   var missing: [String] = []
   var path = directory
@@ -80,8 +81,9 @@ package func makeDirectories(
     path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
   }
   for path in missing.reversed() where mkdir(path, mode) != 0 {
-    guard errno != EEXIST else { continue }
-    return (path, errno)
+    let code = Errno.current
+    guard code != .fileExists else { continue }
+    return (path, code)
   }
   return nil
 }

@@ -10,6 +10,7 @@
 internal import CDBus
 import ConcurrencyHelpers
 import Glibc
+import SystemCalls
 
 /// One method call in flight, found again through the `userdata` pointer of
 /// its pending call.
@@ -121,8 +122,7 @@ package final class DBusConnectionDriver: @unchecked Sendable {
       return .failure(
         DBusFailure(
           name: "org.freedesktop.DBus.Error.Failed",
-          message: "cannot create a socket pair: "
-            + String(cString: strerror(errno))))
+          message: "cannot create a socket pair: \(Errno.current.message)"))
     }
     let driver = DBusConnectionDriver(
       address: address, matchRules: matchRules, wakeDescriptors: descriptors,
@@ -164,7 +164,7 @@ package final class DBusConnectionDriver: @unchecked Sendable {
           DBusFailure(
             name: "org.freedesktop.DBus.Error.Failed",
             message: "cannot start the D-Bus thread: "
-              + String(cString: strerror(status)))))
+              + Errno(rawValue: status).message)))
     }
   }
 

@@ -5,6 +5,7 @@
 // shared task threads.
 
 import Glibc
+import SystemCalls
 
 /// A connected socket to headphones.
 ///
@@ -43,7 +44,7 @@ public final class HeadphoneSocket: Sendable {
       socketpair(
         AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0,
         &descriptors) == 0
-    else { throw .socket(errno: errno) }
+    else { throw .socket(errno: .current) }
     return (
       HeadphoneSocket(descriptor: descriptors[0]),
       HeadphoneSocket(descriptor: descriptors[1])
@@ -82,8 +83,9 @@ public final class HeadphoneSocket: Sendable {
       Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
       l2capProtocol)
     guard descriptor >= 0 else {
-      let code = errno
-      throw code == EAFNOSUPPORT ? .noBluetoothSockets : .socket(errno: code)
+      let code = Errno.current
+      throw code == .addressFamilyNotSupported
+        ? .noBluetoothSockets : .socket(errno: code)
     }
     let socket = HeadphoneSocket(descriptor: descriptor)
     var size = Int32(receiveBuffer)
@@ -105,7 +107,7 @@ public final class HeadphoneSocket: Sendable {
           Glibc.bind(descriptor, $0, SocketAddressL2.length)
         }
       }
-      guard bound == 0 else { throw .bind(errno: errno) }
+      guard bound == 0 else { throw .bind(errno: .current) }
     }
     var target = SocketAddressL2(
       family: sa_family_t(bluetoothFamily), psm: psm.littleEndian,
@@ -117,8 +119,8 @@ public final class HeadphoneSocket: Sendable {
     }
     guard connected == 0 else {
       // The kernel gives up waiting after the send timeout set above.
-      let code = errno
-      throw code == EINPROGRESS || code == EAGAIN
+      let code = Errno.current
+      throw code == .inProgress || code == .wouldBlock
         ? .connectTimedOut(seconds: Self.connectTimeoutSeconds)
         : .connect(errno: code)
     }
@@ -130,7 +132,7 @@ public final class HeadphoneSocket: Sendable {
     let sent = packet.withUnsafeBytes {
       Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
     }
-    guard sent == packet.count else { throw .send(errno: errno) }
+    guard sent == packet.count else { throw .send(errno: .current) }
   }
 
   /// Waits for the next packet, or on a stream for the next bytes.
@@ -141,15 +143,14 @@ public final class HeadphoneSocket: Sendable {
   ///   ``shutDown()`` was called).
   public func receive(capacity: Int) throws(LinkError) -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: capacity)
-    while true {
-      let count = buffer.withUnsafeMutableBytes {
+    let count = Errno.retryingInterrupts {
+      buffer.withUnsafeMutableBytes {
         recv(descriptor, $0.baseAddress, $0.count, 0)
       }
-      if count > 0 { return Array(buffer[..<count]) }
-      if count == 0 { return nil }
-      if errno == EINTR { continue }
-      throw .receive(errno: errno)
     }
+    if count > 0 { return Array(buffer[..<count]) }
+    if count == 0 { return nil }
+    throw .receive(errno: .current)
   }
 
   /// Ends both directions, so that a blocked ``receive(capacity:)`` returns

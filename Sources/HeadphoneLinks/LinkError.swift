@@ -1,6 +1,6 @@
 // Why a link to a pair of headphones failed.
 
-import Glibc
+import SystemCalls
 
 /// A failure of a socket to headphones.
 public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -9,18 +9,18 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Not a Bluetooth address.
   case badAddress(String)
   /// The socket could not be made.
-  case socket(errno: Int32)
+  case socket(errno: Errno)
   /// The socket could not take the adapter's address.
-  case bind(errno: Int32)
+  case bind(errno: Errno)
   /// The connection failed.
-  case connect(errno: Int32)
+  case connect(errno: Errno)
   /// The headphones did not answer the connection in time: out of range,
   /// or off.
   case connectTimedOut(seconds: Int)
   /// A packet could not be sent.
-  case send(errno: Int32)
+  case send(errno: Errno)
   /// A packet could not be received.
-  case receive(errno: Int32)
+  case receive(errno: Errno)
   /// BlueZ did not open the link (a Galaxy Buds' RFCOMM link, which BlueZ
   /// opens and hands over), and why.
   case bluez(String)
@@ -33,19 +33,15 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
     case .badAddress(let text):
       "'\(text)' is not a Bluetooth address; expected six pairs of hex "
         + "digits such as AA:BB:CC:DD:EE:01"
-    case .socket(let code): "cannot make a socket: \(Self.text(code))"
+    case .socket(let code): "cannot make a socket: \(code)"
     case .bind(let code):
-      "cannot connect from the adapter: \(Self.text(code))"
-    case .connect(let code): "cannot connect: \(Self.text(code))"
+      "cannot connect from the adapter: \(code)"
+    case .connect(let code): "cannot connect: \(code)"
     case .connectTimedOut(let seconds):
       "cannot connect: no answer within \(seconds) s (out of range, or off)"
-    case .send(let code): "cannot send: \(Self.text(code))"
-    case .receive(let code): "cannot receive: \(Self.text(code))"
+    case .send(let code): "cannot send: \(code)"
+    case .receive(let code): "cannot receive: \(code)"
     case .bluez(let why): why
     }
-  }
-
-  private static func text(_ code: Int32) -> String {
-    String(cString: strerror(code)) + " (errno \(code))"
   }
 }

@@ -3,7 +3,7 @@
 // is allowed.
 
 import FoundationEssentials
-import Glibc
+import SystemCalls
 
 /// The error for a policy that cannot be used.
 public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -330,5 +330,5 @@ func readFailure(_ error: any Error) -> String {
   guard let code = (error as? CocoaError)?.underlying as? POSIXError else {
     return "\(error)"
   }
-  return String(cString: strerror(code.code.rawValue))
+  return Errno(rawValue: code.code.rawValue).message
 }

@@ -5,6 +5,7 @@ import AccessoryControl
 import ConcurrencyHelpers
 import Foundation
 import Glibc
+import SystemCalls
 
 /// A fake control socket that answers requests with canned JSON-RPC lines.
 final class FakeDaemon: Sendable {
@@ -30,29 +31,16 @@ final class FakeDaemon: Sendable {
   /// - Parameter answer: Returns the reply to each request.
   init(answer: @escaping @Sendable (ControlRequest) -> Reply) throws {
     var template = Array("/tmp/acctl-fake-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw POSIXError(.init(rawValue: errno) ?? .EIO)
-    }
+    guard let made = mkdtemp(&template) else { throw Errno.current }
     directory = String(cString: made)
     path = directory + "/control.sock"
     self.answer = answer
 
-    listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: path.utf8)
-      raw[path.utf8.count] = 0
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard bound == 0, listen(listener, 8) == 0 else {
-      let code = errno
+    listener = try UnixSocket.bound(.stream, to: UnixSocketAddress(path: path))
+    guard listen(listener, 8) == 0 else {
+      let code = Errno.current
       Glibc.close(listener)
-      throw POSIXError(.init(rawValue: code) ?? .EIO)
+      throw code
     }
     Thread.detachNewThread { [self] in
       serve()

@@ -1,5 +1,6 @@
 import ConcurrencyHelpers
 import Glibc
+import SystemCalls
 
 /// A process that this test process spawned, and alone waits for.
 ///
@@ -125,7 +126,7 @@ final class ChildProcess: Sendable {
     }
     guard result == 0 else {
       throw SoundServerError(
-        "cannot start \(executable): \(String(cString: strerror(result)))")
+        "cannot start \(executable): \(Errno(rawValue: result))")
     }
     let name = executable.split(separator: "/").last.map(String.init) ?? ""
     return ChildProcess(processIdentifier: processIdentifier, name: name)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 
 /// A bare client of the daemon's control socket, independent of the code
 /// under test: it sends bytes as they are and reads the answer.
@@ -36,13 +37,12 @@ enum DaemonSocket {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = send(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset,
-          Int32(MSG_NOSIGNAL))
-        if written < 0 {
-          if errno == EINTR { continue }
-          return
+        let written = Errno.retryingInterrupts {
+          send(
+            descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+            Int32(MSG_NOSIGNAL))
         }
+        if written < 0 { return }
         offset += written
       }
     }
@@ -69,7 +69,7 @@ enum DaemonSocket {
       } else {
         if answer.isEmpty {
           throw DaemonFixtureError(
-            "reading \(path): \(String(cString: strerror(errno)))")
+            "reading \(path): \(Errno.current)")
         }
         break
       }
@@ -83,31 +83,12 @@ enum DaemonSocket {
 
   /// Connects to a Unix socket with receive and send timeouts.
   static func connect(_ path: String, timeout: Double) throws -> Int32 {
-    let descriptor = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else {
-      throw DaemonFixtureError("socket: \(String(cString: strerror(errno)))")
-    }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-      close(descriptor)
-      throw DaemonFixtureError("the socket path '\(path)' is too long")
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: path.utf8)
-      raw[path.utf8.count] = 0
-    }
-    let status = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(
-          descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard status == 0 else {
-      let reason = String(cString: strerror(errno))
-      close(descriptor)
-      throw DaemonFixtureError("cannot connect to \(path): \(reason)")
+    let descriptor: Int32
+    do {
+      descriptor = try UnixSocket.connected(
+        .stream, to: UnixSocketAddress(path: path))
+    } catch {
+      throw DaemonFixtureError("cannot connect to \(path): \(error)")
     }
     var interval = timeval(
       tv_sec: Int(timeout),

@@ -5,6 +5,7 @@
 
 import Foundation
 import Glibc
+import SystemCalls
 
 /// One emulator: AirPods listening on an L2CAP PSM (0x1001), or Galaxy
 /// Buds on an RFCOMM channel, of a controller.
@@ -65,7 +66,7 @@ public final class HeadphoneEmulator: Sendable {
   ) async throws -> HeadphoneEmulator {
     var descriptors: [Int32] = [0, 0]
     guard pipe(&descriptors) == 0 else {
-      throw FixtureError("cannot make a pipe: errno \(errno)")
+      throw FixtureError("cannot make a pipe: \(Errno.current)")
     }
     // Only the child's copy of the reading end stays open in it.
     _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
@@ -109,7 +110,7 @@ public final class HeadphoneEmulator: Sendable {
     }
     guard written == line.count else {
       throw FixtureError(
-        "cannot send '\(command)' to the AirPods emulator: errno \(errno)",
+        "cannot send '\(command)' to the AirPods emulator: \(Errno.current)",
         logTail: output)
     }
   }

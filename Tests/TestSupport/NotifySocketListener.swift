@@ -5,6 +5,7 @@
 import ConcurrencyHelpers
 import Foundation
 import Glibc
+import SystemCalls
 
 /// A Unix datagram socket that collects what a daemon sends to
 /// `NOTIFY_SOCKET`, as systemd would receive it.
@@ -40,30 +41,14 @@ public final class NotifySocketListener: Sendable {
   private init(path: String, ownsDirectory: Bool) throws {
     self.path = path
     self.ownsDirectory = ownsDirectory
-    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    guard descriptor >= 0 else {
-      throw FixtureError("socket: \(String(cString: strerror(errno)))")
-    }
-    if !path.hasPrefix("@") { unlink(path) }
     // "@name" is an abstract socket: a NUL, then the name, no file.
-    var name = Array(path.utf8)
-    let isAbstract = name.first == UInt8(ascii: "@")
-    if isAbstract { name[0] = 0 } else { name.append(0) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: name)
-    }
-    let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + name.count
-    let status = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(length))
-      }
-    }
-    guard status == 0 else {
-      let reason = String(cString: strerror(errno))
-      Glibc.close(descriptor)
-      throw FixtureError("cannot bind '\(path)': \(reason)")
+    let descriptor: Int32
+    do {
+      let address = try UnixSocketAddress(notation: path)
+      if !address.isAbstract { unlink(path) }
+      descriptor = try UnixSocket.bound(.datagram, to: address)
+    } catch {
+      throw FixtureError("cannot bind '\(path)': \(error)")
     }
     // A receive timeout lets the reader see close() without a signal.
     var timeout = timeval(tv_sec: 0, tv_usec: 100_000)

@@ -1,5 +1,6 @@
 import ConcurrencyHelpers
 import Glibc
+import SystemCalls
 
 /// A helper process that leads a server's process group and cleans up after
 /// this process if it dies without stopping the server.
@@ -37,7 +38,7 @@ final class ProcessGroupWatchdog: Sendable {
     var descriptors: [Int32] = [-1, -1]
     guard makeCloseOnExecPipe(&descriptors) == 0 else {
       throw SoundServerError(
-        "cannot create a pipe: \(String(cString: strerror(errno)))")
+        "cannot create a pipe: \(Errno.current)")
     }
     let script = """
       trap '' TERM INT HUP

@@ -1,6 +1,7 @@
 import ConcurrencyHelpers
 import Foundation
 import Glibc
+import SystemCalls
 
 /// A private, headless sound server for one test.
 ///
@@ -665,8 +666,7 @@ public final class SoundServer: Sendable {
     }
     guard created else {
       throw SoundServerError(
-        "cannot create a directory in \(base): "
-          + String(cString: strerror(errno)))
+        "cannot create a directory in \(base): \(Errno.current)")
     }
     return String(
       decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self

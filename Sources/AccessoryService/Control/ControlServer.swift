@@ -382,8 +382,3 @@ public final class ControlServer: Service {
     PeerCredentials(socket: descriptor)?.uid == getuid()
   }
 }
-
-/// Returns the text of the current `errno`.
-func systemError() -> String {
-  String(cString: strerror(errno))
-}

@@ -6,6 +6,7 @@
 
 import AccessoryControl
 import FoundationEssentials
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -79,11 +80,13 @@ public final class ControlSocket: Sendable {
   ///   refused and what is expected; another daemon listening there is
   ///   named by its pid.
   public static func listen(at path: String) throws(Failure) -> ControlSocket {
-    let limit = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
-    guard path.utf8.count < limit else {
+    do {
+      _ = try UnixSocketAddress(path: path)
+    } catch {
       throw Failure(
-        "the control socket path '\(path)' is \(path.utf8.count) bytes "
-          + "long; expected at most \(limit - 1): give a shorter --socket")
+        "the control socket path '\(path)' is \(error.byteCount) bytes "
+          + "long; expected at most \(UnixSocketAddress.maximumLength): give "
+          + "a shorter --socket")
     }
     let (directoryPath, name) = split(path)
     let directory = try openDirectory(directoryPath)
@@ -132,28 +135,27 @@ public final class ControlSocket: Sendable {
   ) throws(Failure) -> Int32 {
     let flags = openPath | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
     var descriptor = open(directory, flags)
-    if descriptor < 0, errno == ENOENT {
+    if descriptor < 0, Errno.current == .noSuchFileOrDirectory {
       if let (path, code) = makeDirectories(directory, mode: 0o700) {
         throw Failure(
           "cannot create the socket directory '\(directory)': "
-            + String(cString: strerror(code))
+            + code.message
             + (path == directory ? "" : " at '\(path)'"))
       }
       descriptor = open(directory, flags)
     }
     guard descriptor >= 0 else {
-      let code = errno
+      let code = Errno.current
       var status = stat()
       if lstat(directory, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
         throw Failure(refusal(directory, kind: status))
       }
       throw Failure(
-        "cannot open the socket directory '\(directory)': "
-          + String(cString: strerror(code)))
+        "cannot open the socket directory '\(directory)': \(code.message)")
     }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let reason = Errno.current.message
       close(descriptor)
       throw Failure(
         "cannot open the socket directory '\(directory)': \(reason)")
@@ -211,10 +213,10 @@ public final class ControlSocket: Sendable {
   ) throws(Failure) {
     var status = stat()
     guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-      guard errno == ENOENT else {
+      let code = Errno.current
+      guard code == .noSuchFileOrDirectory else {
         throw Failure(
-          "cannot use the control socket '\(path)': "
-            + String(cString: strerror(errno)))
+          "cannot use the control socket '\(path)': \(code.message)")
       }
       return
     }
@@ -231,32 +233,29 @@ public final class ControlSocket: Sendable {
     }
     // Non-blocking: a wedged daemon whose backlog is full answers EAGAIN
     // at once rather than holding the start.
-    let probe = socket(
-      AF_UNIX,
-      Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard probe >= 0 else {
-      throw Failure("cannot make a socket: " + String(cString: strerror(errno)))
-    }
+    let probe = try makeSocket(nonBlocking: true)
     defer { close(probe) }
-    let code = withAddress(of: name, in: directory) { address, length in
-      connect(probe, address, length) == 0 ? 0 : errno
+    let code: Errno?
+    do {
+      try UnixSocket.connect(probe, to: address(of: name, in: directory))
+      code = nil
+    } catch {
+      code = error
     }
     switch code {
-    case ECONNREFUSED:
+    case .connectionRefused:
       // A daemon that died left it.
       unlinkat(directory, name, 0)
-    case 0, EAGAIN:
-      let pid = code == 0 ? PeerCredentials(socket: probe)?.pid ?? 0 : 0
+    case nil, .wouldBlock:
+      let pid = code == nil ? PeerCredentials(socket: probe)?.pid ?? 0 : 0
       throw Failure(
         "another accessoryd\(pid > 0 ? " (pid \(pid))" : "") already "
           + "listens on '\(path)'; stop it first, or give this one another "
           + "--socket",
         status: .temporaryFailure)
-    default:
+    case let code?:
       throw Failure(
-        "cannot use the control socket '\(path)': "
-          + String(cString: strerror(code)))
+        "cannot use the control socket '\(path)': \(code.message)")
     }
   }
 
@@ -264,28 +263,28 @@ public final class ControlSocket: Sendable {
   private static func bind(
     _ name: String, in directory: Int32, path: String
   ) throws(Failure) -> (Int32, (device: UInt, inode: UInt)) {
-    let descriptor = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else {
-      throw Failure("cannot make a socket: " + String(cString: strerror(errno)))
-    }
+    let descriptor = try makeSocket(nonBlocking: false)
     // The socket is created with no permissions for others from the start.
     let oldMask = umask(0o177)
-    let code = withAddress(of: name, in: directory) { address, length in
-      Glibc.bind(descriptor, address, length) == 0 ? 0 : errno
+    var code: Errno?
+    do {
+      try UnixSocket.bind(descriptor, to: address(of: name, in: directory))
+    } catch {
+      code = error
     }
     umask(oldMask)
     var status = stat()
-    guard code == 0,
-      fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0
-    else {
+    if code == nil, fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) != 0
+    {
+      code = Errno.current
+    }
+    if let code {
       close(descriptor)
-      throw Failure(
-        "cannot bind '\(path)': " + String(cString: strerror(code)))
+      throw Failure("cannot bind '\(path)': \(code.message)")
     }
     let identity = (UInt(status.st_dev), UInt(status.st_ino))
     guard Glibc.listen(descriptor, 128) == 0 else {
-      let reason = String(cString: strerror(errno))
+      let reason = Errno.current.message
       close(descriptor)
       unlinkat(directory, name, 0)
       throw Failure("cannot listen on '\(path)': \(reason)")
@@ -293,26 +292,25 @@ public final class ControlSocket: Sendable {
     return (descriptor, identity)
   }
 
-  /// Calls `body` with the address of `name` in the opened directory,
-  /// reached through `/proc/self/fd`, so that no link on the way to the
-  /// directory is followed again.
-  private static func withAddress(
-    of name: String, in directory: Int32,
-    _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
-  ) -> Int32 {
-    let through = "/proc/self/fd/\(directory)/\(name)"
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    guard through.utf8.count < MemoryLayout.size(ofValue: address.sun_path)
-    else { return ENAMETOOLONG }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: through.utf8)
-      raw[through.utf8.count] = 0
+  /// Makes a stream socket for the control socket.
+  private static func makeSocket(nonBlocking: Bool) throws(Failure) -> Int32 {
+    do {
+      return try UnixSocket.make(.stream, nonBlocking: nonBlocking)
+    } catch {
+      throw Failure("cannot make a socket: \(error.message)")
     }
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
+  }
+
+  /// The address of `name` in the opened directory, reached through
+  /// `/proc/self/fd`, so that no link on the way to the directory is
+  /// followed again.
+  private static func address(
+    of name: String, in directory: Int32
+  ) throws(Errno) -> UnixSocketAddress {
+    do {
+      return try UnixSocketAddress(path: "/proc/self/fd/\(directory)/\(name)")
+    } catch {
+      throw .fileNameTooLong
     }
   }
 }

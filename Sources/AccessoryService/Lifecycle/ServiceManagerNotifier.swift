@@ -5,6 +5,7 @@
 // shows the daemon's own status line.
 
 import FoundationEssentials
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -60,9 +61,9 @@ public struct ServiceManagerNotifier: Sendable {
     }
   }
 
-  /// The socket's address bytes for `sun_path`: a path, or a NUL and an
-  /// abstract name; nil when there is no service manager to tell.
-  let address: [UInt8]?
+  /// The socket's address: a path, or an abstract name; nil when there is
+  /// no service manager to tell.
+  let address: UnixSocketAddress?
 
   /// Reads `NOTIFY_SOCKET` from an environment.
   ///
@@ -74,15 +75,10 @@ public struct ServiceManagerNotifier: Sendable {
       address = nil
       return
     }
-    var bytes = Array(value.utf8)
-    switch bytes.first {
-    case UInt8(ascii: "/"): break
-    case UInt8(ascii: "@"): bytes[0] = 0
-    default: throw AddressError(value: value)
-    }
-    guard bytes.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+    guard value.hasPrefix("/") || value.hasPrefix("@"),
+      let address = try? UnixSocketAddress(notation: value)
     else { throw AddressError(value: value) }
-    address = bytes
+    self.address = address
   }
 
   /// Whether a service manager listens for notifications.
@@ -98,29 +94,21 @@ public struct ServiceManagerNotifier: Sendable {
   public func send(_ notifications: [Notification]) -> String? {
     guard let address else { return nil }
     let message = notifications.map(\.assignment).joined(separator: "\n")
-    let descriptor = socket(
-      AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else { return systemError() }
-    defer { close(descriptor) }
-    var socketAddress = sockaddr_un()
-    socketAddress.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &socketAddress.sun_path) { raw in
-      raw.copyBytes(from: address)
+    let descriptor: Int32
+    do {
+      descriptor = try UnixSocket.make(.datagram)
+    } catch {
+      return error.description
     }
-    // An abstract name's length is part of it: no NUL ends it.
-    let length = socklen_t(
-      MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + address.count
-        + (address.first == 0 ? 0 : 1))
+    defer { close(descriptor) }
     let sent = Array(message.utf8).withUnsafeBytes { bytes in
-      withUnsafePointer(to: &socketAddress) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          sendto(
-            descriptor, bytes.baseAddress, bytes.count,
-            Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), $0, length)
-        }
+      address.withSockaddr { socketAddress, length in
+        sendto(
+          descriptor, bytes.baseAddress, bytes.count,
+          Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), socketAddress, length)
       }
     }
-    return sent < 0 ? systemError() : nil
+    return sent < 0 ? Errno.current.description : nil
   }
 
   /// CLOCK_MONOTONIC in microseconds, the clock systemd compares a

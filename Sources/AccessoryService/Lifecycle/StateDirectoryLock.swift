@@ -3,6 +3,7 @@
 
 import AccessoryControl
 import FoundationEssentials
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -71,14 +72,14 @@ public final class StateDirectoryLock: Sendable {
     let path = directory + "/" + StateLockFile.name
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw .unusable(path: path, reason: String(cString: strerror(errno)))
+      throw .unusable(path: path, reason: Errno.current.message)
     }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      let code = errno
+      let code = Errno.current
       let holder = StateLockFile.readRecord(descriptor)
       close(descriptor)
-      guard code == EWOULDBLOCK else {
-        throw .unusable(path: path, reason: String(cString: strerror(code)))
+      guard code == .wouldBlock else {
+        throw .unusable(path: path, reason: code.message)
       }
       throw .held(directory: directory, holder: holder)
     }

@@ -8,6 +8,7 @@ import AccessorySetupKit
 import ConcurrencyHelpers
 import FoundationEssentials
 import PulseAudio
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -135,10 +136,9 @@ public final class MutedStreamLedger: Sendable {
   public func readLeftOver() -> Result<LeftOver?, LeftOverError> {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     guard descriptor >= 0 else {
-      if errno == ENOENT { return .success(nil) }
-      return .failure(
-        LeftOverError(
-          path: path, reason: String(cString: strerror(errno))))
+      let code = Errno.current
+      if code == .noSuchFileOrDirectory { return .success(nil) }
+      return .failure(LeftOverError(path: path, reason: code.message))
     }
     defer { close(descriptor) }
     var bytes: [UInt8] = []

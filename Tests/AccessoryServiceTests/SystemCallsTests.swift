@@ -1,0 +1,141 @@
+// SystemCalls: errno as a typed error with the system's words, and the
+// Unix socket address with its length checked.
+
+import Foundation
+import Glibc
+import SystemCalls
+import Testing
+
+@Suite("Errno")
+struct ErrnoTests {
+  @Test("Each constant is Glibc's number")
+  func constantsAreGlibcs() {
+    let pinned: [(Errno, Int32)] = [
+      (.notPermitted, EPERM), (.noSuchFileOrDirectory, ENOENT),
+      (.noSuchProcess, ESRCH), (.interrupted, EINTR), (.ioError, EIO),
+      (.badFileDescriptor, EBADF), (.noMemory, ENOMEM),
+      (.permissionDenied, EACCES), (.resourceBusy, EBUSY),
+      (.fileExists, EEXIST), (.notDirectory, ENOTDIR),
+      (.isDirectory, EISDIR), (.invalidArgument, EINVAL),
+      (.tooManyOpenFiles, EMFILE), (.textFileBusy, ETXTBSY),
+      (.noSpace, ENOSPC), (.readOnlyFileSystem, EROFS),
+      (.brokenPipe, EPIPE), (.fileNameTooLong, ENAMETOOLONG),
+      (.tooManySymbolicLinkLevels, ELOOP), (.wouldBlock, EAGAIN),
+      (.wouldBlock, EWOULDBLOCK), (.notSocket, ENOTSOCK),
+      (.addressFamilyNotSupported, EAFNOSUPPORT),
+      (.addressInUse, EADDRINUSE), (.connectionAborted, ECONNABORTED),
+      (.connectionReset, ECONNRESET), (.socketNotConnected, ENOTCONN),
+      (.timedOut, ETIMEDOUT), (.connectionRefused, ECONNREFUSED),
+      (.inProgress, EINPROGRESS), (.hostIsDown, EHOSTDOWN),
+      (.noRouteToHost, EHOSTUNREACH), (.diskQuotaExceeded, EDQUOT),
+    ]
+    for (constant, value) in pinned {
+      #expect(constant.rawValue == value, "\(constant)")
+      #expect(constant.name != nil, "\(constant) has no name")
+    }
+    #expect(Set(pinned.map(\.0)).count == pinned.count - 1)
+  }
+
+  @Test("The description is the system's words and the symbolic name")
+  func description() {
+    #expect(
+      Errno.noSuchFileOrDirectory.description
+        == "No such file or directory (ENOENT)")
+    #expect(Errno.permissionDenied.message == "Permission denied")
+    #expect(
+      Errno.connectionRefused.description == "Connection refused (ECONNREFUSED)"
+    )
+    #expect(Errno.noSpace.message == "No space left on device")
+    #expect(
+      Errno(rawValue: 4242).description == "Unknown error 4242 (errno 4242)")
+    #expect(Errno(rawValue: 4242).name == nil)
+  }
+
+  @Test("current reads the calling thread's errno after a failed call")
+  func current() {
+    #expect(open("/nonexistent/accessoryd-errno", O_RDONLY) == -1)
+    #expect(Errno.current == .noSuchFileOrDirectory)
+    #expect(throws: Errno.noSuchFileOrDirectory) {
+      try Errno.check { open("/nonexistent/accessoryd-errno", O_RDONLY) }
+    }
+  }
+}
+
+@Suite("UnixSocketAddress")
+struct UnixSocketAddressTests {
+  /// The path in a `sockaddr_un`, and the length it is passed with.
+  static func read(
+    _ address: UnixSocketAddress
+  ) -> (family: Int32, path: [UInt8], length: Int) {
+    address.withSockaddr { pointer, length in
+      pointer.withMemoryRebound(to: sockaddr_un.self, capacity: 1) { unix in
+        let path = withUnsafeBytes(of: unix.pointee.sun_path) { raw in
+          Array(
+            raw.prefix(
+              Int(length) - MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!))
+        }
+        return (Int32(unix.pointee.sun_family), path, Int(length))
+      }
+    }
+  }
+
+  @Test("A path of at most 107 bytes round-trips through sockaddr_un")
+  func pathRoundTrips() throws {
+    for path in [
+      "/run/user/1000/accessoryd.sock",
+      "/" + String(repeating: "x", count: 106),
+    ] {
+      let address = try UnixSocketAddress(path: path)
+      let (family, bytes, length) = Self.read(address)
+      #expect(family == AF_UNIX)
+      #expect(bytes == Array(path.utf8) + [0])
+      #expect(length == 2 + path.utf8.count + 1)
+      #expect(address.description == path)
+      #expect(!address.isAbstract)
+    }
+  }
+
+  @Test("An abstract name starts with a NUL and has no ending NUL")
+  func abstractName() throws {
+    let address = try UnixSocketAddress(notation: "@accessoryd-notify")
+    let (_, bytes, _) = Self.read(address)
+    #expect(bytes == [0] + Array("accessoryd-notify".utf8))
+    #expect(address.isAbstract)
+    #expect(address.description == "@accessoryd-notify")
+  }
+
+  @Test("A path longer than 107 bytes is refused, naming it and the limit")
+  func tooLong() {
+    let path = "/" + String(repeating: "x", count: 107)
+    #expect(UnixSocketAddress.maximumLength == 107)
+    #expect {
+      _ = try UnixSocketAddress(path: path)
+    } throws: { error in
+      "\(error)"
+        == "the Unix socket path '\(path)' is 108 bytes long; a socket "
+        + "address holds at most 107"
+    }
+    #expect(throws: UnixSocketAddress.TooLong.self) {
+      _ = try UnixSocketAddress(
+        abstractName: String(repeating: "x", count: 107))
+    }
+  }
+
+  @Test("A socket bound to an address is reached by connecting to it")
+  func bindAndConnect() throws {
+    let path = NSTemporaryDirectory() + "accessoryd-address-\(getpid()).sock"
+    unlink(path)
+    defer { unlink(path) }
+    let address = try UnixSocketAddress(path: path)
+    let listener = try UnixSocket.bound(.stream, to: address)
+    defer { close(listener) }
+    #expect(listen(listener, 1) == 0)
+    let client = try UnixSocket.connected(.stream, to: address)
+    defer { close(client) }
+    #expect(throws: Errno.noSuchFileOrDirectory) {
+      let other = try UnixSocket.connected(
+        .stream, to: UnixSocketAddress(path: path + ".missing"))
+      close(other)
+    }
+  }
+}
