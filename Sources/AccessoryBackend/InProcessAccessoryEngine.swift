@@ -284,7 +284,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
         && !state.abandoned.contains { $0.generations.contains(generation) }
     }
     if stateFile == nil || isSaved { return }
-    try await onOwnThread(named: "accessory.save") {
+    try await BlockingPool.shared.run(named: "accessory.save") {
       () throws(AccessoryControlFailure) in
       try self.save(through: generation)
     }

@@ -186,20 +186,6 @@ package func startThread(
   pthread_detach(thread)
 }
 
-/// Runs blocking work on a thread of ``BlockingPool/shared`` and waits for
-/// its result without holding a shared task thread.
-///
-/// - Parameters:
-///   - name: The name the thread takes while it runs the work.
-///   - body: The blocking work.
-/// - Returns: What `body` returned.
-/// - Throws: What `body` threw.
-package func onOwnThread<T: Sendable, Failure: Error>(
-  named name: String, _ body: @escaping @Sendable () throws(Failure) -> T
-) async throws(Failure) -> T {
-  try await BlockingPool.shared.run(named: name, body)
-}
-
 /// Names the calling thread through `/proc/thread-self/comm` (the kernel
 /// keeps the first 15 bytes).
 private func nameCurrentThread(_ name: String) {

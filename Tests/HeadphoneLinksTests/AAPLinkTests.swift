@@ -14,7 +14,8 @@ private func bytes(_ hex: String) -> [UInt8] {
 
 /// Reads from a socket on a thread of its own.
 private func receive(_ socket: HeadphoneSocket) async throws -> [UInt8]? {
-  try await onOwnThread(named: "test.airpods") { () throws(LinkError) in
+  try await BlockingPool.shared.run(named: "test.airpods") {
+    () throws(LinkError) in
     try socket.receive(capacity: 4096)
   }
 }

@@ -28,7 +28,7 @@ extension DaemonMethods {
     let players = media?.players ?? []
     let mirror = await router.currentMirror
     let inputs = mirror?.sinkInputs ?? []
-    let listed = await onOwnThread(named: "media.players") {
+    let listed = await BlockingPool.shared.run(named: "media.players") {
       players.map { player in
         MediaPlayerList.Player(
           busName: player.busName, name: player.displayName,

@@ -74,7 +74,9 @@ actor HandedOverLinks {
     arrived = [:]
     if let client {
       // Closing joins the client's D-Bus thread: not on a shared one.
-      Task { await onOwnThread(named: "bluez.close") { client.close() } }
+      Task {
+        await BlockingPool.shared.run(named: "bluez.close") { client.close() }
+      }
     }
     client = nil
   }

@@ -234,7 +234,7 @@ public actor HeadphoneSources: Service {
   ) async throws(LinkError) -> AsyncStream<LinkReport> {
     switch spoken {
     case .aap:
-      let socket = try await onOwnThread(named: "aap.connect") {
+      let socket = try await BlockingPool.shared.run(named: "aap.connect") {
         () throws(LinkError) in
         try HeadphoneSocket.connectL2CAP(
           to: address.description, psm: AAP.psm,

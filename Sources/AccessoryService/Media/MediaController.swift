@@ -148,7 +148,8 @@ public actor MediaController: Service {
   /// cancelled.
   public func run() async throws {
     if let ledger {
-      switch await onOwnThread(named: "accessoryd.muted", ledger.readLeftOver)
+      switch await BlockingPool.shared.run(
+        named: "accessoryd.muted", ledger.readLeftOver)
       {
       case .success(let found): leftOver = found
       case .failure(let error):
@@ -355,7 +356,7 @@ public actor MediaController: Service {
       $0.playbackStatus == .playing && $0.canPause
     }
     guard !candidates.isEmpty, !inputs.isEmpty else { return [] }
-    return await onOwnThread(named: "media.streams") {
+    return await BlockingPool.shared.run(named: "media.streams") {
       candidates.map {
         ($0, PlayerStreams.system.streams(of: $0, among: inputs).map(\.index))
       }.filter { !$0.1.isEmpty }

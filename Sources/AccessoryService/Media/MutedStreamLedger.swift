@@ -218,7 +218,9 @@ public final class MutedStreamLedger: Sendable {
 
   /// Waits until the file holds the latest change, or a write failed.
   public func flush() async {
-    await onOwnThread(named: "accessoryd.muted") { _ = self.writeLatest() }
+    await BlockingPool.shared.run(named: "accessoryd.muted") {
+      _ = self.writeLatest()
+    }
   }
 
   private func change(_ body: (inout State) -> Void) {

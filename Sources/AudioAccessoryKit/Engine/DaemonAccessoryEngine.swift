@@ -74,7 +74,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
   private func callInBackground(
     _ method: String, _ params: [String: JSONValue]
   ) async throws(AccessoryControlFailure) -> DaemonAccessory {
-    try await onOwnThread(named: "accessory.call") {
+    try await BlockingPool.shared.run(named: "accessory.call") {
       () throws(AccessoryControlFailure) in
       try self.call(method, params)
     }
