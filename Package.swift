@@ -265,7 +265,7 @@ let package = Package(
     .testTarget(
       name: "RoutingCoreTests",
       dependencies: ["RoutingCore", "AccessoryControl"],
-      exclude: ["Scenarios"]
+      exclude: ["Scenarios", "MediaScenarios"]
     ),
     .testTarget(
       name: "BlueZTests",

@@ -147,6 +147,13 @@ struct Scenario: Decodable {
 
   /// Reads the scenario's policy, with its changes merged in.
   func loadPolicy() throws -> Policy {
+    try Self.policy(policy, changes: policyChanges)
+  }
+
+  /// Reads a scenario's policy from its source, with changes merged in.
+  static func policy(
+    _ policy: PolicySource, changes policyChanges: JSONTree?
+  ) throws -> Policy {
     let tree: JSONTree
     switch policy {
     case .file(let name):

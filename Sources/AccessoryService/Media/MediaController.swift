@@ -1,9 +1,8 @@
-// Media follows the wearer: the players that play on the accessory that
-// has the output are paused when it is taken off, before the route
-// changes, and exactly those are resumed when it is put back on, once the
-// route is back. When an accessory's output goes away, the streams the
-// server moved elsewhere stay muted while it is expected back (a profile
-// switch); if it does not come back, its players are paused.
+// Media follows the wearer. The decisions are the media rules' in
+// RoutingCore (`MediaRules.step`); this actor gives them the world as it
+// is, carries out their effects in order (pause and wait for the players,
+// mute, unmute, resume, call back at the end of a grace time), and feeds
+// back what came of them.
 
 import AccessoryBackend
 import AccessoryControl
@@ -16,7 +15,7 @@ import PulseAudio
 import RoutingCore
 
 /// Pauses and resumes media players as accessories are taken off and put
-/// back on.
+/// back on, as the media rules decide.
 ///
 /// It remembers what it paused, per accessory, as KDE Connect does: a
 /// player the person plays, stops or closes meanwhile is forgotten, and a
@@ -27,49 +26,6 @@ public actor MediaController: Service {
   /// The service's name.
   public nonisolated let name = "media"
 
-  /// What was paused for one accessory.
-  struct Pause {
-    /// The players, by bus name, with their names.
-    var players: [String: String]
-    /// Those of them seen Paused since: only a later change to another
-    /// status is the person's.
-    var seenPaused: Set<String> = []
-    /// When they were paused.
-    var at: ContinuousClock.Instant
-    /// When they were paused, by the wall clock, for people.
-    var date = Date()
-    /// The streams it muted, which no player could pause.
-    var muted: Set<UInt32> = []
-    /// Why: taken off, or its output gone for good.
-    var cause: PausedMedia.Cause = .takenOff
-    /// Whether the accessory's output went away for good since: its
-    /// players resume when it is back only if the policy says so.
-    var disconnected = false
-  }
-
-  /// The streams the server moved off an accessory's output that went
-  /// away, muted while it is expected back.
-  struct Absence {
-    /// The streams muted.
-    var streams: Set<UInt32> = []
-    /// The sinks that went away, by index.
-    var gone: Set<UInt32> = []
-    /// The streams that played on them, muted or not: their players are
-    /// paused if the output does not come back.
-    var played: Set<UInt32> = []
-    /// The muted streams seen on another sink since: only those can be
-    /// back (a state from before the sink went away still shows them on
-    /// it, and PipeWire may give the new sink the old one's index).
-    var seenAway: Set<UInt32> = []
-    /// When the output went away, by the wall clock, for people.
-    var date = Date()
-    /// Ends the reappear grace time.
-    var timer: Task<Void, Never>?
-    /// Tells this absence from a later one of the same accessory, for a
-    /// timer that woke as it was cancelled.
-    var id = 0
-  }
-
   let players: MediaPlayers
   let link: any RoutingLink
   let engine: InProcessAccessoryEngine
@@ -77,16 +33,13 @@ public actor MediaController: Service {
   let router: RouteController?
   let events: EventHub
   let logger: Logger
-  var pauses: [BluetoothAddress: Pause] = [:] {
+  let clock: any RouterClock
+  /// What the media rules remember.
+  var memory = MediaMemory() {
     didSet { recordMutes() }
   }
-  /// Accessories taken off whose new placement the registry may not show
-  /// yet: the caller saves it once ``takenOff(_:output:on:policy:)``
-  /// returns, and a state taken in meanwhile must not find them worn.
-  var takingOff: Set<BluetoothAddress> = []
-  var absences: [BluetoothAddress: Absence] = [:] {
-    didSet { recordMutes() }
-  }
+  /// The call backs at the end of grace times, by accessory.
+  var wakes: [String: Task<Void, Never>] = [:]
   /// Where what it holds muted is kept as it changes, for the next daemon.
   let ledger: MutedStreamLedger?
   /// What a daemon before this one left muted, until the first state of
@@ -97,16 +50,10 @@ public actor MediaController: Service {
   var releasing: [UInt32: BluetoothAddress] = [:] {
     didSet { recordMutes() }
   }
-  var nextAbsence = 0
   /// Whether ``run()`` has ended: nothing more is muted or paused.
   var stopped = false
   /// The sound server's state the controller last saw.
   var mirror: ServerMirror?
-
-  /// How long after the reappear grace time the controller decides on an
-  /// output that went away: the router decides at the end of the grace
-  /// time, and the streams stay muted until it has.
-  static let graceMargin = Duration.milliseconds(500)
 
   /// How long it waits for the players to accept the pause and report
   /// Paused before the route may change, as Android and WirePlumber wait.
@@ -126,11 +73,12 @@ public actor MediaController: Service {
   ///   - logger: Where what it does is logged.
   ///   - ledger: Where what it holds muted is kept, and what a daemon
   ///     before it left muted is read from; nil keeps nothing.
+  ///   - clock: The time of pauses and grace times: the router's.
   public init(
     players: MediaPlayers, link: any RoutingLink,
     engine: InProcessAccessoryEngine, policies: PolicyStore,
     router: RouteController?, events: EventHub, logger: Logger,
-    ledger: MutedStreamLedger? = nil
+    ledger: MutedStreamLedger? = nil, clock: (any RouterClock)? = nil
   ) {
     self.ledger = ledger
     self.players = players
@@ -140,6 +88,7 @@ public actor MediaController: Service {
     self.router = router
     self.events = events
     self.logger = logger
+    self.clock = clock ?? router?.clock ?? SystemRouterClock()
   }
 
   /// Follows the players' changes, to forget those the person plays,
@@ -189,7 +138,9 @@ public actor MediaController: Service {
       }
       if let moves {
         group.addTask { [weak self] in
-          for await stream in moves { await self?.personMoved(stream) }
+          for await stream in moves {
+            await self?.take(.streamMovedByThePerson(stream))
+          }
         }
       }
       group.addTask { [weak self] in
@@ -206,22 +157,24 @@ public actor MediaController: Service {
   func stop() async {
     stopped = true
     await link.muteStreams(whenTheirSinkVanishes: nil)
-    for absence in absences.values { absence.timer?.cancel() }
+    for wake in wakes.values { wake.cancel() }
+    wakes = [:]
     guard let mirror else { return }
-    let muted = pauses.mapValues(\.muted).merging(
-      absences.mapValues(\.streams)
-    ) { $0.union($1) }
-    pauses = [:]
-    absences = [:]
+    let muted = memory.heldMuted
+    memory = MediaMemory()
     // What the server did not confirm given back stays in the ledger, for
     // the next daemon; so do the streams the link muted whose news has
     // not reached this controller yet.
+    var byAccessory: [String: Set<UInt32>] = [:]
+    for (stream, address) in muted {
+      byAccessory[address, default: []].insert(stream)
+    }
     var kept: [UInt32: BluetoothAddress] = [:]
-    for (address, streams) in muted.sorted(by: { $0.key < $1.key })
-    where !streams.isEmpty {
+    for (address, streams) in byAccessory.sorted(by: { $0.key < $1.key }) {
+      guard let accessory = BluetoothAddress(address) else { continue }
       let failed = await unmute(
-        streams, on: mirror, address, reason: "accessoryd is stopping")
-      for stream in failed { kept[stream] = address }
+        streams, on: mirror, accessory, reason: "accessoryd is stopping")
+      for stream in failed { kept[stream] = accessory }
     }
     ledger?.hold(kept)
     await ledger?.flush()
@@ -232,11 +185,8 @@ public actor MediaController: Service {
   func recordMutes() {
     guard let ledger, !stopped else { return }
     var held = releasing
-    for (address, pause) in pauses {
-      for stream in pause.muted { held[stream] = address }
-    }
-    for (address, absence) in absences {
-      for stream in absence.streams { held[stream] = address }
+    for (stream, address) in memory.heldMuted {
+      if let accessory = BluetoothAddress(address) { held[stream] = accessory }
     }
     ledger.hold(held)
   }
@@ -247,10 +197,10 @@ public actor MediaController: Service {
 
   /// The players paused for an accessory now, by bus name.
   public func paused(for address: BluetoothAddress) -> [String: String] {
-    pauses[address]?.players ?? [:]
+    memory.pauses[address.description]?.players ?? [:]
   }
 
-  // MARK: - Taken off
+  // MARK: - The requests
 
   /// Pauses every player that plays on the accessory's output, waits (at
   /// most ``pauseWait``) until each reports Paused, and, unless the policy
@@ -268,182 +218,11 @@ public actor MediaController: Service {
     policy: Policy
   ) async -> Bool {
     guard let sink = mirror.sink(named: output) else { return false }
-    let inputs = mirror.sinkInputs.filter { $0.sinkIndex == sink.index }
-    let (paused, pausedStreams) = await pausePlayers(among: inputs, address)
-    // What still sounds: streams no player paused, a game or `pacat`.
-    let unpausable = inputs.filter {
-      !$0.isCorked && !$0.isMuted && !pausedStreams.contains($0.index)
-    }.map(\.index)
-    let muted =
-      policy.whenUnpausable == .mute
-      ? await setMute(
-        unpausable, muted: true, address,
-        reason: "no player can pause them, and the accessory that had the "
-          + "output was taken off") : []
-    let recorded = record(
-      paused, muted: muted, for: address, cause: .takenOff,
-      reason: "the accessory that had the output was taken off")
-    if recorded { takingOff.insert(address) }
-    return recorded
+    await take(
+      .takenOff(accessory: address.description, output: sink.index),
+      on: mirror, policy: policy)
+    return memory.takingOff.contains(address.description)
   }
-
-  /// Pauses the players that play any of the streams, and waits until
-  /// each reports Paused; the calls and the wait share one deadline,
-  /// ``pauseWait``.
-  ///
-  /// - Returns: The players that accepted, by bus name, with their names,
-  ///   and their streams.
-  func pausePlayers(
-    among inputs: [SinkInput], _ address: BluetoothAddress
-  ) async -> (players: [String: String], streams: Set<UInt32>) {
-    let owned = await playingPlayers(among: inputs)
-    let deadline = ContinuousClock.now + Self.pauseWait
-    let paused = await pause(owned.map(\.0), until: deadline)
-    await waitForPaused(Set(paused.keys), address, until: deadline)
-    return (
-      paused, Set(owned.filter { paused[$0.0.busName] != nil }.flatMap(\.1))
-    )
-  }
-
-  /// Records what was paused and muted for an accessory, and tells.
-  ///
-  /// - Returns: Whether anything was.
-  func record(
-    _ paused: [String: String], muted: Set<UInt32>,
-    for address: BluetoothAddress, cause: PausedMedia.Cause, reason: String
-  ) -> Bool {
-    guard !paused.isEmpty || !muted.isEmpty else { return false }
-    var pause = pauses[address] ?? Pause(players: [:], at: .now)
-    pause.players.merge(paused) { $1 }
-    pause.muted.formUnion(muted)
-    if !paused.isEmpty {
-      pause.at = .now
-      pause.date = Date()
-      pause.cause = cause
-    }
-    pause.disconnected = pause.disconnected || cause == .disconnected
-    // Those that reported Paused while this waited: a later change to
-    // another status is the person's.
-    for busName in paused.keys
-    where players.player(named: busName)?.playbackStatus == .paused {
-      pause.seenPaused.insert(busName)
-    }
-    pauses[address] = pause
-    if !paused.isEmpty {
-      logger.notice(
-        "Paused media players",
-        metadata: [
-          "accessory.address": "\(address)",
-          "media.players": "\(paused.keys.sorted().joined(separator: ","))",
-          "media.reason": "\(reason)",
-        ])
-      events.publish(
-        .media(
-          MediaEvent(
-            eventType: .mediaPaused, accessory: address.description,
-            players: Self.players(paused), reason: reason)))
-    }
-    return true
-  }
-
-  /// The streams of the players that play now, among some streams, by
-  /// player; reads `/proc` off the shared threads, only when some player
-  /// plays.
-  func playingPlayers(
-    among inputs: [SinkInput]
-  ) async -> [(MediaPlayer, [UInt32])] {
-    let candidates = players.players.filter {
-      $0.playbackStatus == .playing && $0.canPause
-    }
-    guard !candidates.isEmpty, !inputs.isEmpty else { return [] }
-    return await BlockingPool.shared.run(named: "media.streams") {
-      candidates.map {
-        ($0, PlayerStreams.system.streams(of: $0, among: inputs).map(\.index))
-      }.filter { !$0.1.isEmpty }
-    }
-  }
-
-  /// Pauses players at once, all together.
-  ///
-  /// - Returns: Those that accepted, by bus name, with their names.
-  func pause(
-    _ targets: [MediaPlayer], until deadline: ContinuousClock.Instant
-  ) async -> [String: String] {
-    let timeout = max(deadline - .now, .milliseconds(1))
-    var paused: [String: String] = [:]
-    await withTaskGroup(of: (String, String, MPRISError?).self) { group in
-      for player in targets {
-        group.addTask { [players] in
-          do throws(MPRISError) {
-            try await players.pause(player.busName, timeout: timeout)
-            return (player.busName, player.displayName, nil)
-          } catch {
-            return (player.busName, player.displayName, error)
-          }
-        }
-      }
-      for await (busName, name, error) in group {
-        if let error {
-          logger.warning(
-            "A player did not pause: \(error)",
-            metadata: ["media.player": busName])
-        } else {
-          paused[busName] = name
-        }
-      }
-    }
-    return paused
-  }
-
-  /// Waits, until the deadline, for the players to report Paused.
-  func waitForPaused(
-    _ names: Set<String>, _ address: BluetoothAddress,
-    until deadline: ContinuousClock.Instant
-  ) async {
-    guard !names.isEmpty else { return }
-    let allPaused = await players.waitUntil(deadline) { players in
-      names.allSatisfy { players[$0]?.playbackStatus != .playing }
-    }
-    if !allPaused {
-      logger.warning(
-        "Not every paused player reported Paused within \(Self.pauseWait)",
-        metadata: ["accessory.address": "\(address)"])
-    }
-  }
-
-  /// Mutes or unmutes streams in one batch.
-  ///
-  /// - Returns: The streams the server muted or unmuted.
-  func setMute(
-    _ streams: [UInt32], muted: Bool, _ address: BluetoothAddress,
-    reason: String
-  ) async -> Set<UInt32> {
-    guard !streams.isEmpty else { return [] }
-    let batch = PulseBatch(
-      mutes: streams.map { .init(sinkInput: $0, muted: muted) })
-    guard let result = try? await link.apply(batch) else { return [] }
-    let done = Set(
-      zip(streams, result.mutes).compactMap { stream, outcome in
-        (try? outcome.get()) == nil ? nil : stream
-      })
-    guard !done.isEmpty else { return [] }
-    let list = done.sorted().map { "#\($0)" }.joined(separator: ",")
-    logger.notice(
-      muted ? "Muted streams no player can pause" : "Unmuted streams",
-      metadata: [
-        "accessory.address": "\(address)", "pulse.streams": "\(list)",
-        "media.reason": "\(reason)",
-      ])
-    events.publish(
-      .media(
-        MediaEvent(
-          eventType: muted ? .streamMuted : .streamUnmuted,
-          accessory: address.description, players: [],
-          streams: done.sorted(), reason: reason)))
-    return done
-  }
-
-  // MARK: - Put back on
 
   /// Resumes the players paused for an accessory that are still Paused,
   /// if it was put back on within `window` of the pause, and unmutes the
@@ -458,70 +237,26 @@ public actor MediaController: Service {
   ///     never resumes.
   ///   - mirror: The sound server's state now; without it, everything is
   ///     kept for the next time.
-  /// - Returns: The players resumed, by bus name.
-  @discardableResult
   public func putBack(
     _ address: BluetoothAddress, within window: Duration,
     on mirror: ServerMirror? = nil
-  ) async -> [String: String] {
-    takingOff.remove(address)
-    guard let mirror, let pause = pauses.removeValue(forKey: address) else {
-      return [:]
-    }
-    // Muted streams are unmuted whatever the time.
-    await unmute(
-      pause.muted, on: mirror, address, reason: "the accessory was put back on")
-    return await resume(
-      pause, address, within: window, reason: "the accessory was put back on")
+  ) async {
+    let seconds =
+      Double(window.components.seconds)
+      + Double(window.components.attoseconds) / 1e18
+    await take(
+      .putBack(accessory: address.description, window: seconds),
+      on: mirror)
   }
 
-  /// Resumes a pause's players that are still Paused, within the window,
-  /// unless a disconnect paused them and the policy does not resume those.
-  func resume(
-    _ pause: Pause, _ address: BluetoothAddress, within window: Duration,
-    reason: String
-  ) async -> [String: String] {
-    guard !pause.players.isEmpty else { return [:] }
-    if pause.disconnected, !policies.policy.resumeOnReconnect {
-      logger.info(
-        "Not resuming media players: the accessory disconnected since, and "
-          + "media.resumeOnReconnect is false",
-        metadata: ["accessory.address": "\(address)"])
-      return [:]
-    }
-    let elapsed = ContinuousClock.now - pause.at
-    guard window > .zero, elapsed <= window else {
-      logger.info(
-        "Not resuming media players: back after \(elapsed)",
-        metadata: ["accessory.address": "\(address)"])
-      return [:]
-    }
-    var resumed: [String: String] = [:]
-    for (busName, name) in pause.players.sorted(by: { $0.key < $1.key })
-    where players.player(named: busName)?.playbackStatus == .paused {
-      do {
-        try await players.play(busName)
-        resumed[busName] = name
-      } catch {
-        logger.warning(
-          "A player did not resume: \(error)",
-          metadata: ["media.player": busName])
-      }
-    }
-    guard !resumed.isEmpty else { return [:] }
-    logger.notice(
-      "Resumed media players",
-      metadata: [
-        "accessory.address": "\(address)",
-        "media.players": "\(resumed.keys.sorted().joined(separator: ","))",
-      ])
-    events.publish(
-      .media(
-        MediaEvent(
-          eventType: .mediaResumed, accessory: address.description,
-          players: Self.players(resumed),
-          reason: reason + " within \(Int(window.components.seconds)) s")))
-    return resumed
+  /// Forgets what was paused for an accessory that is unpaired, and
+  /// unmutes the streams it muted: nothing will put it back on.
+  public func forget(_ address: BluetoothAddress, on mirror: ServerMirror?) {
+    let (next, effects) = MediaRules.step(
+      memory, view(of: mirror), .unpaired(accessory: address.description),
+      policies.policy, now: now)
+    memory = next
+    Task { await self.carryOut(effects, on: mirror) }
   }
 
   /// What is paused and muted now, for `route --explain`.
@@ -530,61 +265,33 @@ public actor MediaController: Service {
   ///   back on resumes it; zero never.
   public func report(resumingWithin window: Double) -> [PausedMedia] {
     let resumesOnReconnect = policies.policy.resumeOnReconnect
-    let paused = pauses.map { address, pause in
-      let pausedAt = pause.date.timeIntervalSince1970
+    let paused = memory.pauses.map { address, pause in
       let resumes =
         window > 0 && !pause.players.isEmpty
         && (!pause.disconnected || resumesOnReconnect)
       return PausedMedia(
-        accessory: address.description, players: Self.players(pause.players),
-        pausedAt: pausedAt, resumeUntil: resumes ? pausedAt + window : nil,
+        accessory: address, players: Self.players(pause.players),
+        pausedAt: pause.at, resumeUntil: resumes ? pause.at + window : nil,
         mutedStreams: pause.muted.sorted(),
-        cause: pause.disconnected ? .disconnected : pause.cause)
+        cause: pause.disconnected || pause.cause == .disconnected
+          ? .disconnected : .takenOff)
     }
-    let away = absences.map { address, absence in
+    let away = memory.absences.map { address, absence in
       PausedMedia(
-        accessory: address.description, players: [],
-        pausedAt: absence.date.timeIntervalSince1970, resumeUntil: nil,
-        mutedStreams: absence.streams.sorted(), cause: .outputAway)
+        accessory: address, players: [], pausedAt: absence.since,
+        resumeUntil: nil, mutedStreams: absence.streams.sorted(),
+        cause: .outputAway)
     }
     return (paused + away).sorted {
       ($0.accessory, $0.pausedAt) < ($1.accessory, $1.pausedAt)
     }
   }
 
-  /// Forgets what was paused for an accessory that is unpaired, and
-  /// unmutes the streams it muted: nothing will put it back on.
-  public func forget(_ address: BluetoothAddress, on mirror: ServerMirror?) {
-    takingOff.remove(address)
-    let pause = pauses.removeValue(forKey: address)
-    let absence = absences.removeValue(forKey: address)
-    absence?.timer?.cancel()
-    guard let mirror else { return }
-    let streams = (pause?.muted ?? []).union(absence?.streams ?? [])
-    Task {
-      await self.unmute(
-        streams, on: mirror, address, reason: "the accessory was unpaired")
+  static func players(
+    _ players: [String: String]
+  ) -> [MediaEvent.Player] {
+    players.sorted { $0.key < $1.key }.map {
+      MediaEvent.Player(busName: $0.key, name: $0.value)
     }
   }
-
-  /// Unmutes the streams muted for an accessory that are still there and
-  /// still muted (one the person unmuted is theirs).
-  ///
-  /// - Returns: Those the server did not confirm unmuted.
-  @discardableResult
-  func unmute(
-    _ streams: Set<UInt32>, on mirror: ServerMirror,
-    _ address: BluetoothAddress, reason: String
-  ) async -> Set<UInt32> {
-    let stillMuted = streams.filter { index in
-      mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
-    }
-    guard !stillMuted.isEmpty else { return [] }
-    for stream in stillMuted { releasing[stream] = address }
-    let done = await setMute(
-      stillMuted.sorted(), muted: false, address, reason: reason)
-    for stream in stillMuted { releasing[stream] = nil }
-    return stillMuted.subtracting(done)
-  }
-
 }

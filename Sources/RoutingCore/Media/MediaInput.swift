@@ -1,0 +1,57 @@
+// The events the media rules take, and the effects they ask for.
+
+/// One event for the media rules.
+public enum MediaInput: Sendable, Hashable {
+  /// An accessory that was worn and had the output is reported off the
+  /// head: its output's streams are paused before the route changes.
+  case takenOff(accessory: String, output: UInt32)
+  /// The players asked to pause answered: those that accepted, by bus
+  /// name with their names, and their streams. Ends a
+  /// ``MediaMemory/Pausing`` phase.
+  case playersPaused(
+    accessory: String, players: [String: String], streams: Set<UInt32>)
+  /// An accessory is put back on; what was paused within `window` seconds
+  /// resumes (zero never resumes).
+  case putBack(accessory: String, window: Double)
+  /// An accessory's output went away, and the link muted the streams the
+  /// server moved elsewhere.
+  case outputWentAway(accessory: String, output: UInt32, muted: Set<UInt32>)
+  /// The sound server's state changed; the view holds the new one.
+  case serverChanged(previous: MediaView.Server?)
+  /// The reappear grace time of an output that went away ended.
+  case graceEnded(accessory: String, absence: Int)
+  /// A player changed status (nil: it went away).
+  case playerChanged(busName: String, status: MediaView.PlayerStatus?)
+  /// The person moved a stream to another output.
+  case streamMovedByThePerson(UInt32)
+  /// Streams an earlier daemon left muted, each with its accessory.
+  case leftOverMutes([UInt32: String])
+  /// An accessory was unpaired: nothing will put it back on.
+  case unpaired(accessory: String)
+}
+
+/// One thing the media rules ask the daemon to do, in order.
+public enum MediaEffect: Sendable, Hashable {
+  /// Pause the players that play any of the streams, wait (briefly) for
+  /// each to report Paused, and answer with
+  /// ``MediaInput/playersPaused(accessory:players:streams:)``.
+  case pause(accessory: String, streams: Set<UInt32>, cause: MediaPauseCause)
+  /// Tell that players were paused.
+  case announcePaused(
+    accessory: String, players: [String: String], reason: String)
+  /// Mute streams no player could pause.
+  case mute(accessory: String, streams: [UInt32], reason: String)
+  /// Tell that the link muted streams as their output vanished.
+  case announceMuted(accessory: String, streams: [UInt32], reason: String)
+  /// Unmute those of the streams that are still there and still muted.
+  case unmute(accessory: String, streams: Set<UInt32>, reason: String)
+  /// Resume those of the players that are still Paused.
+  case resume(accessory: String, players: [String: String], reason: String)
+  /// Call back with ``MediaInput/graceEnded(accessory:absence:)`` at a
+  /// time, replacing the accessory's earlier call.
+  case wake(accessory: String, absence: Int, at: Double)
+  /// Cancel the accessory's call back.
+  case cancelWake(accessory: String)
+  /// Something the rules decided not to do, and why, for the log.
+  case note(accessory: String?, String)
+}

@@ -1,0 +1,124 @@
+// What the media rules remember between events: the players paused and
+// the streams muted for each accessory, the outputs expected back, and
+// the pauses that wait for the players' answer.
+
+/// Why the media rules paused players or muted streams for an accessory.
+public enum MediaPauseCause: String, Sendable, Hashable, Codable {
+  /// The accessory that had the output was taken off.
+  case takenOff
+  /// The accessory's output went away and did not come back within the
+  /// reappear grace time.
+  case disconnected
+}
+
+/// The media rules' memory: what ``MediaRules/step(_:_:_:_:now:)`` reads
+/// and returns, and nothing else keeps.
+public struct MediaMemory: Sendable, Hashable {
+  /// What was paused and muted for one accessory.
+  public struct Pause: Sendable, Hashable {
+    /// The players paused, by bus name, with their names.
+    public var players: [String: String]
+    /// Those of them seen Paused since: only a later change to another
+    /// status is the person's.
+    public var seenPaused: Set<String> = []
+    /// When they were paused, in seconds since 1970 on the engine's clock.
+    public var at: Double
+    /// The streams muted, which no player could pause.
+    public var muted: Set<UInt32> = []
+    /// Why.
+    public var cause: MediaPauseCause = .takenOff
+    /// Whether the accessory's output went away for good since: its
+    /// players resume when it is back only if the policy says so.
+    public var disconnected = false
+
+    /// Creates a record.
+    public init(
+      players: [String: String], at: Double, muted: Set<UInt32> = [],
+      cause: MediaPauseCause = .takenOff, disconnected: Bool = false
+    ) {
+      self.players = players
+      self.at = at
+      self.muted = muted
+      self.cause = cause
+      self.disconnected = disconnected
+    }
+  }
+
+  /// An accessory's output that went away and is expected back within the
+  /// reappear grace time: the streams the server moved elsewhere are
+  /// muted meanwhile.
+  public struct Absence: Sendable, Hashable {
+    /// Tells this absence from a later one of the same accessory, for a
+    /// wake-up that comes late.
+    public var id: Int
+    /// When the output went away, in seconds since 1970.
+    public var since: Double
+    /// When the grace time ends and the rules decide.
+    public var endsAt: Double
+    /// The streams muted.
+    public var streams: Set<UInt32> = []
+    /// The outputs that went away, by index.
+    public var gone: Set<UInt32> = []
+    /// The streams that played on them, muted or not: their players are
+    /// paused if the output does not come back.
+    public var played: Set<UInt32> = []
+    /// The muted streams seen on another output since: only those can be
+    /// back (a state from before the output went still shows them on it,
+    /// and PipeWire may give the new output the old one's index).
+    public var seenAway: Set<UInt32> = []
+
+    /// Creates an absence.
+    public init(id: Int, since: Double, endsAt: Double) {
+      self.id = id
+      self.since = since
+      self.endsAt = endsAt
+    }
+  }
+
+  /// Players asked to pause for an accessory, whose answer is awaited: a
+  /// phase that ``MediaInput/playersPaused(accessory:players:streams:)``
+  /// ends.
+  public struct Pausing: Sendable, Hashable {
+    /// Why.
+    public var cause: MediaPauseCause
+    /// The streams the pause is about: on the output taken off, or muted
+    /// while the output was away.
+    public var streams: Set<UInt32>
+    /// Why, in words, for the events.
+    public var reason: String
+
+    /// Creates a phase.
+    public init(cause: MediaPauseCause, streams: Set<UInt32>, reason: String) {
+      self.cause = cause
+      self.streams = streams
+      self.reason = reason
+    }
+  }
+
+  /// What was paused and muted, by accessory address.
+  public var pauses: [String: Pause] = [:]
+  /// Outputs expected back, by accessory address.
+  public var absences: [String: Absence] = [:]
+  /// Pauses waiting for the players' answer, by accessory address.
+  public var pausing: [String: Pausing] = [:]
+  /// Accessories taken off whose new placement the registrations may not
+  /// show yet.
+  public var takingOff: Set<String> = []
+  /// The last absence's number.
+  public var lastAbsence = 0
+
+  /// Creates an empty memory.
+  public init() {}
+
+  /// Every stream held muted, with its accessory.
+  public var heldMuted: [UInt32: String] {
+    var held: [UInt32: String] = [:]
+    for (address, pause) in pauses {
+      for stream in pause.muted { held[stream] = address }
+    }
+    for (address, absence) in absences {
+      for stream in absence.streams { held[stream] = address }
+    }
+    return held
+  }
+}

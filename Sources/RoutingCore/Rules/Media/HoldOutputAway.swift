@@ -1,0 +1,61 @@
+// Media rule `hold-away`: while an accessory's output is expected back (a
+// profile switch), what the server moved elsewhere stays muted.
+
+extension MediaRun {
+  /// Rule `hold-away`: the link muted the streams the server moved off an
+  /// accessory's output that went away; they stay muted until they are
+  /// back on it, or the reappear grace time ends.
+  mutating func outputWentAway(
+    _ address: String, output: UInt32, muted: Set<UInt32>
+  ) {
+    startAbsence(of: address)
+    memory.absences[address]?.streams.formUnion(muted)
+    memory.absences[address]?.played.formUnion(muted)
+    memory.absences[address]?.gone.insert(output)
+    effects.append(
+      .announceMuted(
+        accessory: address, streams: muted.sorted(),
+        reason: "the accessory's output went away and the sound server "
+          + "moved them to another output; muted while it is expected back"))
+    settleAll()
+  }
+
+  /// Starts the reappear grace time of every registered accessory's
+  /// output that the new state no longer shows, with the streams that
+  /// played on it (the link muted them already if it could): the players
+  /// among them are paused if it does not come back.
+  mutating func noteVanishedOutputs(from previous: MediaView.Server) {
+    let present = Set(view.server?.outputs.map(\.index) ?? [])
+    for output in previous.outputs where !present.contains(output.index) {
+      guard let address = output.accessory, view.registered.contains(address)
+      else { continue }
+      let streams = previous.streams.filter {
+        $0.output == output.index && !$0.isCorked
+      }.map(\.index)
+      startAbsence(of: address)
+      memory.absences[address]?.gone.insert(output.index)
+      memory.absences[address]?.played.formUnion(streams)
+    }
+  }
+
+  /// Starts the grace time of an accessory's output that went away.
+  ///
+  /// Nothing changes while one runs. It ends half a second after the router's, so
+  /// that the router has decided where the streams go.
+  mutating func startAbsence(of address: String) {
+    guard memory.absences[address] == nil else { return }
+    memory.lastAbsence += 1
+    let endsAt = now + policy.reappearGraceSeconds + MediaRules.graceMargin
+    memory.absences[address] = .init(
+      id: memory.lastAbsence, since: now, endsAt: endsAt)
+    effects.append(
+      .wake(accessory: address, absence: memory.lastAbsence, at: endsAt))
+  }
+}
+
+extension MediaRules {
+  /// How long after the reappear grace time the rules decide on an output
+  /// that went away, in seconds: the router decides at the end of the
+  /// grace time, and the streams stay muted until it has.
+  public static let graceMargin = 0.5
+}

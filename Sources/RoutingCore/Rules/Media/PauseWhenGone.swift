@@ -1,0 +1,54 @@
+// Media rule `pause-gone`: when an accessory's output does not come back
+// within the reappear grace time, its players are paused.
+
+extension MediaRun {
+  /// Rule `pause-gone`: decide at the end of an output's grace time.
+  ///
+  /// Back, its streams that are elsewhere play where the
+  /// router put them (or stay muted while it is off the head); gone for
+  /// good, its players are paused (`media.pauseWhenDisconnected`).
+  mutating func graceEnded(_ address: String, _ id: Int) {
+    guard memory.absences[address]?.id == id else { return }
+    guard let server = view.server else {
+      // The sound server is away: decide once it is back.
+      let at = now + 1
+      memory.absences[address]?.endsAt = at
+      effects.append(.wake(accessory: address, absence: id, at: at))
+      return
+    }
+    guard let absence = memory.absences.removeValue(forKey: address) else {
+      return
+    }
+    let present = Set(server.streams.map(\.index))
+    let streams = absence.streams.intersection(present)
+    let isBack = !server.outputs(of: address).isEmpty
+    if isBack, isOffHead(address), policy.whenUnpausable == .mute,
+      !streams.isEmpty
+    {
+      // Back, but off the head: what the router left elsewhere stays
+      // silent until it is worn again, as when it was taken off.
+      memory.pauses[address, default: .init(players: [:], at: now)].muted
+        .formUnion(streams)
+      return
+    }
+    guard !isBack, policy.pauseWhenDisconnected else {
+      unmute(
+        streams, address,
+        reason: isBack
+          ? "the accessory's output is back, and the router left them where "
+            + "they are"
+          : "the accessory's output did not come back, and "
+            + "media.pauseWhenDisconnected is false")
+      return
+    }
+    memory.pauses[address]?.disconnected = true
+    memory.pausing[address] = .init(
+      cause: .disconnected, streams: streams,
+      reason: "the accessory's output went away and did not come back")
+    effects.append(
+      .pause(
+        accessory: address,
+        streams: streams.union(absence.played.intersection(present)),
+        cause: .disconnected))
+  }
+}
