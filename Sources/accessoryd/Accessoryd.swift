@@ -102,10 +102,13 @@ struct Accessoryd {
       options: PulseConnection.Options(
         server: configuration.server, applicationName: "accessoryd"),
       logger: logger)
+    let media = MediaPlayers(logger: logger)
     let router = RouteController(
       engine: engine, link: link, policies: policies,
       hostAddresses: configuration.hostAddresses, events: events,
-      logger: logger)
+      logger: logger, players: media,
+      mutedLedger: MutedStreamLedger(
+        stateDirectory: configuration.stateDirectory))
     let discovery = DeviceDiscovery(logger: logger)
     let bluez = BlueZStatus()
     let discoveryService = DiscoveryService(
@@ -119,11 +122,6 @@ struct Accessoryd {
         },
       ],
       logger: logger)
-    let media = MediaPlayers(logger: logger)
-    let mediaController = MediaController(
-      players: media, link: link, engine: engine, policies: policies,
-      router: router, events: events, logger: logger,
-      ledger: MutedStreamLedger(stateDirectory: configuration.stateDirectory))
     let status: @Sendable () -> DaemonStatus = {
       DaemonStatus(
         version: version, soundServer: .init(state: .disconnected),
@@ -135,7 +133,7 @@ struct Accessoryd {
     let methods = DaemonMethods(
       engine: engine, router: router, discovery: discovery,
       policies: policies, events: events, media: media,
-      mediaController: mediaController, headphoneLinks: headphoneLinks,
+      headphoneLinks: headphoneLinks,
       bluez: bluez, status: status, logger: logger)
     let control = ControlServer(
       socket: socket, handler: methods, events: events,
@@ -197,8 +195,7 @@ struct Accessoryd {
     }
     let group = ServiceGroup(
       services: [
-        control, link, discoveryService, media, router, mediaController,
-        headphones,
+        control, link, discoveryService, media, router, headphones,
       ],
       logger: logger,
       stopDeadline: Self.stopDeadline,

@@ -165,7 +165,9 @@ struct PulseConnectionTests {
       // cores busy); a later change it does tell.
       var next = "speaker"
       for _ in 0..<4 {
-        if await recorder.sees(facility: .server, kind: .change, within: .seconds(5)) {
+        if await recorder.sees(
+          facility: .server, kind: .change, within: .seconds(5))
+        {
           break
         }
         try await connection.setDefaultSink(next)

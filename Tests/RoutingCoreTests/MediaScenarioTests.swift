@@ -110,7 +110,7 @@ struct MediaScenario {
 
   static func memory(_ node: Node) throws -> MediaMemory {
     try node.allow([
-      "pauses", "absences", "pausing", "takingOff", "lastAbsence",
+      "pauses", "absences", "pausing", "lastAbsence",
     ])
     var memory = MediaMemory()
     for (address, entry) in try node["pauses"]?.object() ?? [:] {
@@ -148,8 +148,6 @@ struct MediaScenario {
         streams: try entry.require("streams").streams(),
         reason: try entry.require("reason").string())
     }
-    memory.takingOff = Set(
-      try node["takingOff"]?.list().map { try $0.string() } ?? [])
     memory.lastAbsence = Int(try node["lastAbsence"]?.number() ?? 0)
     return memory
   }
@@ -316,12 +314,6 @@ struct ExpectedEffect: CustomStringConvertible {
       return try a == accessory
         && players == (try node.require("players").strings())
         && (try reason(why))
-    case ("wake", .wake(let a, let id, let at)):
-      return try a == accessory
-        && id == Int(try node.require("absence").number())
-        && at == (try node.require("at").number())
-    case ("cancelWake", .cancelWake(let a)):
-      return a == accessory
     case ("note", .note(let a, let text)):
       return try a == accessory
         && text.contains(try node.require("text").string())

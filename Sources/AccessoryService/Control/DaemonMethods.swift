@@ -11,9 +11,6 @@ import RoutingCore
 
 /// Answers control requests with the registry, the router and the policy.
 public struct DaemonMethods: ControlHandler {
-  /// How long media put back on waits for the server to show the streams
-  /// on the accessory's output.
-  static let movesShownLimit = Duration.seconds(2)
 
   let engine: InProcessAccessoryEngine
   let router: RouteController
@@ -22,13 +19,10 @@ public struct DaemonMethods: ControlHandler {
   let policies: PolicyStore
   let events: EventHub
   let media: MediaPlayers?
-  let mediaController: MediaController?
   /// accessoryd's own links to headphones, when it reads them.
   let headphoneLinks: HeadphoneLinkTable?
   /// BlueZ as the discovery source reaches it, for `bluetooth.status`.
   let bluez: BlueZStatus?
-  /// Turns per accessory for the changes that wait for the media players.
-  let turns = AccessoryTurns()
   let status: @Sendable () -> DaemonStatus
   let logger: Logger
 
@@ -37,7 +31,6 @@ public struct DaemonMethods: ControlHandler {
     engine: InProcessAccessoryEngine, router: RouteController,
     discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
     policies: PolicyStore, events: EventHub, media: MediaPlayers? = nil,
-    mediaController: MediaController? = nil,
     headphoneLinks: HeadphoneLinkTable? = nil, bluez: BlueZStatus? = nil,
     status: @escaping @Sendable () -> DaemonStatus, logger: Logger
   ) {
@@ -50,7 +43,6 @@ public struct DaemonMethods: ControlHandler {
     self.policies = policies
     self.events = events
     self.media = media
-    self.mediaController = mediaController
     self.status = status
     self.logger = logger
   }
@@ -86,8 +78,8 @@ public struct DaemonMethods: ControlHandler {
         try params.allow(["explain"])
         let explain = try params.bool("explain") ?? false
         var report = await router.report(explaining: explain)
-        if explain, let mediaController {
-          report.paused = await mediaController.report(
+        if explain, media != nil {
+          report.paused = await router.pausedMedia(
             resumingWithin: policies.loaded.policy
               .resumeWhenPutBackWithinSeconds)
         }
@@ -207,7 +199,7 @@ public struct DaemonMethods: ControlHandler {
     let wasRegistered = engine.registry.registrations[address] != nil
     let name = engine.registry.accessory(at: address).displayName
     try await engine.unpair(address)
-    await mediaController?.forget(address, on: await router.currentMirror)
+    await router.forgetMedia(of: address)
     publishAccessory(.unpaired, address, displayName: name)
     if wasRegistered { publishAccessory(.invalidated, address) }
     await router.reconcile(because: "an accessory was unpaired")
@@ -293,57 +285,22 @@ public struct DaemonMethods: ControlHandler {
       @escaping @Sendable (inout AccessoryControlDevice.Configuration) ->
       Void
   ) async throws -> DaemonAccessory {
-    // Pausing and staging take turns per accessory, so that a later
-    // change from another connection is never staged first.
-    let (before, after, pausedFirst, generation) = try await turns.take(
-      address
-    ) {
-      let before = engine.registry.registrations[address]
-      var after = before?.configuration
-      if after != nil { edit(&after!) }
-      let pausedFirst = await pauseIfTakenOff(address, before, after)
-      do {
-        let generation = try engine.stageUpdate(
-          address, by: source, changing: edit)
-        return (before, after, pausedFirst, generation)
-      } catch {
-        // Refused: the accessory is as it was, and so is its media.
-        if pausedFirst {
-          await mediaController?.putBack(
-            address, within: .seconds(86_400), on: await router.currentMirror)
-        }
-        throw error
-      }
-    }
-    let pending = await router.reconcile(
-      because: "an accessory was updated", leavingFollowersToTheDefault: true)
+    // The engine's loop pauses what plays on headphones taken off before
+    // it stages the change, and stages each accessory's changes in order.
+    let staged = try await router.update(address, by: source, edit)
     do {
-      try await engine.saved(through: generation)
+      try await engine.saved(through: staged.generation)
     } catch {
       await router.reconcile(because: "an update could not be saved")
-      if pausedFirst {
-        await mediaController?.putBack(
-          address, within: .seconds(86_400), on: await router.currentMirror)
-      }
+      if staged.pausedFirst { await router.undoPause(of: address) }
       throw error
     }
     publishAccessory(.updated, address)
-    if before?.configuration.devicePlacement?.isWorn == false,
-      after?.devicePlacement?.isWorn == true, !pending,
-      let output = await router.outputName(for: address),
-      await router.reportedOutput == output
-    {
-      // Back on, and the route back on it: resume what was paused, once
-      // the server shows the streams moved there, so that none is heard
-      // where it was. (While the output is elsewhere, what was paused
-      // stays paused.)
-      await router.awaitMovesShown(within: Self.movesShownLimit)
-      let policy = policies.loaded.policy
-      await mediaController?.putBack(
-        address, within: .seconds(policy.resumeWhenPutBackWithinSeconds),
-        on: await router.currentMirror)
+    if staged.putOn, !staged.pending {
+      // Back on: resume what was paused, once the route is back on it.
+      await router.resumeIfBack(address)
     }
-    return await accessoryRecord(address, routePending: pending)
+    return await accessoryRecord(address, routePending: staged.pending)
   }
 
   /// Registers a paired accessory whose headphones accessoryd reads,
@@ -378,35 +335,6 @@ public struct DaemonMethods: ControlHandler {
       because: "accessoryd registered headphones it reads",
       leavingFollowersToTheDefault: true)
     return true
-  }
-
-  /// Before the route may change: pauses what plays on an accessory that
-  /// was worn, has the output and is now reported off.
-  ///
-  /// - Returns: Whether it paused anything.
-  func pauseIfTakenOff(
-    _ address: BluetoothAddress,
-    _ before: AccessoryRegistry.Registration?,
-    _ after: AccessoryControlDevice.Configuration?
-  ) async -> Bool {
-    guard let mediaController, let before, !before.isInvalidated,
-      before.configuration.deviceCapabilities.contains(.placement),
-      before.configuration.devicePlacement?.isWorn == true,
-      after?.devicePlacement == .offHead,
-      policies.loaded.policy.pauseWhenTakenOff,
-      let mirror = await router.currentMirror,
-      let output = await router.outputName(for: address)
-    else { return false }
-    // The output is the accessory's by the server's default, or by the
-    // router's decision when the server has not reported its default
-    // (PipeWire 0.3.65 sometimes does not tell its clients).
-    if mirror.defaultSinkName != output {
-      guard await router.reportedOutput == output else {
-        return false
-      }
-    }
-    return await mediaController.takenOff(
-      address, output: output, on: mirror, policy: policies.loaded.policy)
   }
 
   func current(_ params: Parameters) async throws -> DaemonAccessory {

@@ -60,9 +60,33 @@ public actor RouteController: Service {
   let inbox = RouterInbox()
 
   var tracking = RouteTracking()
-  /// Who hears of the streams the person moves.
-  let personMoves = Broadcast<UInt32>()
-  var mirror: ServerMirror?
+  var mirror: ServerMirror? {
+    didSet { mirrorNumber += 1 }
+  }
+  /// Counts the server's states taken in (and losses of the server), so
+  /// that the media part knows whether it followed the last.
+  var mirrorNumber = 0
+  /// The session's media players; nil leaves media alone.
+  let players: (any MediaPlayerControl)?
+  /// Where the streams held muted are kept, for the next daemon.
+  let mutedLedger: MutedStreamLedger?
+  /// The media rules' memory and what carrying out their effects needs.
+  var media = MediaRuntime()
+  /// Updates that wait for the media of an accessory taken off to pause,
+  /// by accessory, oldest first.
+  var updatesAwaitingPause: [BluetoothAddress: [AccessoryUpdate]] = [:]
+  /// The pause record of an accessory before its media was paused for an
+  /// update, to tell whether the pause recorded anything.
+  var pauseRecordBefore: [BluetoothAddress: MediaMemory.Pause?] = [:]
+  /// Updates staged in this pass, answered once it has routed.
+  var stagedUpdates:
+    [(
+      CheckedContinuation<Result<StagedUpdate, AccessoryControlFailure>, Never>,
+      StagedUpdate
+    )] = []
+  /// Streams the person moved that the router announced, oldest first,
+  /// for tests.
+  package private(set) var announcedPersonMoves: [UInt32] = []
   /// The cards this router switched to a headset profile for a call, with
   /// the profile each gets back after it.
   var callProfiles: [CallProfile] = []
@@ -130,9 +154,6 @@ public actor RouteController: Service {
   var reconsiderAt: Date?
   /// When to check that the changes sent showed up.
   var confirmAt: Date?
-  /// Callers of ``awaitMovesShown(within:)``, by their number.
-  var movesShownWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-  var nextMovesShownWaiter = 0
   /// Streams that left a default PipeWire showed unchanged: the defaults
   /// are checked before the next decision.
   var streamsAwaitingDefaultCheck: Set<UInt32> = []
@@ -164,11 +185,19 @@ public actor RouteController: Service {
   ///   - events: Where route and sound-server events go.
   ///   - logger: Where decisions and failures are logged.
   ///   - clock: The time of decisions, grace times and waits.
+  ///   - players: The session's media players, paused and resumed as the
+  ///     media rules decide; nil leaves media alone.
+  ///   - mutedLedger: Where the streams held muted are kept, and what a
+  ///     daemon before this one left muted is read from.
   public init(
     engine: InProcessAccessoryEngine, link: any RoutingLink,
     policies: PolicyStore, hostAddresses: [String], events: EventHub,
-    logger: Logger, clock: any RouterClock = SystemRouterClock()
+    logger: Logger, clock: any RouterClock = SystemRouterClock(),
+    players: (any MediaPlayerControl)? = nil,
+    mutedLedger: MutedStreamLedger? = nil
   ) {
+    self.players = players
+    self.mutedLedger = mutedLedger
     self.engine = engine
     self.link = link
     self.policies = policies
@@ -188,20 +217,26 @@ public actor RouteController: Service {
   public func run() async throws {
     let updates = await link.updates()
     let inbox = self.inbox
+    await startMedia()
+    let changes = players?.changes()
     await withDiscardingTaskGroup { group in
       group.addTask {
         for await update in updates { _ = inbox.post(.link(update)) }
       }
+      if let changes {
+        group.addTask {
+          for await change in changes {
+            _ = inbox.post(.media(.player(change)))
+          }
+        }
+      }
       await loop()
       group.cancelAll()
     }
-    personMoves.finish()
-    for trigger in deferred + inbox.close() {
-      if case .request(let request) = trigger {
-        request.reply.resume(returning: true)
-      }
-    }
+    let left = deferred + inbox.close()
     deferred = []
+    answerAfterStopping(left)
+    await stopMedia()
   }
 
   /// Routes again and waits for the result.
@@ -244,12 +279,14 @@ public actor RouteController: Service {
       let now = clock.now()
       let graceEnded = reconsiderAt.map { now >= $0 } ?? false
       let confirming = confirmAt.map { now >= $0 } ?? false
+      let mediaDue = nextMediaWake.map { now >= $0 } ?? false
       guard
-        !triggers.isEmpty || graceEnded || confirming
+        !triggers.isEmpty || graceEnded || confirming || mediaDue
           || !followUpReasons.isEmpty || !streamsAwaitingDefaultCheck.isEmpty
       else {
         await waitForTriggers(
-          until: [reconsiderAt, confirmAt].compactMap { $0 }.min())
+          until: [reconsiderAt, confirmAt, nextMediaWake].compactMap { $0 }
+            .min())
         continue
       }
       var reasons = followUpReasons
@@ -265,8 +302,26 @@ public actor RouteController: Service {
           replies.append(request.reply)
           leavingFollowers =
             leavingFollowers || request.leavingFollowersToTheDefault
+        case .update(let update):
+          await mediaFollowServer()
+          if await take(update) {
+            reasons.append("an accessory was updated")
+            leavingFollowers = true
+          }
+        case .media(let event):
+          await mediaFollowServer()
+          await take(event)
+          if case .input(.playersPaused(let accessory, _, _)) = event,
+            await stageAfterPause(of: accessory)
+          {
+            reasons.append("an accessory was updated")
+            leavingFollowers = true
+          }
+          if case .acknowledged(_, let reply) = event { reply.resume() }
         }
       }
+      await mediaFollowServer()
+      await mediaWakes()
       if graceEnded {
         reconsiderAt = nil
         reasons.append("a grace time ended")
@@ -287,6 +342,9 @@ public actor RouteController: Service {
           because: reason, leavingFollowersToTheDefault: leavingFollowers)
       }
       for reply in replies { reply.resume(returning: pending) }
+      answerStagedUpdates()
+      await mediaFollowServer()
+      await mediaWakes()
     }
   }
 
@@ -371,7 +429,6 @@ public actor RouteController: Service {
       }
       mirror = nil
       tracking.forgetConnection()
-      resumeMovesShownWaiters()
       defaultAwaitingFreshMirror = nil
       inputAwaitingFreshMirror = nil
       pending = lastDecision?.hasActions ?? false
@@ -495,7 +552,6 @@ public actor RouteController: Service {
         "The person chose the default input",
         metadata: ["route.input": choice.output])
     }
-    if tracking.expectedMoves.isEmpty { resumeMovesShownWaiters() }
     // Streams that left a default PipeWire shows unchanged are the
     // person's only once a new client saw the same default.
     streamsAwaitingDefaultCheck.formUnion(tracking.leftTheDefault)
@@ -505,46 +561,13 @@ public actor RouteController: Service {
       })
   }
 
-  /// Tells the subscribers of ``streamsMovedByThePerson()`` of moves.
+  /// Tells the media rules of the streams the person moved.
   func announceMovedByThePerson(_ streams: [UInt32]) {
-    for stream in streams { personMoves.publish(stream) }
-  }
-
-  /// Returns once the server shows the streams this router moved where it
-  /// moved them, the server is away, or `limit` has passed.
-  ///
-  /// PipeWire acknowledges a move before WirePlumber relinks the stream:
-  /// a stream to be unmuted, or a player to be resumed, on the output it
-  /// was moved to waits for this, or it would be heard where it was.
-  public func awaitMovesShown(within limit: Duration) async {
-    guard mirror != nil, !tracking.expectedMoves.isEmpty else { return }
-    let id = nextMovesShownWaiter
-    nextMovesShownWaiter += 1
-    let timeout = Task { [weak self] in
-      try? await Task.sleep(for: limit)
-      await self?.resumeMovesShownWaiter(id)
+    announcedPersonMoves.append(contentsOf: streams)
+    if announcedPersonMoves.count > 100 {
+      announcedPersonMoves.removeFirst(announcedPersonMoves.count - 100)
     }
-    await withCheckedContinuation { movesShownWaiters[id] = $0 }
-    timeout.cancel()
-  }
-
-  /// How many callers wait in ``awaitMovesShown(within:)``, for tests.
-  package var movesShownWaiterCount: Int { movesShownWaiters.count }
-
-  func resumeMovesShownWaiter(_ id: Int) {
-    movesShownWaiters.removeValue(forKey: id)?.resume()
-  }
-
-  func resumeMovesShownWaiters() {
-    let waiters = movesShownWaiters.values
-    movesShownWaiters = [:]
-    for waiter in waiters { waiter.resume() }
-  }
-
-  /// Returns the streams the person moves to another output, as the
-  /// router sees each move, from now on.
-  public func streamsMovedByThePerson() -> AsyncStream<UInt32> {
-    personMoves.subscribe()
+    if followsMedia { media.personMoves.append(contentsOf: streams) }
   }
 
   /// Tells event subscribers that the person chose a default output with

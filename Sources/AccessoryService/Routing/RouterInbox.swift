@@ -1,15 +1,72 @@
-// The router's one queue of triggers: sound-server states and requests to
-// route again. The router's loop takes everything queued at once, so that
-// triggers arriving while it reconciles are merged into the next pass.
+// The engine's one queue of events: sound-server states, requests to
+// route again, accessories' updates, and what the media rules follow
+// (players, the link's mute reflex, the players' answer to a pause). The
+// loop takes everything queued at once, so that events arriving while it
+// reconciles are merged into the next pass.
 
+import AccessoryBackend
+import AccessorySetupKit
+import AudioAccessoryKit
 import ConcurrencyHelpers
+import MPRIS
+import RoutingCore
 
-/// Something that makes the router decide again.
+/// Something that makes the engine decide again.
 enum RouterTrigger: Sendable {
   /// The sound server's state changed, or the link connected or lost it.
   case link(LinkUpdate)
   /// A caller changed something and waits for the route that covers it.
   case request(RouteRequest)
+  /// A change to an accessory's configuration, to stage in order.
+  case update(AccessoryUpdate)
+  /// Something for the media rules.
+  case media(MediaTrigger)
+}
+
+/// An event for the media rules.
+enum MediaTrigger: Sendable {
+  /// A player appeared, changed or went away.
+  case player(MediaPlayerChange)
+  /// The link muted the streams the server moved off an accessory's
+  /// output that vanished.
+  case outputVanished(BluetoothAddress, sink: UInt32, muted: [UInt32])
+  /// One of the rules' own inputs (the players' answer to a pause, an
+  /// unpaired accessory, an undone change).
+  case input(MediaInput)
+  /// One of the rules' own inputs, from a caller that waits until the
+  /// loop has taken it.
+  case acknowledged(MediaInput, reply: CheckedContinuation<Void, Never>)
+  /// An accessory was put back on and its update saved: resume what was
+  /// paused once the server shows the route back on it.
+  case resumeIfBack(BluetoothAddress, reply: CheckedContinuation<Void, Never>)
+}
+
+/// A change to an accessory's configuration, from a companion, `acctl`
+/// or the headphones themselves, staged by the engine's loop in the order
+/// it came, after the media of an accessory taken off paused.
+struct AccessoryUpdate: Sendable {
+  /// The accessory.
+  let address: BluetoothAddress
+  /// Who reports the change.
+  let source: PlacementSource
+  /// The change.
+  let edit: @Sendable (inout AccessoryControlDevice.Configuration) -> Void
+  /// Receives the staged change, or why it was refused.
+  let reply:
+    CheckedContinuation<Result<StagedUpdate, AccessoryControlFailure>, Never>
+}
+
+/// An accessory's update as the engine staged and routed it.
+public struct StagedUpdate: Sendable {
+  /// The registry generation to wait for the save of.
+  public var generation: UInt64
+  /// Whether the route is pending: the server is away, or did not take it.
+  public var pending: Bool
+  /// Whether the engine paused or muted media before the change: undone
+  /// if the change is not saved.
+  public var pausedFirst: Bool
+  /// Whether the accessory was put back on (worn after, not before).
+  public var putOn: Bool
 }
 
 /// A request to route again, answered once a reconcile that started after

@@ -13,6 +13,10 @@ public enum MediaInput: Sendable, Hashable {
   /// An accessory is put back on; what was paused within `window` seconds
   /// resumes (zero never resumes).
   case putBack(accessory: String, window: Double)
+  /// The change that paused an accessory's media was undone (refused, or
+  /// not saved): what was paused resumes and what was muted is unmuted,
+  /// however long ago.
+  case pauseUndone(accessory: String)
   /// An accessory's output went away, and the link muted the streams the
   /// server moved elsewhere.
   case outputWentAway(accessory: String, output: UInt32, muted: Set<UInt32>)
@@ -47,11 +51,6 @@ public enum MediaEffect: Sendable, Hashable {
   case unmute(accessory: String, streams: Set<UInt32>, reason: String)
   /// Resume those of the players that are still Paused.
   case resume(accessory: String, players: [String: String], reason: String)
-  /// Call back with ``MediaInput/graceEnded(accessory:absence:)`` at a
-  /// time, replacing the accessory's earlier call.
-  case wake(accessory: String, absence: Int, at: Double)
-  /// Cancel the accessory's call back.
-  case cancelWake(accessory: String)
   /// Something the rules decided not to do, and why, for the log.
   case note(accessory: String?, String)
 }

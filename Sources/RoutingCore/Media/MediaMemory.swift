@@ -101,14 +101,15 @@ public struct MediaMemory: Sendable, Hashable {
   public var absences: [String: Absence] = [:]
   /// Pauses waiting for the players' answer, by accessory address.
   public var pausing: [String: Pausing] = [:]
-  /// Accessories taken off whose new placement the registrations may not
-  /// show yet.
-  public var takingOff: Set<String> = []
   /// The last absence's number.
   public var lastAbsence = 0
 
   /// Creates an empty memory.
   public init() {}
+
+  /// When the first grace time running ends: the engine takes
+  /// ``MediaInput/graceEnded(accessory:absence:)`` then.
+  public var nextWake: Double? { absences.values.map(\.endsAt).min() }
 
   /// Every stream held muted, with its accessory.
   public var heldMuted: [UInt32: String] {

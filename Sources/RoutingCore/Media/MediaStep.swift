@@ -28,6 +28,8 @@ public enum MediaRules {
       run.playersPaused(accessory, players, streams)
     case .putBack(let accessory, let window):
       run.putBack(accessory, within: window)
+    case .pauseUndone(let accessory):
+      run.putBack(accessory, within: .infinity)
     case .outputWentAway(let accessory, let output, let muted):
       run.outputWentAway(accessory, output: output, muted: muted)
     case .serverChanged(let previous):
@@ -56,13 +58,9 @@ struct MediaRun {
   let now: Double
   var effects: [MediaEffect] = []
 
-  /// Whether an accessory is off the head: reported so, or being taken off
-  /// while the registrations do not show it yet.
-  mutating func isOffHead(_ address: String) -> Bool {
-    let reported = view.reportedOffHead.contains(address)
-    // Once the registrations show it, the memory need not.
-    if reported { memory.takingOff.remove(address) }
-    return reported || memory.takingOff.contains(address)
+  /// Whether an accessory is reported off the head.
+  func isOffHead(_ address: String) -> Bool {
+    view.reportedOffHead.contains(address)
   }
 
   /// Asks the daemon to unmute streams, if there are any.

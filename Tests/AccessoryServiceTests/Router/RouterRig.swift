@@ -16,6 +16,8 @@ struct RouterRig: Sendable {
   let engine: InProcessAccessoryEngine
   let router: RouteController
   let events: RouterEvents
+  /// The scripted players, when the engine follows media.
+  let players: ScriptedPlayers?
 
   /// The built-in speaker, the default at the start.
   static let speaker = "speaker"
@@ -35,6 +37,7 @@ struct RouterRig: Sendable {
     defaultSink: String = speaker,
     policy: String? = nil,
     hostAddresses: [String] = [],
+    withPlayers: Bool = false,
     _ body: (RouterRig) async throws -> Void
   ) async throws {
     let server = ScriptedSoundServer(
@@ -48,16 +51,17 @@ struct RouterRig: Sendable {
     let policies = try policyStore(policy)
     let hub = EventHub()
     let events = RouterEvents(hub.subscribe())
+    let players = withPlayers ? ScriptedPlayers(server: server) : nil
     let router = RouteController(
       engine: engine, link: server, policies: policies,
       hostAddresses: hostAddresses, events: hub,
       logger: Logger(label: "router-tests", logLevel: .critical),
-      clock: clock)
+      clock: clock, players: players)
     let running = Task { try await router.run() }
     defer { running.cancel() }
     let rig = RouterRig(
       server: server, clock: clock, engine: engine, router: router,
-      events: events)
+      events: events, players: players)
     // The router has the server's first state.
     _ = await events.next { $0["kind"]?.stringValue == "soundServer" }
     try await body(rig)
@@ -106,6 +110,24 @@ struct RouterRig: Sendable {
     }
     return await router.reconcile(
       because: "an accessory was updated", leavingFollowersToTheDefault: true)
+  }
+
+  /// Reports a new placement the way the daemon's `accessory.update`
+  /// does, through the engine's loop: media paused first when taken off,
+  /// the change staged, saved and routed, media resumed when put back on.
+  ///
+  /// - Returns: The staged update.
+  @discardableResult
+  func report(
+    _ address: String, _ placement: AccessoryControlDevice.Placement
+  ) async throws -> StagedUpdate {
+    let address = BluetoothAddress(address)!
+    let staged = try await router.update(address, by: .update) {
+      $0.devicePlacement = placement
+    }
+    try await engine.saved(through: staged.generation)
+    if staged.putOn, !staged.pending { await router.resumeIfBack(address) }
+    return staged
   }
 
   /// Reports a new primary audio source, and waits for the route.

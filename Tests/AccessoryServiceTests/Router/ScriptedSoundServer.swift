@@ -48,6 +48,8 @@ actor ScriptedSoundServer: RoutingLink {
   private var batchWaiters: [(count: Int, CheckedContinuation<Void, Never>)] =
     []
   private var heldWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The engine's rule for streams whose sink vanishes.
+  private var vanishingSinkMute: VanishingSinkMute?
 
   /// Creates a server with sinks and streams.
   ///
@@ -119,12 +121,68 @@ actor ScriptedSoundServer: RoutingLink {
       defaultSource: batch.defaultSource.map { _ in
         refusesInput ? .failure(.accessDenied) : .success(())
       },
-      moves: batch.moves.map { _ in .success(()) })
+      moves: batch.moves.map { _ in .success(()) },
+      mutes: batch.mutes.map { _ in .success(()) })
   }
 
-  /// The router sets no rule; the media controller's tests run on real
-  /// servers.
-  func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) {}
+  /// Keeps the engine's rule for streams whose sink vanishes.
+  func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) {
+    vanishingSinkMute = rule
+  }
+
+  /// A sink goes away, as a Bluetooth output does: its streams move to
+  /// the default (or the first other sink), muted first when the
+  /// engine's rule applies to it, as the link does on its own thread.
+  func removeSink(_ name: String) {
+    guard var state, let sink = state.sink(named: name) else { return }
+    let fallback =
+      state.defaultSink.flatMap { $0.name == name ? nil : $0 }
+      ?? state.sinks.first { $0.name != name }
+    let moved = state.sinkInputs.filter { $0.sinkIndex == sink.index }
+      .map(\.index)
+    let mutes = vanishingSinkMute.map { $0.appliesTo(sink) } ?? false
+    state.sinks.removeAll { $0.index == sink.index }
+    if state.serverInfo.defaultSinkName == name {
+      state.serverInfo.defaultSinkName = fallback?.name ?? ""
+    }
+    state.sinkInputs = state.sinkInputs.map { input in
+      var input = input
+      if moved.contains(input.index) {
+        input.sinkIndex = fallback?.index ?? UInt32.max
+        if mutes { input.isMuted = true }
+      }
+      return input
+    }
+    if mutes, !moved.isEmpty { vanishingSinkMute?.muted(sink, moved) }
+    self.state = state
+    publish(.changed(state))
+  }
+
+  /// A sink comes (back) with a new index, as a Bluetooth output does
+  /// after a profile switch.
+  func addSink(_ name: String, address: String?) {
+    change { state in
+      let index = (state.sinks.map(\.index).max() ?? 0) + 1
+      state.sinks.append(Self.sink(index, name, address: address))
+    }
+  }
+
+  /// A stream's client corks or uncorks it, as a player that pauses or
+  /// plays does.
+  func cork(_ stream: UInt32, _ corked: Bool) {
+    change { state in
+      state.sinkInputs = state.sinkInputs.map { input in
+        var input = input
+        if input.index == stream { input.isCorked = corked }
+        return input
+      }
+    }
+  }
+
+  /// Whether a stream is muted now.
+  func isMuted(_ stream: UInt32) -> Bool {
+    state?.sinkInputs.first { $0.index == stream }?.isMuted ?? false
+  }
 
   func reconnect() {
     reconnects += 1
@@ -365,6 +423,13 @@ actor ScriptedSoundServer: RoutingLink {
       state.sources.contains(where: { $0.name == name })
     {
       state.serverInfo.defaultSourceName = name
+    }
+    for mute in batch.mutes {
+      state.sinkInputs = state.sinkInputs.map { input in
+        var input = input
+        if input.index == mute.sinkInput { input.isMuted = mute.muted }
+        return input
+      }
     }
     for move in batch.moves {
       guard let sink = state.sink(named: move.sink) else { continue }

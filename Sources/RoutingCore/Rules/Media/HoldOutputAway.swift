@@ -48,8 +48,6 @@ extension MediaRun {
     let endsAt = now + policy.reappearGraceSeconds + MediaRules.graceMargin
     memory.absences[address] = .init(
       id: memory.lastAbsence, since: now, endsAt: endsAt)
-    effects.append(
-      .wake(accessory: address, absence: memory.lastAbsence, at: endsAt))
   }
 }
 

@@ -25,12 +25,9 @@ extension MediaRun {
             reason: "no player can pause them, and the accessory that had "
               + "the output was taken off"))
       }
-      if record(
+      _ = record(
         paused, muted: Set(muted), for: address, cause: .takenOff,
         reason: pausing.reason)
-      {
-        memory.takingOff.insert(address)
-      }
     case .disconnected:
       // The paused players' streams are silent now, and so are the corked
       // ones (a player paused meanwhile): unmuted, so that what the

@@ -13,7 +13,6 @@ extension MediaRun {
       // The sound server is away: decide once it is back.
       let at = now + 1
       memory.absences[address]?.endsAt = at
-      effects.append(.wake(accessory: address, absence: id, at: at))
       return
     }
     guard let absence = memory.absences.removeValue(forKey: address) else {

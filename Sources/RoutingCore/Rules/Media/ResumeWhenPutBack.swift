@@ -8,11 +8,13 @@ extension MediaRun {
   ///
   /// Without the server, everything is kept for the next time.
   mutating func putBack(_ address: String, within window: Double) {
-    memory.takingOff.remove(address)
     guard view.server != nil,
       let pause = memory.pauses.removeValue(forKey: address)
     else { return }
-    let reason = "the accessory was put back on"
+    let reason =
+      window.isFinite
+      ? "the accessory was put back on"
+      : "the change that paused them was undone"
     unmute(pause.muted, address, reason: reason)
     resume(pause, address, within: window, reason: reason)
   }
@@ -47,6 +49,6 @@ extension MediaRun {
     effects.append(
       .resume(
         accessory: address, players: players,
-        reason: reason + " within \(Int(window)) s"))
+        reason: window.isFinite ? reason + " within \(Int(window)) s" : reason))
   }
 }

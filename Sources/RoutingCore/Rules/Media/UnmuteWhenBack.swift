@@ -44,7 +44,6 @@ extension MediaRun {
       if absence.streams.isEmpty, !outputs.subtracting(absence.gone).isEmpty {
         // Back, with nothing left muted: no disconnect.
         memory.absences[address] = nil
-        effects.append(.cancelWake(accessory: address))
       } else {
         memory.absences[address] = absence
       }

@@ -1,0 +1,239 @@
+// The engine's media part over the scripted server, scripted players and
+// the manual clock: every media behaviour the end-to-end suites check,
+// and the overlaps they cannot stage on purpose (an update while a pause
+// is in flight, a request meanwhile, a player that never answers, the
+// server lost mid-batch).
+
+import AccessoryBackend
+import AccessoryControl
+import AccessoryService
+import AudioAccessoryKit
+import Foundation
+import PulseAudio
+import Testing
+
+private typealias Rig = RouterRig
+
+/// The bus name of a scripted player.
+private func bus(_ name: String) -> String { "org.mpris.MediaPlayer2.\(name)" }
+
+extension RouterEvents {
+  /// Returns the next media event of a type.
+  func nextMedia(_ type: String) async -> JSONValue? {
+    await next {
+      $0["kind"]?.stringValue == "media" && $0["eventType"]?.stringValue == type
+    }
+  }
+}
+
+@Suite(
+  "The engine's media part, over scripted players", .timeLimit(.minutes(1)))
+struct RouterMediaTests {
+  /// Registers the buds worn, with mpv playing stream 1 and stream 2
+  /// playing without a player, both on the buds.
+  private func budsPlaying(_ rig: Rig) async throws -> ScriptedPlayers {
+    let players = try #require(rig.players)
+    players.add("mpv", playing: [1])
+    try await rig.register(Rig.budsAddress, placement: .inEar)
+    #expect(await rig.server.sinkOf(1) == Rig.buds)
+    #expect(await rig.server.sinkOf(2) == Rig.buds)
+    return players
+  }
+
+  @Test(
+    "Taken off: the players pause and the rest is muted before the route moves; back on: resumed and unmuted"
+  )
+  func takenOffAndPutBack() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await budsPlaying(rig)
+      let sent = await rig.batches.count
+      let staged = try await rig.report(Rig.budsAddress, .offHead)
+      #expect(staged.pausedFirst)
+      #expect(players.calls == ["pause \(bus("mpv"))"])
+      #expect(players.status("mpv") == .paused)
+      #expect(await rig.server.isMuted(2))
+      #expect(!(await rig.server.isMuted(1)))
+      // The mute went out before anything moved.
+      let batches = Array(await rig.batches.dropFirst(sent))
+      #expect(batches.first?.mutes.map(\.sinkInput) == [2])
+      #expect(batches.first?.moves.isEmpty == true)
+      // The off-head grace time passes: the output leaves the buds.
+      rig.clock.advance(by: 5)
+      await rig.router.reconcile(because: "a test asked")
+      #expect(await rig.server.sinkOf(1) == Rig.speaker)
+      let report = await rig.router.pausedMedia(resumingWithin: 60)
+      #expect(report.map(\.mutedStreams) == [[2]])
+      #expect(report.first?.players.map(\.busName) == [bus("mpv")])
+
+      rig.clock.advance(by: 10)
+      try await rig.report(Rig.budsAddress, .inEar)
+      _ = await rig.events.nextMedia("mediaResumed")
+      #expect(await rig.server.sinkOf(1) == Rig.buds)
+      #expect(!(await rig.server.isMuted(2)))
+      #expect(players.status("mpv") == .playing)
+      #expect(players.calls.last == "play \(bus("mpv"))")
+      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+    }
+  }
+
+  @Test("Put back on after the window: unmuted, not resumed")
+  func afterTheWindow() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await budsPlaying(rig)
+      try await rig.report(Rig.budsAddress, .offHead)
+      rig.clock.advance(by: 61)
+      try await rig.report(Rig.budsAddress, .inEar)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      #expect(!(await rig.server.isMuted(2)))
+      #expect(players.status("mpv") == .paused)
+      #expect(players.calls == ["pause \(bus("mpv"))"])
+    }
+  }
+
+  @Test(
+    "A player the person plays meanwhile is theirs: not resumed, not paused again"
+  )
+  func personPlaysMeanwhile() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await budsPlaying(rig)
+      try await rig.report(Rig.budsAddress, .offHead)
+      await players.person(sets: "mpv", to: .playing)
+      // The engine takes the change in: the record forgets mpv.
+      while await rig.router.pausedMedia(resumingWithin: 60).first?.players
+        .isEmpty == false
+      {
+        await Task.yield()
+      }
+      await players.person(sets: "mpv", to: .paused)
+      try await rig.report(Rig.budsAddress, .inEar)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      // A request after the put-back is answered after its resume would
+      // have been asked for.
+      await rig.router.reconcile(because: "a test asked")
+      #expect(players.calls == ["pause \(bus("mpv"))"])
+    }
+  }
+
+  @Test("An update while the pause is in flight waits behind it, in order")
+  func updateDuringThePause() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try #require(rig.players)
+      // mpv never reports Paused: the pause waits its full second.
+      players.add("mpv", playing: [1], answer: .staysSilent)
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      async let off = rig.report(Rig.budsAddress, .offHead)
+      while players.calls.isEmpty { await Task.yield() }
+      // Meanwhile: a request is answered at once, and the buds go back in.
+      await rig.router.reconcile(because: "a test asked")
+      #expect(
+        rig.engine.registry.registrations[.init(Rig.budsAddress)!]?
+          .configuration.devicePlacement == .inEar)
+      let on = try await rig.report(Rig.budsAddress, .inEar)
+      let first = try await off
+      #expect(first.generation < on.generation)
+      #expect(
+        rig.engine.registry.registrations[.init(Rig.budsAddress)!]?
+          .configuration.devicePlacement == .inEar)
+      #expect(await rig.server.sinkOf(1) == Rig.buds)
+      #expect(!(await rig.server.isMuted(2)))
+    }
+  }
+
+  @Test("A player that refuses to pause is muted with the rest")
+  func refusingPlayer() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try #require(rig.players)
+      players.add("mpv", playing: [1], answer: .refuses)
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      let staged = try await rig.report(Rig.budsAddress, .offHead)
+      #expect(staged.pausedFirst)
+      #expect(await rig.server.isMuted(1))
+      #expect(await rig.server.isMuted(2))
+    }
+  }
+
+  @Test(
+    "The server lost mid-batch: the update is answered, pending, and what was paused is kept"
+  )
+  func serverLostMidBatch() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await budsPlaying(rig)
+      try await rig.report(Rig.budsAddress, .offHead)
+      rig.clock.advance(by: 5)
+      await rig.router.reconcile(because: "a test asked")
+      // The server goes away while the route back to the buds is sent.
+      await rig.server.behave(.goesAway)
+      let staged = try await rig.report(Rig.budsAddress, .inEar)
+      #expect(staged.pending)
+      #expect(
+        rig.engine.registry.registrations[.init(Rig.budsAddress)!]?
+          .configuration.devicePlacement == .inEar)
+      // Nothing can be resumed where it would be heard: kept for later.
+      #expect(players.status("mpv") == .paused)
+      #expect(await rig.router.pausedMedia(resumingWithin: 60).count == 1)
+    }
+  }
+
+  @Test(
+    "A profile switch: the moved streams stay muted until they are back on the buds"
+  )
+  func profileSwitch() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await budsPlaying(rig)
+      await rig.server.removeSink(Rig.buds)
+      _ = await rig.events.nextMedia("streamMuted")
+      #expect(await rig.server.isMuted(1))
+      #expect(await rig.server.isMuted(2))
+      await rig.server.addSink(Rig.buds, address: Rig.budsAddress)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      #expect(await rig.server.sinkOf(1) == Rig.buds)
+      #expect(!(await rig.server.isMuted(1)))
+      #expect(!(await rig.server.isMuted(2)))
+      #expect(players.calls.isEmpty)
+    }
+  }
+
+  @Test(
+    "Gone for good: after the grace time the players pause; what sounds stays muted"
+  )
+  func goneForGood() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await budsPlaying(rig)
+      await rig.server.removeSink(Rig.buds)
+      _ = await rig.events.nextMedia("streamMuted")
+      rig.clock.advance(by: 5.5)
+      _ = await rig.events.nextMedia("mediaPaused")
+      _ = await rig.events.nextMedia("streamUnmuted")
+      #expect(players.status("mpv") == .paused)
+      #expect(!(await rig.server.isMuted(1)))
+      #expect(await rig.server.isMuted(2))
+      let report = await rig.router.pausedMedia(resumingWithin: 60)
+      #expect(report.map(\.cause) == [.disconnected])
+    }
+  }
+
+  @Test("A muted stream the person moves is theirs, unmuted where they put it")
+  func personMovesAMutedStream() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      _ = try await budsPlaying(rig)
+      try await rig.report(Rig.budsAddress, .offHead)
+      await rig.server.personMoves(2, to: Rig.headset)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      #expect(!(await rig.server.isMuted(2)))
+      #expect(await rig.server.sinkOf(2) == Rig.headset)
+    }
+  }
+
+  @Test("Unpairing unmutes what was muted for the accessory")
+  func unpairing() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      _ = try await budsPlaying(rig)
+      try await rig.report(Rig.budsAddress, .offHead)
+      #expect(await rig.server.isMuted(2))
+      try await rig.engine.unpair(.init(Rig.budsAddress)!)
+      await rig.router.forgetMedia(of: .init(Rig.budsAddress)!)
+      #expect(!(await rig.server.isMuted(2)))
+      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+    }
+  }
+}
