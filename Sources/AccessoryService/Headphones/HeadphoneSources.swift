@@ -84,7 +84,10 @@ public actor HeadphoneSources: Service {
         }
       }
       group.addTask { [weak self] in
-        for await event in published where event["kind"] == "accessory" {
+        // Who is paired and registered, and how, decides what is read; a
+        // placement update (the readers' own, mostly) changes neither.
+        for await event in published
+        where event["kind"] == "accessory" && event["change"] != "updated" {
           await self?.settle()
         }
       }

@@ -63,6 +63,7 @@ extension RouteController {
     snapshot.callEndedAt = callEndedAt
     snapshot.callInput = callInput
     let decision = decide(snapshot, policy, explaining: false)
+    decisionCount += 1
     // The records of cards gone, or moved off their call profile by
     // someone else, end with the decision; those given back end once the
     // server took the profile (see recordCallProfiles).

@@ -84,6 +84,9 @@ public actor RouteController: Service {
       CheckedContinuation<Result<StagedUpdate, AccessoryControlFailure>, Never>,
       StagedUpdate
     )] = []
+  /// How many decisions the loop has made, for the tests that count them
+  /// per event.
+  package internal(set) var decisionCount = 0
   /// Streams the person moved that the router announced, oldest first,
   /// for tests.
   package private(set) var announcedPersonMoves: [UInt32] = []
@@ -417,9 +420,13 @@ public actor RouteController: Service {
       observe(mirror)
       return "the sound server connected"
     case .changed(let mirror):
+      // A state that differs only in what no rule reads (a player's cork,
+      // the engine's own mutes) is taken in, and decides nothing, unless
+      // a route is pending.
+      let routesAlike = self.mirror?.routesLike(mirror) ?? false
       recognizeSentDefault(in: mirror)
       observe(mirror)
-      return "the sound server changed"
+      return routesAlike && !pending ? nil : "the sound server changed"
     case .disconnected(let error):
       if self.mirror != nil {
         logger.warning(

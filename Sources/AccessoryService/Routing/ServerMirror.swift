@@ -129,4 +129,35 @@ public struct ServerMirror: Sendable, Hashable {
     else { return nil }
     return parts.map { $0.uppercased() }.joined(separator: ":")
   }
+
+  /// Whether another state routes the same: it differs from this one at
+  /// most in what no rule reads (a stream muted, corked or uncorked by
+  /// its player, a sink muted, idle or suspended).
+  ///
+  /// A player that pauses or plays, or the engine's own mutes, change only
+  /// that: the router need not decide again on them.
+  public func routesLike(_ other: ServerMirror) -> Bool {
+    serverInfo == other.serverInfo && cards == other.cards
+      && sourceOutputs == other.sourceOutputs
+      && sinks.count == other.sinks.count
+      && sinkInputs.count == other.sinkInputs.count
+      && sources.count == other.sources.count
+      && zip(sinks, other.sinks).allSatisfy { a, b in
+        var a = a
+        a.state = b.state
+        a.isMuted = b.isMuted
+        return a == b
+      }
+      && zip(sinkInputs, other.sinkInputs).allSatisfy { a, b in
+        var a = a
+        a.isMuted = b.isMuted
+        a.isCorked = b.isCorked
+        return a == b
+      }
+      && zip(sources, other.sources).allSatisfy { a, b in
+        var a = a
+        a.isMuted = b.isMuted
+        return a == b
+      }
+  }
 }

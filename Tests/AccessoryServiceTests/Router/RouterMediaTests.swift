@@ -76,6 +76,25 @@ struct RouterMediaTests {
     }
   }
 
+  @Test(
+    "An update is one decision: the players' pause and the engine's mutes decide nothing"
+  )
+  func oneDecisionPerUpdate() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await budsPlaying(rig)
+      await rig.caughtUp()
+      let before = await rig.router.decisionCount
+      // The pause corks mpv's stream and the mute changes stream 2: the
+      // server tells of both, and the engine takes them in without a
+      // decision. The off-head grace time holds the route: no echo.
+      try await rig.report(Rig.budsAddress, .offHead)
+      #expect(players.status("mpv") == .paused)
+      await rig.caughtUp()
+      await rig.router.reconcile(because: "a test asked")
+      #expect(await rig.router.decisionCount - before == 2)
+    }
+  }
+
   @Test("Put back on after the window: unmuted, not resumed")
   func afterTheWindow() async throws {
     try await Rig.run(withPlayers: true) { rig in
