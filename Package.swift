@@ -101,14 +101,47 @@ let package = Package(
     ),
 
     // MARK: - Service
-
+    // The daemon's parts, one module each, bottom up: what every service
+    // shares (lifecycle, configuration, events); its inputs (the sound
+    // server, media players, discovery); the engine (one loop that
+    // decides routing, media and calls); the headphone readers; the
+    // control server.
     .target(
-      name: "AccessoryService",
+      name: "DaemonLifecycle",
       dependencies: [
-        "SystemCalls",
-        "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "Logging", "RoutingCore",
-        "AccessoryControl", "BlueZ", "MPRIS", "CommandLineKit", "HeadphoneProtocols",
-        "HeadphoneLinks",
+        "SystemCalls", "ConcurrencyHelpers", "AccessoryControl", "AccessoryBackend",
+        "AudioAccessoryKit", "CommandLineKit", "Logging", "RoutingCore",
+      ]
+    ),
+    .target(
+      name: "DaemonInputs",
+      dependencies: [
+        "DaemonLifecycle", "SystemCalls", "ConcurrencyHelpers", "AccessoryControl",
+        "AccessoryBackend", "AudioAccessoryKit", "PulseAudio", "BlueZ", "MPRIS", "Logging",
+        "RoutingCore",
+      ]
+    ),
+    .target(
+      name: "AccessoryEngine",
+      dependencies: [
+        "DaemonLifecycle", "DaemonInputs", "ConcurrencyHelpers", "AccessoryControl",
+        "AccessoryBackend", "AudioAccessoryKit", "PulseAudio", "MPRIS", "Logging", "RoutingCore",
+      ]
+    ),
+    .target(
+      name: "HeadphoneReaders",
+      dependencies: [
+        "DaemonLifecycle", "DaemonInputs", "SystemCalls", "ConcurrencyHelpers",
+        "AccessoryControl", "AccessoryBackend", "AudioAccessoryKit", "BlueZ", "Logging",
+        "HeadphoneProtocols", "HeadphoneLinks", "RoutingCore",
+      ]
+    ),
+    .target(
+      name: "DaemonControl",
+      dependencies: [
+        "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders", "SystemCalls",
+        "ConcurrencyHelpers", "AccessoryControl", "AccessoryBackend", "AudioAccessoryKit",
+        "PulseAudio", "MPRIS", "Logging", "RoutingCore", "CommandLineKit",
       ]
     ),
 
@@ -131,7 +164,8 @@ let package = Package(
     .executableTarget(
       name: "accessoryd",
       dependencies: [
-        "AccessoryService", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
+        "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders",
+        "DaemonControl", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
         "PulseAudio", "Logging", "CMalloc",
       ]
     ),
@@ -184,7 +218,8 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "AccessoryControl", "AccessoryService", "AcctlCommands", "BlueZ", "CommandLineKit",
+        "AccessoryControl", "DaemonLifecycle", "DaemonControl", "AcctlCommands", "BlueZ",
+        "CommandLineKit",
         "DBus", "HeadphoneProtocols", "RoutingCore",
       ],
       path: "Fuzz/FuzzTargets"
@@ -254,7 +289,8 @@ let package = Package(
       name: "AccessoryServiceTests",
       dependencies: [
         "SystemCalls",
-        "ConcurrencyHelpers", "AccessoryService", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
+        "ConcurrencyHelpers", "DaemonLifecycle", "DaemonInputs", "AccessoryEngine",
+        "HeadphoneReaders", "DaemonControl", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
         "Logging", "MPRIS", "HeadphoneProtocols", "RoutingCore",
       ]
     ),

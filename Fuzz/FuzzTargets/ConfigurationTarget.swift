@@ -1,7 +1,11 @@
 // accessoryd's config file: the JSON5 reader and the settings' schema.
 
-import AccessoryService
+import AccessoryEngine
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import FoundationEssentials
+import HeadphoneReaders
 
 extension FuzzTarget {
   /// A config file.

@@ -2,7 +2,11 @@
 // the JSON-RPC envelope, then every parameter reader on every member.
 
 import AccessoryControl
-import AccessoryService
+import AccessoryEngine
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
+import HeadphoneReaders
 
 extension FuzzTarget {
   /// A control socket line.

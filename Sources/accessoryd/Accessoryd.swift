@@ -4,10 +4,14 @@
 
 import AccessoryBackend
 import AccessoryControl
-import AccessoryService
+import AccessoryEngine
 import AudioAccessoryKit
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import FoundationEssentials
 import Glibc
+import HeadphoneReaders
 import Logging
 import PulseAudio
 

@@ -5,10 +5,14 @@
 import AccessorySetupKit
 import BlueZ
 import CoreBluetooth
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import Foundation
+import HeadphoneReaders
 import Testing
 
-@testable import AccessoryService
+@testable import AccessoryEngine
 
 @Suite("BlueZ devices as discovered devices")
 struct BlueZDevicesTests {

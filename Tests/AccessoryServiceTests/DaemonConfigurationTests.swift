@@ -1,5 +1,9 @@
-import AccessoryService
+import AccessoryEngine
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import Foundation
+import HeadphoneReaders
 import Testing
 
 @Suite("accessoryd's settings")

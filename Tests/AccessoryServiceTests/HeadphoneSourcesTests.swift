@@ -5,12 +5,16 @@ import AccessoryBackend
 import AccessorySetupKit
 import AudioAccessoryKit
 import CoreBluetooth
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import Foundation
 import HeadphoneProtocols
+import HeadphoneReaders
 import RoutingCore
 import Testing
 
-@testable import AccessoryService
+@testable import AccessoryEngine
 
 @Suite("Headphone sources")
 struct HeadphoneSourcesTests {

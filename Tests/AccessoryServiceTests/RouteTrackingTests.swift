@@ -1,7 +1,11 @@
 // The router's memory: manual choices, pins, history and outputs that come
 // and go, learned from successive server states.
 
-import AccessoryService
+import AccessoryEngine
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
+import HeadphoneReaders
 import Testing
 
 @testable import PulseAudio

@@ -82,4 +82,25 @@ struct ModuleLayeringTests {
       #expect(!linked.contains("BlueZ"), "\(module) links \(linked.sorted())")
     }
   }
+
+  @Test("The daemon's parts link only the parts below them")
+  func daemonLayersHold() async throws {
+    let graph = try await Self.dependencies()
+    // Bottom up: each may link those before it, never those after.
+    let layers = [
+      "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders",
+      "DaemonControl",
+    ]
+    for (position, module) in layers.enumerated() {
+      #expect(graph[module] != nil, "\(module) is not in the manifest")
+      let linked = Self.closure(of: module, in: graph)
+      for above in layers[(position + 1)...] {
+        #expect(!linked.contains(above), "\(module) links \(above)")
+      }
+    }
+    // The headphone readers report through a protocol, not the engine.
+    #expect(
+      !Self.closure(of: "HeadphoneReaders", in: graph).contains(
+        "AccessoryEngine"))
+  }
 }

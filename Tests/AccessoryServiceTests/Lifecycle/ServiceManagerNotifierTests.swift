@@ -3,9 +3,13 @@
 // the control server's "listening" moment that READY=1 is sent at.
 
 import AccessoryControl
-import AccessoryService
+import AccessoryEngine
 import ConcurrencyHelpers
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import Foundation
+import HeadphoneReaders
 import Logging
 import TestSupport
 import Testing

@@ -1,9 +1,13 @@
 // A clock the router's unit tests move by hand: sleepers wake when the
 // test advances past their deadline, never on their own.
 
-import AccessoryService
+import AccessoryEngine
 import ConcurrencyHelpers
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import Foundation
+import HeadphoneReaders
 
 /// A ``RouterClock`` that stands still until a test advances it.
 final class ManualRouterClock: RouterClock {

@@ -5,7 +5,11 @@
 // headphones nobody wears, the person's microphone overridden).
 
 import AccessoryControl
-import AccessoryService
+import AccessoryEngine
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
+import HeadphoneReaders
 import RoutingCore
 import Testing
 

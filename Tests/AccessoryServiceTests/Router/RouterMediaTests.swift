@@ -6,9 +6,13 @@
 
 import AccessoryBackend
 import AccessoryControl
-import AccessoryService
+import AccessoryEngine
 import AudioAccessoryKit
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import Foundation
+import HeadphoneReaders
 import PulseAudio
 import Testing
 

@@ -3,9 +3,13 @@
 
 import AccessoryBackend
 import AccessoryControl
-import AccessoryService
+import AccessoryEngine
 import AudioAccessoryKit
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import Foundation
+import HeadphoneReaders
 import Logging
 import PulseAudio
 

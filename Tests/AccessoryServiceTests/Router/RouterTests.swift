@@ -5,10 +5,14 @@
 
 import AccessoryBackend
 import AccessoryControl
-import AccessoryService
+import AccessoryEngine
 import AudioAccessoryKit
 import ConcurrencyHelpers
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
 import Foundation
+import HeadphoneReaders
 import Testing
 
 @testable import PulseAudio

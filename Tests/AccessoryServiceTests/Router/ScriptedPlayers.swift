@@ -2,8 +2,12 @@
 // the scripted server's streams, answers a pause (or not) as a test says,
 // and the person plays or pauses them when a test says so.
 
-import AccessoryService
+import AccessoryEngine
 import ConcurrencyHelpers
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
+import HeadphoneReaders
 import MPRIS
 import PulseAudio
 

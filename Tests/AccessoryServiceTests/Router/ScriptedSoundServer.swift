@@ -2,8 +2,12 @@
 // publishes it the way SoundServerLink does, records every batch the router
 // sends, and plays the person and other programs when a test says so.
 
-import AccessoryService
+import AccessoryEngine
 import ConcurrencyHelpers
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
+import HeadphoneReaders
 
 @testable import PulseAudio
 

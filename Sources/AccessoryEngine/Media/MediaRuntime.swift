@@ -1,0 +1,31 @@
+// What the engine keeps for the media rules besides their memory.
+
+import AccessorySetupKit
+import DaemonInputs
+import DaemonLifecycle
+import RoutingCore
+
+/// The media rules' memory and what carrying out their effects needs.
+struct MediaRuntime {
+  /// What the rules remember.
+  var memory = MediaMemory()
+  /// Streams being given back, kept in the ledger until the server
+  /// confirms: a daemon killed meanwhile leaves them to the next.
+  var releasing: [UInt32: BluetoothAddress] = [:]
+  /// What a daemon before this one left muted, until the first state of
+  /// the server shows what to do with it.
+  var leftOver: MutedStreamLedger.LeftOver?
+  /// Whether the engine has stopped: nothing more is muted or paused.
+  var stopped = false
+  /// The server's state the rules last followed, and its number.
+  var followed: (mirror: ServerMirror?, number: Int) = (nil, 0)
+  /// Streams the person moved, for the rules to take next.
+  var personMoves: [UInt32] = []
+  /// Put-back resumes that wait for the server to show the route back on
+  /// the accessory, with when they stop waiting and who waits for them.
+  var resumesAwaitingMoves:
+    [BluetoothAddress: (
+      until: Double, replies: [CheckedContinuation<Void, Never>]
+    )] =
+      [:]
+}

@@ -1,0 +1,207 @@
+// The engine's media part: it gives the media rules (RoutingCore's
+// `MediaRules.step`) the world as the loop sees it, carries out their
+// effects in order (mute and unmute on the loop's link; pause and resume
+// in tasks that answer with events), and feeds back what came of them.
+
+import AccessoryBackend
+import AccessoryControl
+import AccessorySetupKit
+import ConcurrencyHelpers
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import Logging
+import MPRIS
+import PulseAudio
+import RoutingCore
+
+extension RouteController {
+  /// The time on the engine's clock, in seconds since 1970.
+  var mediaNow: Double { clock.now().timeIntervalSince1970 }
+
+  /// Whether the engine follows media players.
+  var followsMedia: Bool { players != nil && !media.stopped }
+
+  /// Takes one event for the media rules on the current server state,
+  /// and carries out their effects.
+  func mediaTake(
+    _ input: MediaInput, previous: ServerMirror? = nil
+  ) async {
+    guard followsMedia else { return }
+    let mirror = self.mirror
+    let (next, effects) = MediaRules.step(
+      media.memory, mediaView(of: mirror, input, previous: previous), input,
+      policies.policy, now: mediaNow)
+    media.memory = next
+    holdMutes()
+    await carryOut(effects, on: mirror)
+  }
+
+  /// What the rules see: the server's state, the players, and the
+  /// registrations of the accessories that take part.
+  func mediaView(
+    of mirror: ServerMirror?, _ input: MediaInput,
+    previous: ServerMirror? = nil
+  ) -> MediaView {
+    var involved = Set(media.memory.pauses.keys).union(
+      media.memory.absences.keys
+    ).union(media.memory.pausing.keys)
+    let server = mirror.map(Self.mediaServer)
+    let before = previous.map(Self.mediaServer)
+    for output in (server?.outputs ?? []) + (before?.outputs ?? []) {
+      if let accessory = output.accessory { involved.insert(accessory) }
+    }
+    switch input {
+    case .takenOff(let accessory, _), .putBack(let accessory, _),
+      .pauseUndone(let accessory), .outputWentAway(let accessory, _, _),
+      .graceEnded(let accessory, _), .unpaired(let accessory),
+      .playersPaused(let accessory, _, _):
+      involved.insert(accessory)
+    case .leftOverMutes(let streams):
+      involved.formUnion(streams.values)
+    case .serverChanged, .playerChanged, .streamMovedByThePerson:
+      break
+    }
+    let registrations = engine.registry.registrations
+    var registered = Set<String>()
+    var offHead = Set<String>()
+    for accessory in involved {
+      guard let address = BluetoothAddress(accessory),
+        let registration = registrations[address]
+      else { continue }
+      if !registration.isInvalidated { registered.insert(accessory) }
+      let configuration = registration.configuration
+      if configuration.deviceCapabilities.contains(.placement),
+        configuration.devicePlacement == .offHead
+      {
+        offHead.insert(accessory)
+      }
+    }
+    var statuses: [String: MediaView.PlayerStatus] = [:]
+    for player in players?.players ?? [] {
+      statuses[player.busName] =
+        MediaView.PlayerStatus(rawValue: player.playbackStatus.rawValue)
+        ?? .stopped
+    }
+    return MediaView(
+      server: server, players: statuses, registered: registered,
+      reportedOffHead: offHead)
+  }
+
+  /// The server's state as the media rules see it.
+  static func mediaServer(_ mirror: ServerMirror) -> MediaView.Server {
+    MediaView.Server(
+      outputs: mirror.sinks.map {
+        .init(
+          index: $0.index,
+          accessory: bluetoothAddress(of: $0).flatMap(BluetoothAddress.init)?
+            .description)
+      },
+      streams: mirror.sinkInputs.map {
+        .init(
+          index: $0.index, output: $0.sinkIndex, isMuted: $0.isMuted,
+          isCorked: $0.isCorked)
+      }, defaultOutput: mirror.defaultSink?.index)
+  }
+
+  /// Carries out the rules' effects, in their order.
+  func carryOut(_ effects: [MediaEffect], on mirror: ServerMirror?) async {
+    for effect in effects {
+      switch effect {
+      case .pause(let accessory, let streams, _):
+        startPause(accessory, of: streams, on: mirror)
+      case .announcePaused(let accessory, let paused, let reason):
+        logger.notice(
+          "Paused media players",
+          metadata: [
+            "accessory.address": "\(accessory)",
+            "media.players": "\(paused.keys.sorted().joined(separator: ","))",
+            "media.reason": "\(reason)",
+          ])
+        events.publish(
+          .media(
+            MediaEvent(
+              eventType: .mediaPaused, accessory: accessory,
+              players: Self.players(paused), reason: reason)))
+      case .mute(let accessory, let streams, let reason):
+        _ = await setMute(streams, muted: true, accessory, reason: reason)
+      case .announceMuted(let accessory, let streams, let reason):
+        logger.notice(
+          "Muted the streams moved off an accessory's output that went away",
+          metadata: [
+            "accessory.address": "\(accessory)",
+            "pulse.streams":
+              "\(streams.map { "#\($0)" }.joined(separator: ","))",
+          ])
+        events.publish(
+          .media(
+            MediaEvent(
+              eventType: .streamMuted, accessory: accessory, players: [],
+              streams: streams, reason: reason)))
+      case .unmute(let accessory, let streams, let reason):
+        guard let current = mirror ?? self.mirror else { continue }
+        await unmute(streams, on: current, accessory, reason: reason)
+      case .resume(let accessory, let paused, let reason):
+        startResume(accessory, paused, reason: reason)
+      case .note(let accessory, let text):
+        logger.info(
+          "\(text)", metadata: ["accessory.address": "\(accessory ?? "none")"])
+      }
+    }
+  }
+
+  /// Pauses the players of some streams in a task of its own, which
+  /// answers with ``MediaInput/playersPaused(accessory:players:streams:)``
+  /// in the inbox: the loop goes on meanwhile.
+  func startPause(
+    _ accessory: String, of streams: Set<UInt32>, on mirror: ServerMirror?
+  ) {
+    guard let players else { return }
+    let hands = MediaHands(players: players, logger: logger)
+    let inputs = (mirror?.sinkInputs ?? []).filter {
+      streams.contains($0.index)
+    }
+    let inbox = self.inbox
+    Task {
+      let (paused, pausedStreams) = await hands.pausePlayers(
+        among: inputs, accessory)
+      _ = inbox.post(
+        .media(
+          .input(
+            .playersPaused(
+              accessory: accessory, players: paused, streams: pausedStreams))
+        ))
+    }
+  }
+
+  /// Resumes players in a task of its own, and tells which did.
+  func startResume(
+    _ accessory: String, _ paused: [String: String], reason: String
+  ) {
+    guard let players else { return }
+    let hands = MediaHands(players: players, logger: logger)
+    let events = self.events
+    let logger = self.logger
+    Task {
+      let resumed = await hands.resume(paused)
+      guard !resumed.isEmpty else { return }
+      logger.notice(
+        "Resumed media players",
+        metadata: [
+          "accessory.address": "\(accessory)",
+          "media.players": "\(resumed.keys.sorted().joined(separator: ","))",
+        ])
+      events.publish(
+        .media(
+          MediaEvent(
+            eventType: .mediaResumed, accessory: accessory,
+            players: Self.players(resumed), reason: reason)))
+    }
+  }
+
+  static func players(_ players: [String: String]) -> [MediaEvent.Player] {
+    players.sorted { $0.key < $1.key }.map {
+      MediaEvent.Player(busName: $0.key, name: $0.value)
+    }
+  }
+}

@@ -1,0 +1,339 @@
+// How the engine's media part follows the world: the server's states, the
+// players, the link's mute reflex, the grace times on the engine's clock,
+// the resumes that wait for the route, and what a daemon before this one
+// left muted; and its hands on the server's streams.
+
+import AccessoryBackend
+import AccessoryControl
+import AccessorySetupKit
+import ConcurrencyHelpers
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import Logging
+import MPRIS
+import PulseAudio
+import RoutingCore
+
+extension RouteController {
+  // MARK: - Starting and stopping
+
+  /// Reads what an earlier daemon left muted and starts the link's mute
+  /// reflex: the streams of a registered accessory's output that vanishes
+  /// are muted on the link's thread, and the loop hears of it.
+  func startMedia() async {
+    guard players != nil else { return }
+    if let ledger = mutedLedger {
+      switch await BlockingPool.shared.run(
+        named: "accessoryd.muted", ledger.readLeftOver)
+      {
+      case .success(let found): media.leftOver = found
+      case .failure(let error):
+        logger.warning(
+          "What an earlier accessoryd left muted is lost: \(error)")
+        ledger.rewrite()
+      }
+    }
+    let engine = self.engine
+    let ledger = self.mutedLedger
+    let inbox = self.inbox
+    await link.muteStreams(
+      whenTheirSinkVanishes: VanishingSinkMute(
+        appliesTo: { sink in
+          guard let address = Self.accessoryAddress(of: sink) else {
+            return false
+          }
+          return engine.registry.registrations[address].map {
+            !$0.isInvalidated
+          } ?? false
+        },
+        muted: { sink, streams in
+          guard let address = Self.accessoryAddress(of: sink) else { return }
+          // On the link's thread, before the loop: a daemon killed now
+          // leaves them muted, and the next one must know.
+          ledger?.mutedAsTheirSinkVanished(streams, for: address)
+          _ = inbox.post(
+            .media(.outputVanished(address, sink: sink.index, muted: streams)))
+        }))
+  }
+
+  /// Stops muting and pausing, and gives back what it muted.
+  ///
+  /// Nothing would unmute it once the daemon is gone. What it paused stays paused.
+  func stopMedia() async {
+    guard players != nil, !media.stopped else { return }
+    media.stopped = true
+    await link.muteStreams(whenTheirSinkVanishes: nil)
+    for (_, wait) in media.resumesAwaitingMoves {
+      for reply in wait.replies { reply.resume() }
+    }
+    media.resumesAwaitingMoves = [:]
+    let held = media.memory.heldMuted
+    media.memory = MediaMemory()
+    guard let mirror else {
+      mutedLedger?.hold(media.releasing)
+      await mutedLedger?.flush()
+      return
+    }
+    // What the server did not confirm given back stays in the ledger, for
+    // the next daemon; so do the streams the link muted whose news has
+    // not reached the loop.
+    var byAccessory: [String: Set<UInt32>] = [:]
+    for (stream, accessory) in held {
+      byAccessory[accessory, default: []].insert(stream)
+    }
+    var kept: [UInt32: BluetoothAddress] = [:]
+    for (accessory, streams) in byAccessory.sorted(by: { $0.key < $1.key }) {
+      let failed = await unmute(
+        streams, on: mirror, accessory, reason: "accessoryd is stopping")
+      if let address = BluetoothAddress(accessory) {
+        for stream in failed { kept[stream] = address }
+      }
+    }
+    mutedLedger?.hold(kept)
+    await mutedLedger?.flush()
+  }
+
+  /// Keeps the ledger's copy of what is held muted.
+  func holdMutes() {
+    guard let ledger = mutedLedger, !media.stopped else { return }
+    var held = media.releasing
+    for (stream, accessory) in media.memory.heldMuted {
+      if let address = BluetoothAddress(accessory) { held[stream] = address }
+    }
+    ledger.hold(held)
+  }
+
+  static func accessoryAddress(of sink: Sink) -> BluetoothAddress? {
+    bluetoothAddress(of: sink).flatMap { BluetoothAddress($0) }
+  }
+
+  // MARK: - Following
+
+  /// Takes one media event from the inbox.
+  func take(_ trigger: MediaTrigger) async {
+    switch trigger {
+    case .player(let change):
+      switch change {
+      case .vanished(let busName):
+        await mediaTake(.playerChanged(busName: busName, status: nil))
+      case .appeared(let player), .changed(let player):
+        // The change may be older than what the rules saw when they
+        // paused it: judged by the player's status now.
+        let status =
+          players?.player(named: player.busName)?.playbackStatus
+          ?? player.playbackStatus
+        await mediaTake(
+          .playerChanged(
+            busName: player.busName,
+            status: MediaView.PlayerStatus(rawValue: status.rawValue)
+              ?? .stopped))
+      }
+    case .outputVanished(let address, let sink, let muted):
+      defer { mutedLedger?.takeOver(muted) }
+      guard followsMedia else {
+        if let mirror {
+          await unmute(
+            Set(muted), on: mirror, address.description,
+            reason: "accessoryd is stopping")
+        }
+        return
+      }
+      await mediaTake(
+        .outputWentAway(
+          accessory: address.description, output: sink, muted: Set(muted)))
+    case .input(let input), .acknowledged(let input, _):
+      await mediaTake(input)
+    case .resumeIfBack(let address, let reply):
+      guard followsMedia, let output = outputName(for: address),
+        reportedOutput == output
+      else {
+        reply.resume()
+        return
+      }
+      // Once the server shows the streams moved there, so that none is
+      // heard where it was: PipeWire acknowledges a move before
+      // WirePlumber relinks the stream.
+      let until = mediaNow + Self.movesShownLimit
+      media.resumesAwaitingMoves[address, default: (until, [])].replies
+        .append(reply)
+    }
+  }
+
+  /// Follows the server's state the router last took in, if the media
+  /// rules have not, and the streams the person moved.
+  func mediaFollowServer() async {
+    guard followsMedia else { return }
+    if media.followed.number != mirrorNumber {
+      let previous = media.followed.mirror
+      media.followed = (mirror, mirrorNumber)
+      if let mirror {
+        mutedLedger?.useServer(MutedStreamLedger.Server(mirror.serverInfo))
+        // A new server dropped the old one's streams from the ledger.
+        holdMutes()
+        if let leftOver = media.leftOver.take() {
+          await takeOver(leftOver, on: mirror)
+        }
+        await mediaTake(
+          .serverChanged(previous: previous.map(Self.mediaServer)),
+          previous: previous)
+      }
+    }
+    let moves = media.personMoves
+    media.personMoves = []
+    for stream in moves {
+      await mediaTake(.streamMovedByThePerson(stream))
+    }
+  }
+
+  /// When the media part next needs the loop: the end of a grace time, or
+  /// of a resume's wait for the route.
+  var nextMediaWake: Date? {
+    guard followsMedia else { return nil }
+    let times =
+      [media.memory.nextWake].compactMap { $0 }
+      + media.resumesAwaitingMoves.values.map(\.until)
+    return times.min().map { Date(timeIntervalSince1970: $0) }
+  }
+
+  /// Ends the grace times that are over, and the resumes' waits that the
+  /// server's state or the time answered.
+  func mediaWakes() async {
+    guard followsMedia else { return }
+    let now = mediaNow
+    for (accessory, absence) in media.memory.absences.sorted(by: {
+      $0.key < $1.key
+    }) where absence.endsAt <= now {
+      await mediaTake(.graceEnded(accessory: accessory, absence: absence.id))
+    }
+    for (address, wait) in media.resumesAwaitingMoves.sorted(by: {
+      $0.key < $1.key
+    })
+    where mirror == nil || tracking.expectedMoves.isEmpty || wait.until <= now {
+      media.resumesAwaitingMoves[address] = nil
+      await mediaTake(
+        .putBack(
+          accessory: address.description,
+          window: policies.policy.resumeWhenPutBackWithinSeconds))
+      for reply in wait.replies { reply.resume() }
+    }
+  }
+
+  /// Takes over the streams a daemon that died left muted, on the server
+  /// it left them on.
+  func takeOver(
+    _ leftOver: MutedStreamLedger.LeftOver, on mirror: ServerMirror
+  ) async {
+    guard leftOver.server == MutedStreamLedger.Server(mirror.serverInfo) else {
+      logger.notice(
+        "An earlier accessoryd left streams muted on a sound server that has "
+          + "restarted since; they went with it",
+        metadata: ["pulse.server": "\(leftOver.server)"])
+      mutedLedger?.rewrite()
+      return
+    }
+    var streams: [UInt32: String] = [:]
+    for entry in leftOver.streams {
+      streams[entry.stream] = entry.accessory.description
+    }
+    await mediaTake(.leftOverMutes(streams))
+    let held = media.memory.heldMuted
+    let kept = streams.keys.filter { held[$0] != nil }.sorted()
+    logger.notice(
+      "Took over the streams an earlier accessoryd left muted",
+      metadata: [
+        "pulse.streams":
+          "\(streams.keys.sorted().map { "#\($0)" }.joined(separator: ","))",
+        "media.kept-muted": "\(kept.map { "#\($0)" }.joined(separator: ","))",
+      ])
+    // The file still lists what the earlier daemon left: from now on, it
+    // lists what this one holds.
+    mutedLedger?.rewrite()
+  }
+
+  // MARK: - The streams
+
+  /// Mutes or unmutes streams in one batch, and tells.
+  ///
+  /// - Returns: The streams the server muted or unmuted.
+  func setMute(
+    _ streams: [UInt32], muted: Bool, _ accessory: String, reason: String
+  ) async -> Set<UInt32> {
+    guard !streams.isEmpty else { return [] }
+    let batch = PulseBatch(
+      mutes: streams.map { .init(sinkInput: $0, muted: muted) })
+    guard let result = try? await link.apply(batch) else { return [] }
+    let done = Set(
+      zip(streams, result.mutes).compactMap { stream, outcome in
+        (try? outcome.get()) == nil ? nil : stream
+      })
+    guard !done.isEmpty else { return [] }
+    let list = done.sorted().map { "#\($0)" }.joined(separator: ",")
+    logger.notice(
+      muted ? "Muted streams no player can pause" : "Unmuted streams",
+      metadata: [
+        "accessory.address": "\(accessory)", "pulse.streams": "\(list)",
+        "media.reason": "\(reason)",
+      ])
+    events.publish(
+      .media(
+        MediaEvent(
+          eventType: muted ? .streamMuted : .streamUnmuted,
+          accessory: accessory, players: [], streams: done.sorted(),
+          reason: reason)))
+    return done
+  }
+
+  /// Unmutes the streams muted for an accessory that are still there and
+  /// still muted (one the person unmuted is theirs).
+  ///
+  /// - Returns: Those the server did not confirm unmuted.
+  @discardableResult
+  func unmute(
+    _ streams: Set<UInt32>, on mirror: ServerMirror, _ accessory: String,
+    reason: String
+  ) async -> Set<UInt32> {
+    let stillMuted = streams.filter { index in
+      mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
+    }
+    guard !stillMuted.isEmpty else { return [] }
+    let address = BluetoothAddress(accessory)
+    for stream in stillMuted { media.releasing[stream] = address }
+    holdMutes()
+    let done = await setMute(
+      stillMuted.sorted(), muted: false, accessory, reason: reason)
+    for stream in stillMuted { media.releasing[stream] = nil }
+    holdMutes()
+    return stillMuted.subtracting(done)
+  }
+
+  // MARK: - For route --explain
+
+  /// What is paused and muted now, for `route --explain`.
+  ///
+  /// - Parameter window: How long after a pause putting the accessory
+  ///   back on resumes it; zero never.
+  public func pausedMedia(resumingWithin window: Double) -> [PausedMedia] {
+    let resumesOnReconnect = policies.policy.resumeOnReconnect
+    let paused = media.memory.pauses.map { accessory, pause in
+      let resumes =
+        window > 0 && !pause.players.isEmpty
+        && (!pause.disconnected || resumesOnReconnect)
+      return PausedMedia(
+        accessory: accessory, players: Self.players(pause.players),
+        pausedAt: pause.at, resumeUntil: resumes ? pause.at + window : nil,
+        mutedStreams: pause.muted.sorted(),
+        cause: pause.disconnected || pause.cause == .disconnected
+          ? .disconnected : .takenOff)
+    }
+    let away = media.memory.absences.map { accessory, absence in
+      PausedMedia(
+        accessory: accessory, players: [], pausedAt: absence.since,
+        resumeUntil: nil, mutedStreams: absence.streams.sorted(),
+        cause: .outputAway)
+    }
+    return (paused + away).sorted {
+      ($0.accessory, $0.pausedAt) < ($1.accessory, $1.pausedAt)
+    }
+  }
+}

@@ -1,0 +1,495 @@
+// One reconcile of the router: a snapshot, one decision, one pipelined
+// batch to the sound server, and what the router keeps of it (the
+// decision --explain shows, the history of changes).
+
+import AccessoryBackend
+import AccessoryControl
+import AudioAccessoryKit
+import ConcurrencyHelpers
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import Logging
+import PulseAudio
+import RoutingCore
+
+extension RouteController {
+  // MARK: - One reconcile
+
+  /// Decides and applies the result.
+  ///
+  /// Returns after the server acknowledged it, or at once with `pending`
+  /// when the server is away. Only the loop calls it, so reconciles never
+  /// overlap.
+  ///
+  /// - Parameters:
+  ///   - reason: Why, for the log.
+  ///   - leavingFollowersToTheDefault: On PulseAudio, whether to leave the
+  ///     streams that follow the default to the default change and move
+  ///     only those that stayed behind once the link's next mirror shows
+  ///     them.
+  /// - Returns: Whether the route is pending.
+  @discardableResult
+  func reconcileOnce(
+    because reason: String, leavingFollowersToTheDefault: Bool
+  ) async -> Bool {
+    let policy = policies.policy
+    guard let mirror else {
+      pending = true
+      return true
+    }
+    let decidedAt = clock.now()
+    let now = decidedAt.timeIntervalSince1970
+    let current = engine.versionedRegistry
+    let registered = registered(in: current)
+    tracking.notePresence(
+      of: registered.addresses, sinks: mirror.sinks,
+      reappearGrace: policy.reappearGraceSeconds, now: now)
+    let accessories: [Accessory]
+    if let cached = accessoriesCache, cached.generation == current.generation,
+      cached.presence == tracking.presence
+    {
+      accessories = cached.accessories
+    } else {
+      accessories = SnapshotBuilder.accessories(
+        registry: current.registry, registered: registered.accessories,
+        presence: tracking.presence)
+      accessoriesCache = (current.generation, tracking.presence, accessories)
+    }
+    var snapshot = SnapshotBuilder.snapshot(
+      registry: current.registry, registered: registered.accessories,
+      accessories: accessories, mirror: mirror,
+      tracking: tracking, callProfiles: callProfiles,
+      hostAddresses: hostAddresses, now: now)
+    noteCall(in: snapshot, policy: policy)
+    snapshot.callEndedAt = callEndedAt
+    snapshot.callInput = callInput
+    let decision = decide(snapshot, policy, explaining: false)
+    decisionCount += 1
+    // The records of cards gone, or moved off their call profile by
+    // someone else, end with the decision; those given back end once the
+    // server took the profile (see recordCallProfiles).
+    let givenBack = Set(
+      decision.profileRequests.filter { $0.purpose == .afterCall }.map(\.card))
+    let ended = Set(decision.endedCallProfiles).subtracting(givenBack)
+    callProfiles.removeAll { ended.contains($0.card) }
+    let callInputBefore = callInput
+    callInput = decision.callInput(
+      after: callInput, defaultInput: snapshot.defaultInput)
+    lastSnapshot = snapshot
+    lastDecision = decision
+    lastPolicy = policy
+    reconsiderAt = decision.reconsiderAt.map {
+      Date(timeIntervalSince1970: $0 + 0.001)
+    }
+    // Changes already sent and not yet seen are not sent again: a server
+    // event that shows an earlier state would otherwise repeat them.
+    let defaultChange =
+      decision.defaultChange == tracking.expectedDefault
+      ? nil : decision.defaultChange
+    let moves = decision.moves.filter {
+      tracking.expectedMoves[$0.stream] != $0.to
+    }
+    let inputChange =
+      decision.defaultInputChange == tracking.expectedDefaultInput
+      ? nil : decision.defaultInputChange
+    let record = DecisionRecord(
+      decidedAt: decidedAt, trigger: reason, snapshot: snapshot,
+      policy: policy, decision: decision,
+      sentDefault: defaultChange != nil, sentMoves: moves.count,
+      sentProfiles: !decision.profileRequests.isEmpty,
+      sentInput: inputChange != nil)
+    keep(record)
+    if decision.reassertsDefault, let target = decision.target {
+      await makeTheServerForgetTheGoneOutput(keeping: target)
+    }
+    guard
+      defaultChange != nil || !moves.isEmpty
+        || !decision.profileRequests.isEmpty || inputChange != nil
+    else {
+      pending = false
+      return false
+    }
+    changeInFlight = record
+    // On PulseAudio a new default carries every stream that follows the
+    // default before the server acknowledges it. The moves of the streams
+    // on the old default to the new one wait until the server has shown
+    // which of them stayed behind, pinned: sending them at once would only
+    // busy the server while every client that follows it asks what
+    // changed.
+    let carried =
+      leavingFollowersToTheDefault
+      ? Self.movesCarriedByDefault(moves, to: defaultChange, on: mirror) : []
+    var sentMoves = moves.filter { !carried.contains($0.stream) }
+    let batch = PulseBatch(
+      cardProfiles: decision.profileRequests.map {
+        .init(cardName: $0.card, profileName: $0.profile)
+      },
+      defaultSink: defaultChange,
+      defaultSource: inputChange,
+      moves: sentMoves.map { .init(sinkInput: $0.stream, sink: $0.to) })
+    if let defaultChange { tracking.expectedDefault = defaultChange }
+    if let inputChange { tracking.expectedDefaultInput = inputChange }
+    for move in moves { tracking.expectedMoves[move.stream] = move.to }
+    // Only what this reconcile set is forgotten again: the states taken in
+    // while it waits may already have settled some.
+    func forgetOwn(_ moves: [StreamMove]) {
+      for move in moves where tracking.expectedMoves[move.stream] == move.to {
+        tracking.expectedMoves[move.stream] = nil
+      }
+    }
+    logger.debug(
+      "Sending a batch",
+      metadata: [
+        "route.reason": reason, "route.operations": "\(batch.operationCount)",
+      ])
+    do {
+      var result = try await link.apply(batch)
+      if !carried.isEmpty {
+        let left = moves.filter { carried.contains($0.stream) }
+        if case .success = result.defaultSink {
+          await awaitNextMirror(within: Self.followingDefaultLimit) {
+            $0.mirror.map { $0.defaultSinkName == defaultChange } ?? true
+          }
+        }
+        // A stream that is gone, or already there, is not moved.
+        let stayed = left.filter { move in
+          tracking.expectedMoves[move.stream] == move.to
+            && !isPlaying(move.stream, on: move.to)
+            && exists(move.stream)
+        }
+        // A router that stops sends nothing more.
+        if !stayed.isEmpty, !Task.isCancelled {
+          let second = try await link.apply(
+            PulseBatch(
+              moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
+          sentMoves += stayed
+          result.moves += second.moves
+        }
+      }
+      // Whatever failed is not expected any more; whatever was sent is
+      // checked for once the server has had time to show it.
+      if case .failure = result.defaultSink, let defaultChange {
+        tracking.forgetExpectedDefault(defaultChange)
+      }
+      if case .failure = result.defaultSource, let inputChange {
+        tracking.forgetExpectedDefaultInput(inputChange)
+        if inputChange == decision.callInput { callInput = callInputBefore }
+      }
+      recordCallProfiles(decision.profileRequests, result.cardProfiles)
+      forgetOwn(
+        zip(sentMoves, result.moves).compactMap { move, outcome in
+          if case .failure = outcome { move } else { nil }
+        })
+      confirmAt = clock.now().addingTimeInterval(Self.confirmationDelay)
+      for error in result.errors {
+        logger.warning(
+          "A routing operation failed",
+          metadata: ["pulse.error": error.description, "route.reason": reason])
+      }
+      pending = false
+    } catch {
+      if let defaultChange { tracking.forgetExpectedDefault(defaultChange) }
+      if let inputChange {
+        tracking.forgetExpectedDefaultInput(inputChange)
+        if inputChange == decision.callInput { callInput = callInputBefore }
+      }
+      forgetOwn(moves)
+      pending = true
+      logger.warning(
+        "Cannot apply the route now; it is pending",
+        metadata: ["pulse.error": error.description])
+    }
+    let summary = keepInHistory(record)
+    // A switch of the default is one line at the default level; moves
+    // alone are details.
+    logger.log(
+      level: defaultChange == nil ? .info : .notice,
+      defaultChange == nil ? "Route applied" : "Output switched",
+      metadata: [
+        "route.reason": reason,
+        "route.output": decision.target ?? "none",
+        "route.moves": "\(decision.moves.count)",
+      ])
+    if let inputChange {
+      logger.notice(
+        "Input switched",
+        metadata: [
+          "route.reason": reason, "route.input": inputChange,
+          "route.call": decision.callPhase.rawValue,
+        ])
+    }
+    for request in decision.profileRequests {
+      logger.notice(
+        "Card profile switched",
+        metadata: [
+          "route.card": request.card, "route.profile": request.profile,
+          "route.purpose": request.purpose.rawValue,
+        ])
+    }
+    if !sentMoves.isEmpty {
+      logger.debug(
+        "Streams moved",
+        metadata: [
+          "route.streams": sentMoves.map { move in
+            let from =
+              mirror.sinkInputs.first { $0.index == move.stream }
+              .flatMap { mirror.sink(index: $0.sinkIndex)?.name } ?? "no sink"
+            return "#\(move.stream) \(from)→\(move.to)"
+          }.joined(separator: ", ")
+        ])
+    }
+    if events.subscriberCount > 0 {
+      events.publish(
+        .route(
+          RouteEvent(
+            output: decision.target, summary: summary,
+            moves: decision.moves.count,
+            defaultChanged: decision.defaultChange != nil, pending: pending,
+            chosenBy: .accessoryd, inputChanged: inputChange,
+            profiles: decision.profileRequests.map(
+              RouteEvent.ProfileSwitch.init))
+        ))
+    }
+    return pending
+  }
+
+  /// Follows the call: once its streams are all gone, the end delay runs
+  /// from now, also when streams that would have made a call came and went
+  /// during it; a call that runs again ends it.
+  func noteCall(in snapshot: Snapshot, policy: Policy) {
+    let streams = callStreams(in: snapshot, policy: policy)
+    let delay = policy.callStartDelaySeconds
+    if streams.contains(where: { snapshot.now >= $0.recordingSince + delay }) {
+      callRunning = true
+      callEndedAt = nil
+    } else if streams.isEmpty,
+      callRunning || (callEndedAt != nil && callStreamsRecorded)
+    {
+      callRunning = false
+      callEndedAt = snapshot.now
+    }
+    callStreamsRecorded = !streams.isEmpty
+  }
+
+  /// Keeps the records of the cards switched for a call as the server
+  /// answered.
+  ///
+  /// A card it switched for a call is remembered with the profile it had;
+  /// a card it gave back is forgotten. A give-back the server refused
+  /// keeps its record, to be tried again.
+  func recordCallProfiles(
+    _ requests: [ProfileRequest], _ results: [Result<Void, PulseError>]
+  ) {
+    for (request, result) in zip(requests, results) {
+      guard case .success = result else { continue }
+      if request.purpose == .afterCall {
+        callProfiles.removeAll { $0.card == request.card }
+      }
+      guard request.purpose == .call, let previous = request.previousProfile
+      else { continue }
+      callProfiles.removeAll { $0.card == request.card }
+      callProfiles.append(
+        CallProfile(
+          card: request.card, previousProfile: previous,
+          callProfile: request.profile))
+    }
+  }
+
+  /// Checks, once the server has had time, that what this router sent
+  /// showed up: a default change PipeWire did not report makes the link
+  /// load a fresh mirror.
+  ///
+  /// - Returns: Whether moves never seen were forgotten, to be decided
+  ///   again.
+  func confirmSentChanges() async -> Bool {
+    guard let mirror else { return false }
+    let output = tracking.expectedDefault.flatMap {
+      mirror.defaultSinkName == $0 ? nil : $0
+    }
+    let input = tracking.expectedDefaultInput.flatMap {
+      mirror.defaultSourceName == $0 ? nil : $0
+    }
+    if output != nil || input != nil {
+      logger.warning(
+        "The sound server did not report the new default; refreshing",
+        metadata: [
+          "route.output": output ?? "reported",
+          "route.input": input ?? "reported",
+        ])
+      if let output {
+        tracking.expectedDefault = nil
+        defaultAwaitingFreshMirror = output
+      }
+      if let input {
+        tracking.expectedDefaultInput = nil
+        inputAwaitingFreshMirror = input
+      }
+      tracking.expectedMoves = [:]
+      // The fresh state routes again; the stale one is not decided on.
+      await link.reconnect()
+      await awaitNextMirror(within: Self.freshMirrorLimit)
+      return false
+    }
+    guard !tracking.expectedMoves.isEmpty else { return false }
+    tracking.expectedMoves = [:]
+    return true
+  }
+
+  /// Checks the defaults as a new client sees them, after streams left a
+  /// default PipeWire shows unchanged.
+  ///
+  /// PipeWire does not tell its existing clients of a default that changes
+  /// while another client is binding its metadata. When the link's state
+  /// shows other defaults, it reloads, and the fresh state shows the
+  /// change: the person's choice, if it was, and the streams that moved
+  /// to the new default followed it (``RouteTracking`` unpins them). When
+  /// the router's state shows what the new client saw, the streams were
+  /// moved by the person.
+  func checkForUnreportedDefault() async {
+    let streams = streamsAwaitingDefaultCheck
+    streamsAwaitingDefaultCheck = []
+    let check = await link.checkDefaults()
+    if check?.reloading == true {
+      await awaitNextMirror(within: Self.freshMirrorLimit) {
+        if case .changed = $0 { false } else { true }
+      }
+    }
+    guard let mirror,
+      check.map({
+        $0.sinkName == mirror.defaultSinkName
+          && $0.sourceName == mirror.defaultSourceName
+      }) ?? true
+    else { return }
+    let moved = tracking.confirmMoves(streams)
+    announceMovedByThePerson(moved.sorted().filter { exists($0) })
+  }
+
+  /// Keeps a decision for `route --explain`.
+  func keep(_ record: DecisionRecord) {
+    let choseAnother =
+      record.decision.target != explainedDecision?.decision.target
+    if record.changedSomething || choseAnother
+      || !Self.echoTriggers.contains(record.trigger)
+    {
+      explainedDecision = record
+    }
+  }
+
+  /// Keeps a decision that changed something for `route.history` once its
+  /// changes went out, with its summary, written then: off the path from
+  /// the decision to the server.
+  ///
+  /// - Returns: The summary.
+  func keepInHistory(_ record: DecisionRecord) -> String {
+    let change = Self.historyChange(of: record)
+    changes.append(change)
+    if changes.count > Self.historyLimit {
+      changes.removeFirst(changes.count - Self.historyLimit)
+    }
+    changeInFlight = nil
+    return change.summary
+  }
+
+  /// A decision as `route.history` lists it, with the summary its
+  /// explanation gives.
+  static func historyChange(
+    of record: DecisionRecord
+  ) -> RouteHistory.Change {
+    RouteHistory.Change(
+      decidedAt: record.decidedAt, trigger: record.trigger,
+      output: record.decision.target,
+      summary: decide(record.snapshot, record.policy).explanation.summary,
+      defaultChanged: record.sentDefault, moves: record.sentMoves)
+  }
+
+  /// Returns the last decisions that changed the route, newest first: the
+  /// one whose changes are going out, if any, then those that went out.
+  ///
+  /// - Parameter limit: How many at most.
+  public func history(limit: Int) -> [RouteHistory.Change] {
+    let inFlight = changeInFlight.map { [Self.historyChange(of: $0)] } ?? []
+    return Array(
+      (inFlight + changes.suffix(max(0, limit)).reversed()).prefix(
+        max(0, limit)))
+  }
+
+  /// The output ``report(explaining:)`` names, without deciding again
+  /// for its summary: the last decision's target, else the server's
+  /// default.
+  public var reportedOutput: String? {
+    guard let latest = lastSnapshot, lastPolicy != nil else {
+      return mirror?.defaultSinkName
+    }
+    return lastDecision?.target ?? latest.defaultOutput
+  }
+
+  /// Returns the current output and, explained on request, the decision
+  /// that last moved it, kept it on request, or chose it: what a person
+  /// asking "why did my audio move?" wants, not the re-decision that
+  /// followed the router's own change.
+  public func report(explaining: Bool) -> RouteReport {
+    let connected = mirror != nil
+    guard let latest = lastSnapshot, lastPolicy != nil else {
+      return RouteReport(
+        output: mirror?.defaultSinkName, description: nil, pending: pending,
+        soundServer: connected ? .connected : .disconnected,
+        summary: connected
+          ? "No decision yet" : "No decision yet: the sound server is away")
+    }
+    let output = reportedOutput
+    let input = lastDecision?.inputTarget ?? latest.defaultInput
+    let record = explainedDecision
+    let explained = record.map {
+      decide($0.snapshot, $0.policy, explaining: true)
+    }
+    var report = RouteReport(
+      output: output,
+      description: output.flatMap { name in
+        latest.outputs.first { $0.name == name }?.description
+      },
+      pending: pending, soundServer: connected ? .connected : .disconnected,
+      summary: explained?.explanation.summary ?? "No decision yet",
+      explanation: explaining
+        ? explained.map { RouteReport.Explanation($0.explanation) } : nil,
+      text: explaining ? explained?.explanation.text : nil,
+      decidedAt: record?.decidedAt, trigger: record?.trigger)
+    report.input = input
+    report.inputDescription = input.flatMap { name in
+      latest.inputs.first { $0.name == name }?.description
+    }
+    report.call = lastDecision.map { RouteReport.CallPhase($0.callPhase) }
+    report.callProfiles = callProfiles.map(RouteReport.CallProfile.init)
+    return report
+  }
+
+  /// Takes the host's Bluetooth adapters' addresses as its identities for
+  /// multipoint decisions, unless addresses were configured; routes again
+  /// if they changed.
+  public func useAdapterAddresses(_ addresses: [BluetoothAddress]) async {
+    guard !hostAddressesConfigured else { return }
+    let texts = addresses.map(\.description)
+    guard texts != hostAddresses else { return }
+    hostAddresses = texts
+    logger.info(
+      "Host addresses from the Bluetooth adapters",
+      metadata: ["host.addresses": texts.joined(separator: ",")])
+    await reconcile(because: "the host's Bluetooth adapters changed")
+  }
+
+  /// The host's Bluetooth addresses in use.
+  public var currentHostAddresses: [String] { hostAddresses }
+
+  /// Returns the name of the output that carries an accessory's address.
+  public func outputName(for address: BluetoothAddress) -> String? {
+    mirror?.sinks.first { bluetoothAddress(of: $0) == address.description }?
+      .name
+  }
+
+  /// The state of the sound server the router last took in, for tests
+  /// that wait for it to catch up with a scripted server.
+  package var currentMirror: ServerMirror? { mirror }
+
+  /// The connected sound server's identity, or nil.
+  public var serverInfo: ServerInfo? { mirror?.serverInfo }
+}

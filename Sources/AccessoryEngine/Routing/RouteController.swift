@@ -1,0 +1,601 @@
+// The router: one loop takes every trigger (registry changes through
+// requests, sound-server states, the end of a grace time) and runs one
+// reconcile at a time. Each builds a snapshot, asks the decision core,
+// applies only the difference in one pipelined batch, keeps the decision
+// for explain, and publishes an event. Triggers that arrive during a
+// reconcile are merged into the next. No polling, and a deadline only
+// while a grace time runs or sent changes wait to show up.
+
+import AccessoryBackend
+import AccessoryControl
+import AudioAccessoryKit
+import ConcurrencyHelpers
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import Logging
+import PulseAudio
+import RoutingCore
+
+/// Applies routing decisions to the sound server.
+///
+/// The router runs one reconcile at a time, in ``run()``'s loop. Callers
+/// that changed something call
+/// ``reconcile(because:leavingFollowersToTheDefault:)``, which waits for a
+/// reconcile that started after the call; sound-server states from the
+/// ``RoutingLink`` and the ends of grace times, read from the
+/// ``RouterClock``, come into the same loop. Whatever arrives while a
+/// reconcile runs is merged into the next one.
+public actor RouteController: Service {
+  /// The service's name.
+  public nonisolated let name = "router"
+
+  let engine: InProcessAccessoryEngine
+  /// The registered accessories of one membership of the registry (see
+  /// ``InProcessAccessoryEngine/VersionedRegistry/membership``): the
+  /// addresses of the registrations not invalidated, as the decision core
+  /// writes them, and those that take part in a snapshot.
+  var registeredCache:
+    (
+      membership: UInt64, addresses: Set<String>,
+      accessories: RegisteredAccessories
+    )?
+  /// The decision core's accessories of one registry generation and
+  /// presence: the decisions the sound server's changes call for, while
+  /// the registry stays, reuse them.
+  var accessoriesCache:
+    (
+      generation: UInt64, presence: [String: RouteTracking.Presence],
+      accessories: [Accessory]
+    )?
+  let link: any RoutingLink
+  let policies: PolicyStore
+  /// This host's Bluetooth addresses: the configured ones, else those of
+  /// its adapters.
+  var hostAddresses: [String]
+  /// Whether the addresses were configured, so adapters do not replace
+  /// them.
+  let hostAddressesConfigured: Bool
+  let events: EventHub
+  let logger: Logger
+  let clock: any RouterClock
+  let inbox = RouterInbox()
+
+  var tracking = RouteTracking()
+  var mirror: ServerMirror? {
+    didSet { mirrorNumber += 1 }
+  }
+  /// Counts the server's states taken in (and losses of the server), so
+  /// that the media part knows whether it followed the last.
+  var mirrorNumber = 0
+  /// The session's media players; nil leaves media alone.
+  let players: (any MediaPlayerControl)?
+  /// Where the streams held muted are kept, for the next daemon.
+  let mutedLedger: MutedStreamLedger?
+  /// The media rules' memory and what carrying out their effects needs.
+  var media = MediaRuntime()
+  /// Updates that wait for the media of an accessory taken off to pause,
+  /// by accessory, oldest first.
+  var updatesAwaitingPause: [BluetoothAddress: [AccessoryUpdate]] = [:]
+  /// The pause record of an accessory before its media was paused for an
+  /// update, to tell whether the pause recorded anything.
+  var pauseRecordBefore: [BluetoothAddress: MediaMemory.Pause?] = [:]
+  /// Updates staged in this pass, answered once it has routed.
+  var stagedUpdates:
+    [(
+      CheckedContinuation<Result<StagedUpdate, AccessoryControlFailure>, Never>,
+      StagedUpdate
+    )] = []
+  /// How many decisions the loop has made, for the tests that count them
+  /// per event.
+  package internal(set) var decisionCount = 0
+  /// Streams the person moved that the router announced, oldest first,
+  /// for tests.
+  package private(set) var announcedPersonMoves: [UInt32] = []
+  /// The cards this router switched to a headset profile for a call, with
+  /// the profile each gets back after it.
+  var callProfiles: [CallProfile] = []
+  /// When the last call's streams ended, kept until a call runs again.
+  var callEndedAt: Instant?
+  /// Whether a call ran at the last decision: its streams' end starts the
+  /// end delay.
+  var callRunning = false
+  /// Whether streams that would make a call recorded at the last
+  /// decision: the end delay runs from the last one's end.
+  var callStreamsRecorded = false
+  /// The input this router made the default for a call, to give back;
+  /// forgotten again when the server refused to set it, so that the next
+  /// decision sets it again.
+  var callInput: String?
+  /// The default input this router sent and had not seen when it asked
+  /// the link for a fresh mirror.
+  var inputAwaitingFreshMirror: String?
+  var lastSnapshot: Snapshot?
+  var lastDecision: Decision?
+  var lastPolicy: Policy?
+  /// The decision `route --explain` shows: the last one that changed
+  /// something, chose another output, or answered a request, a timer or a
+  /// policy reload, never a mere echo of the router's own changes.
+  var explainedDecision: DecisionRecord?
+  /// The last decisions that changed something, oldest first, each with
+  /// its one-line summary: not the snapshot it was made from, which holds
+  /// every output and stream and would make the history grow with the
+  /// square of the accessories.
+  var changes: [RouteHistory.Change] = []
+  /// The decision whose changes are going out, kept whole until they went
+  /// out and it joins `changes`; `route.history` lists it first meanwhile.
+  var changeInFlight: DecisionRecord?
+  /// How many decisions that changed something are kept for `route.history`.
+  public static let historyLimit = 100
+
+  /// One decision with what it was made from.
+  struct DecisionRecord {
+    let decidedAt: Date
+    let trigger: String
+    let snapshot: Snapshot
+    let policy: Policy
+    let decision: Decision
+    /// What it sent: changes already sent and not yet seen are not sent,
+    /// nor counted, again.
+    let sentDefault: Bool
+    let sentMoves: Int
+    let sentProfiles: Bool
+    let sentInput: Bool
+
+    var changedSomething: Bool {
+      sentDefault || sentMoves > 0 || sentProfiles || sentInput
+    }
+  }
+
+  /// The triggers that follow the sound server, whose decisions mostly
+  /// re-decide what the router has just done (a fresh connection included:
+  /// the router asks for one when PipeWire does not report its change).
+  static let echoTriggers: Set<String> = [
+    "the sound server changed", "the sound server connected",
+    "sent moves did not show up",
+  ]
+  var pending = false
+  /// When the decision asked to be made again: the end of a grace time.
+  var reconsiderAt: Date?
+  /// When to check that the changes sent showed up.
+  var confirmAt: Date?
+  /// Streams that left a default PipeWire showed unchanged: the defaults
+  /// are checked before the next decision.
+  var streamsAwaitingDefaultCheck: Set<UInt32> = []
+  /// Triggers taken from the inbox during a reconcile, for the next one.
+  var deferred: [RouterTrigger] = []
+  /// Why the next reconcile runs, for sound-server states taken during a
+  /// reconcile.
+  var followUpReasons: [String] = []
+  /// How long sent changes may take to show up.
+  package static let confirmationDelay = 1.5
+  /// The default this router sent and had not seen when it asked the link
+  /// for a fresh mirror: if the fresh mirror shows it, it is this router's
+  /// change, not the person's choice.
+  var defaultAwaitingFreshMirror: String?
+  /// How long the router waits for the fresh state it asked for before it
+  /// decides on what it has.
+  static let freshMirrorLimit = 2.0
+  /// How long a route waits for the server to show which streams followed
+  /// its default change before it moves them all.
+  static let followingDefaultLimit = 0.25
+
+  /// Creates the router.
+  ///
+  /// - Parameters:
+  ///   - engine: The accessories and their registrations.
+  ///   - link: The sound server.
+  ///   - policies: The policy in force.
+  ///   - hostAddresses: This host's Bluetooth addresses, if configured.
+  ///   - events: Where route and sound-server events go.
+  ///   - logger: Where decisions and failures are logged.
+  ///   - clock: The time of decisions, grace times and waits.
+  ///   - players: The session's media players, paused and resumed as the
+  ///     media rules decide; nil leaves media alone.
+  ///   - mutedLedger: Where the streams held muted are kept, and what a
+  ///     daemon before this one left muted is read from.
+  public init(
+    engine: InProcessAccessoryEngine, link: any RoutingLink,
+    policies: PolicyStore, hostAddresses: [String], events: EventHub,
+    logger: Logger, clock: any RouterClock = SystemRouterClock(),
+    players: (any MediaPlayerControl)? = nil,
+    mutedLedger: MutedStreamLedger? = nil
+  ) {
+    self.players = players
+    self.mutedLedger = mutedLedger
+    self.engine = engine
+    self.link = link
+    self.policies = policies
+    self.hostAddresses = hostAddresses.compactMap {
+      BluetoothAddress($0)?.description
+    }
+    self.hostAddressesConfigured = !hostAddresses.isEmpty
+    self.events = events
+    self.logger = logger
+    self.clock = clock
+  }
+
+  // MARK: - The loop
+
+  /// Follows the sound server, the requests and the grace times until
+  /// cancelled; then answers every waiting request as pending.
+  public func run() async throws {
+    let updates = await link.updates()
+    let inbox = self.inbox
+    await startMedia()
+    let changes = players?.changes()
+    await withDiscardingTaskGroup { group in
+      group.addTask {
+        for await update in updates { _ = inbox.post(.link(update)) }
+      }
+      if let changes {
+        group.addTask {
+          for await change in changes {
+            _ = inbox.post(.media(.player(change)))
+          }
+        }
+      }
+      await loop()
+      group.cancelAll()
+    }
+    let left = deferred + inbox.close()
+    deferred = []
+    answerAfterStopping(left)
+    await stopMedia()
+  }
+
+  /// Routes again and waits for the result.
+  ///
+  /// The call waits for a reconcile that started after it, so that the
+  /// route covers whatever the caller changed before; calls that arrive
+  /// together share one. Once the router has stopped, it answers at once
+  /// that the route is pending.
+  ///
+  /// - Parameters:
+  ///   - reason: Why, for the log and `route --explain`.
+  ///   - leavingFollowersToTheDefault: On PulseAudio, whether to leave the
+  ///     streams that follow the default to the default change and move
+  ///     only those that stayed behind once the server shows them.
+  /// - Returns: Whether the route is pending: the server is away, or did
+  ///   not take it.
+  @discardableResult
+  public nonisolated func reconcile(
+    because reason: String, leavingFollowersToTheDefault: Bool = false
+  ) async -> Bool {
+    await withCheckedContinuation { continuation in
+      let request = RouteRequest(
+        reason: reason,
+        leavingFollowersToTheDefault: leavingFollowersToTheDefault,
+        reply: continuation)
+      if !inbox.post(.request(request)) {
+        continuation.resume(returning: true)
+      }
+    }
+  }
+
+  /// How many triggers wait for the next reconcile, for tests that need
+  /// a request to be queued before they let a held batch through.
+  package nonisolated var queuedTriggerCount: Int { inbox.count }
+
+  func loop() async {
+    while !Task.isCancelled {
+      let triggers = deferred + inbox.take()
+      deferred = []
+      let now = clock.now()
+      let graceEnded = reconsiderAt.map { now >= $0 } ?? false
+      let confirming = confirmAt.map { now >= $0 } ?? false
+      let mediaDue = nextMediaWake.map { now >= $0 } ?? false
+      guard
+        !triggers.isEmpty || graceEnded || confirming || mediaDue
+          || !followUpReasons.isEmpty || !streamsAwaitingDefaultCheck.isEmpty
+      else {
+        await waitForTriggers(
+          until: [reconsiderAt, confirmAt, nextMediaWake].compactMap { $0 }
+            .min())
+        continue
+      }
+      var reasons = followUpReasons
+      followUpReasons = []
+      var replies: [CheckedContinuation<Bool, Never>] = []
+      var leavingFollowers = false
+      for trigger in triggers {
+        switch trigger {
+        case .link(let update):
+          if let reason = handle(update) { reasons.append(reason) }
+        case .request(let request):
+          reasons.append(request.reason)
+          replies.append(request.reply)
+          leavingFollowers =
+            leavingFollowers || request.leavingFollowersToTheDefault
+        case .update(let update):
+          await mediaFollowServer()
+          if await take(update) {
+            reasons.append("an accessory was updated")
+            leavingFollowers = true
+          }
+        case .media(let event):
+          await mediaFollowServer()
+          await take(event)
+          if case .input(.playersPaused(let accessory, _, _)) = event,
+            await stageAfterPause(of: accessory)
+          {
+            reasons.append("an accessory was updated")
+            leavingFollowers = true
+          }
+          if case .acknowledged(_, let reply) = event { reply.resume() }
+        }
+      }
+      await mediaFollowServer()
+      await mediaWakes()
+      if graceEnded {
+        reconsiderAt = nil
+        reasons.append("a grace time ended")
+      }
+      if confirming {
+        confirmAt = nil
+        if await confirmSentChanges() {
+          reasons.append("sent moves did not show up")
+        }
+      }
+      // States taken in while checking may call for another check; each
+      // comes from a new state, so this ends.
+      while !streamsAwaitingDefaultCheck.isEmpty, !Task.isCancelled {
+        await checkForUnreportedDefault()
+      }
+      if let reason = Self.mergedReason(reasons) {
+        await reconcileOnce(
+          because: reason, leavingFollowersToTheDefault: leavingFollowers)
+      }
+      for reply in replies { reply.resume(returning: pending) }
+      answerStagedUpdates()
+      await mediaFollowServer()
+      await mediaWakes()
+    }
+  }
+
+  /// The reason a merged reconcile gives: the first that is not an echo
+  /// of the sound server, else the first.
+  static func mergedReason(_ reasons: [String]) -> String? {
+    reasons.first { !echoTriggers.contains($0) } ?? reasons.first
+  }
+
+  /// Returns once a trigger is queued, `deadline` has passed, or the task
+  /// is cancelled.
+  func waitForTriggers(until deadline: Date?) async {
+    let inbox = self.inbox
+    guard let deadline else {
+      await inbox.waitForTriggers()
+      return
+    }
+    let clock = self.clock
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await inbox.waitForTriggers() }
+      group.addTask { try? await clock.sleep(until: deadline) }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+
+  /// During a reconcile: waits for the link's next mirror.
+  ///
+  /// Returns when the link publishes a mirror that shows what is awaited,
+  /// or loses the server, or `limit` seconds have passed. Requests that
+  /// arrive meanwhile wait for the next reconcile.
+  ///
+  /// - Parameters:
+  ///   - limit: How long to wait at most.
+  ///   - isAwaited: Whether an update is the one waited for; another (one
+  ///     the link published before) is taken in, and the wait goes on.
+  func awaitNextMirror(
+    within limit: Double,
+    until isAwaited: (LinkUpdate) -> Bool = { _ in true }
+  ) async {
+    let deadline = clock.now().addingTimeInterval(limit)
+    while !Task.isCancelled {
+      var sawUpdate = false
+      for trigger in inbox.take() {
+        guard case .link(let update) = trigger else {
+          deferred.append(trigger)
+          continue
+        }
+        if let reason = handle(update) { followUpReasons.append(reason) }
+        sawUpdate = sawUpdate || isAwaited(update)
+      }
+      if sawUpdate || clock.now() >= deadline { return }
+      await waitForTriggers(until: deadline)
+    }
+  }
+
+  /// Takes in a sound-server state.
+  ///
+  /// - Returns: Why to route again, or nil when there is nothing to route
+  ///   on.
+  func handle(_ update: LinkUpdate) -> String? {
+    switch update {
+    case .connected(let mirror):
+      // SoundServerLink logs the connection once, with the version.
+      events.publish(.soundServer(.init(state: .connected)))
+      recognizeSentDefault(in: mirror)
+      // The fresh mirror answers the question either way.
+      defaultAwaitingFreshMirror = nil
+      inputAwaitingFreshMirror = nil
+      observe(mirror)
+      return "the sound server connected"
+    case .changed(let mirror):
+      // A state that differs only in what no rule reads (a player's cork,
+      // the engine's own mutes) is taken in, and decides nothing, unless
+      // a route is pending.
+      let routesAlike = self.mirror?.routesLike(mirror) ?? false
+      recognizeSentDefault(in: mirror)
+      observe(mirror)
+      return routesAlike && !pending ? nil : "the sound server changed"
+    case .disconnected(let error):
+      if self.mirror != nil {
+        logger.warning(
+          "Sound server disconnected",
+          metadata: ["pulse.error": error.description])
+        events.publish(.soundServer(.init(state: .disconnected)))
+      }
+      mirror = nil
+      tracking.forgetConnection()
+      defaultAwaitingFreshMirror = nil
+      inputAwaitingFreshMirror = nil
+      pending = lastDecision?.hasActions ?? false
+      return nil
+    }
+  }
+
+  /// Sets the default the server shows again, so that the server forgets
+  /// a registered accessory's output that went, which it still keeps as
+  /// its configured default: setting a default replaces the configured
+  /// one, and changes nothing that plays.
+  ///
+  /// - Parameter output: The default the server shows, which stays.
+  func makeTheServerForgetTheGoneOutput(
+    keeping output: String
+  ) async {
+    let gone = tracking.goneConfiguredOutput?.name ?? "?"
+    tracking.forgetGoneConfiguredOutput()
+    let result = try? await link.apply(PulseBatch(defaultSink: output))
+    if case .success? = result?.defaultSink {
+      logger.info(
+        "Set the default again so that the server forgets a gone output",
+        metadata: ["route.forgotten": gone, "route.output": output])
+    } else {
+      logger.warning(
+        "Could not set the default again: the server keeps a gone output",
+        metadata: ["route.forgotten": gone, "route.output": output])
+    }
+  }
+
+  /// After asking for a fresh mirror: a mirror that shows the default this
+  /// router sent shows its own change, not the person's choice.
+  func recognizeSentDefault(in mirror: ServerMirror) {
+    if let sent = inputAwaitingFreshMirror, mirror.defaultSourceName == sent {
+      inputAwaitingFreshMirror = nil
+      tracking.expectedDefaultInput = sent
+    }
+    guard let sent = defaultAwaitingFreshMirror,
+      mirror.defaultSinkName == sent
+    else { return }
+    defaultAwaitingFreshMirror = nil
+    tracking.expectedDefault = sent
+  }
+
+  /// The streams of `moves` that a default change to `newDefault` carries
+  /// by itself: on PulseAudio, those on the current default that move to
+  /// the new one (unless pinned, which only the server knows).
+  static func movesCarriedByDefault(
+    _ moves: [StreamMove], to newDefault: String?, on mirror: ServerMirror
+  ) -> Set<UInt32> {
+    guard let newDefault, !mirror.serverInfo.isPipeWire,
+      let oldDefault = mirror.defaultSink
+    else { return [] }
+    let onOldDefault = Set(
+      mirror.sinkInputs(onSinkNamed: oldDefault.name).map(\.index))
+    return Set(
+      moves.filter { $0.to == newDefault && onOldDefault.contains($0.stream) }
+        .map(\.stream))
+  }
+
+  /// Whether the mirror shows a stream on a sink; a stream that is gone
+  /// counts as not.
+  func isPlaying(_ stream: UInt32, on sinkName: String) -> Bool {
+    mirror?.sinkInputs(onSinkNamed: sinkName).contains { $0.index == stream }
+      ?? false
+  }
+
+  /// Whether the mirror shows a stream at all.
+  func exists(_ stream: UInt32) -> Bool {
+    mirror?.sinkInputs.contains { $0.index == stream } ?? false
+  }
+
+  /// The registered accessories' normalized addresses.
+  var registeredAddresses: Set<String> {
+    registered(in: engine.versionedRegistry).addresses
+  }
+
+  /// The registered accessories of a registry, from ``registeredCache``
+  /// while the same addresses are registered.
+  func registered(
+    in current: InProcessAccessoryEngine.VersionedRegistry
+  ) -> (addresses: Set<String>, accessories: RegisteredAccessories) {
+    if let cached = registeredCache, cached.membership == current.membership {
+      return (cached.addresses, cached.accessories)
+    }
+    let addresses = Set(
+      current.registry.registrations.values.lazy.filter { !$0.isInvalidated }
+        .map { $0.address.description })
+    let accessories = RegisteredAccessories(current.registry)
+    registeredCache = (current.membership, addresses, accessories)
+    tracking.notePaired(
+      Set(current.registry.accessories.keys.lazy.map(\.description)))
+    return (addresses, accessories)
+  }
+
+  func observe(_ mirror: ServerMirror) {
+    self.mirror = mirror
+    let registered = registeredAddresses
+    let choiceBefore = tracking.manualChoice
+    let inputChoiceBefore = tracking.inputs.manualChoice
+    let goneBefore = tracking.goneConfiguredOutput
+    tracking.observe(
+      server: mirror.serverInfo, sinks: mirror.sinks,
+      sinkInputs: mirror.sinkInputs, sources: mirror.sources,
+      sourceOutputs: mirror.sourceOutputs, accessories: registered,
+      reappearGrace: policies.policy.reappearGraceSeconds,
+      now: clock.now().timeIntervalSince1970)
+    if let gone = tracking.goneConfiguredOutput, gone != goneBefore {
+      logger.debug(
+        "The server keeps a gone output as its configured default",
+        metadata: [
+          "route.gone": gone.name,
+          "accessory.address": gone.accessory ?? "none",
+        ])
+    }
+    if let choice = tracking.manualChoice, choice != choiceBefore {
+      publishManualChoice(choice, on: mirror)
+    }
+    if let choice = tracking.inputs.manualChoice, choice != inputChoiceBefore {
+      logger.info(
+        "The person chose the default input",
+        metadata: ["route.input": choice.output])
+    }
+    // Streams that left a default PipeWire shows unchanged are the
+    // person's only once a new client saw the same default.
+    streamsAwaitingDefaultCheck.formUnion(tracking.leftTheDefault)
+    announceMovedByThePerson(
+      tracking.movedByThePerson.filter {
+        !tracking.leftTheDefault.contains($0)
+      })
+  }
+
+  /// Tells the media rules of the streams the person moved.
+  func announceMovedByThePerson(_ streams: [UInt32]) {
+    announcedPersonMoves.append(contentsOf: streams)
+    if announcedPersonMoves.count > 100 {
+      announcedPersonMoves.removeFirst(announcedPersonMoves.count - 100)
+    }
+    if followsMedia { media.personMoves.append(contentsOf: streams) }
+  }
+
+  /// Tells event subscribers that the person chose a default output with
+  /// another program.
+  func publishManualChoice(
+    _ choice: ManualChoice, on mirror: ServerMirror
+  ) {
+    let description = mirror.sink(named: choice.output)?.description
+    logger.info(
+      "The person chose the default output",
+      metadata: ["route.output": choice.output])
+    guard events.subscriberCount > 0 else { return }
+    events.publish(
+      .route(
+        RouteEvent(
+          output: choice.output,
+          summary:
+            "You chose \(description ?? choice.output) as the default output",
+          moves: 0, defaultChanged: true, pending: false, chosenBy: .person)))
+  }
+
+}

@@ -1,0 +1,451 @@
+// What the router remembers between decisions, learned from the sound
+// server's changes: the outputs used before, the person's own choices,
+// streams the person moved, and when accessories' outputs came and went.
+// Pure bookkeeping: the router feeds it server states and the clock.
+
+import AudioAccessoryKit
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import PulseAudio
+import RoutingCore
+
+/// What the router knows of one default, the output's or the input's:
+/// those used before, the person's own choice, and the changes this
+/// service sent and has not seen yet.
+public struct DefaultTracking: Sendable, Hashable {
+  /// Defaults used before, most recent first (the current one is not in
+  /// it).
+  public private(set) var history: [String] = []
+  /// The person's own latest choice.
+  public private(set) var manualChoice: ManualChoice?
+  /// The defaults this service set and has not seen yet, oldest first, so
+  /// that its own changes are not taken for the person's: when it sets
+  /// two in a row, the server may report the first after the second was
+  /// sent.
+  public private(set) var expected: [String] = []
+  /// The default the last state showed.
+  public private(set) var current: String?
+  /// A device that went while it was the default, which the server still
+  /// keeps as its configured default.
+  ///
+  /// PulseAudio and WirePlumber both make it the default again by
+  /// themselves when it comes back. `nil` once someone sets a default (which replaces the configured
+  /// one), once it comes back, or once this service sets the default
+  /// again (``forgetConfiguredButGone()``).
+  public private(set) var configuredButGone: String?
+  private var lastNames: Set<String> = []
+  /// When a device of this kind last came or went.
+  private var lastStructuralChange: Instant?
+
+  /// How long after a device came or went a change of the default is the
+  /// server's own: WirePlumber settles its default for a node that
+  /// appeared or vanished a moment after reporting the node, and may
+  /// overrule a default set meanwhile.
+  public static let serverSettleSeconds = 1.0
+
+  /// The most defaults remembered in the history.
+  public static let historyLimit = 16
+
+  /// Creates empty tracking.
+  public init() {}
+
+  /// The default this service set last and has not seen yet.
+  ///
+  /// Setting one adds it to ``expected``; setting nil forgets them all.
+  public var latestExpected: String? {
+    get { expected.last }
+    set {
+      guard let newValue else {
+        expected = []
+        return
+      }
+      if expected.last != newValue { expected.append(newValue) }
+      if expected.count > 8 { expected.removeFirst() }
+    }
+  }
+
+  /// Forgets one default this service sent, which the server refused:
+  /// the others it sent may still show up.
+  public mutating func forgetExpected(_ name: String) {
+    if let last = expected.lastIndex(of: name) { expected.remove(at: last) }
+  }
+
+  /// Learns from a new state: a change this service did not make, while
+  /// the old default still exists and nothing came or went in the last
+  /// ``serverSettleSeconds``, is the person's own choice.
+  ///
+  /// - Parameters:
+  ///   - newDefault: The default the state shows.
+  ///   - names: The names of the devices of its kind that exist.
+  ///   - isFirst: Whether this is the first state of a connection, which
+  ///     is taken as it is.
+  ///   - now: The time of the observation.
+  mutating func observe(
+    _ newDefault: String?, names: Set<String>, isFirst: Bool, now: Instant
+  ) {
+    if !isFirst, names != lastNames { lastStructuralChange = now }
+    let structural =
+      !isFirst
+      && lastStructuralChange.map { now - $0 < Self.serverSettleSeconds }
+        ?? false
+    var isOwn = false
+    if let newDefault, let sent = expected.firstIndex(of: newDefault) {
+      isOwn = true
+      expected.removeFirst(sent + 1)
+    }
+    if let gone = configuredButGone, names.contains(gone) {
+      configuredButGone = nil
+    }
+    if !isFirst, newDefault != current {
+      if let old = current, old != newDefault { remember(old) }
+      if let old = current, !names.contains(old) {
+        // The server's own fallback: the configured default stays the one
+        // that went, unless an earlier one that went is configured still.
+        if configuredButGone == nil { configuredButGone = old }
+      } else if !structural || isOwn {
+        configuredButGone = nil
+      }
+      history.removeAll { $0 == newDefault }
+      if let newDefault, !isOwn, !structural, let old = current,
+        names.contains(old)
+      {
+        manualChoice = ManualChoice(output: newDefault, at: now)
+      }
+    }
+    current = newDefault
+    lastNames = names
+  }
+
+  /// Forgets ``configuredButGone``: this service set the default again,
+  /// which replaces the server's configured one.
+  mutating func forgetConfiguredButGone() {
+    configuredButGone = nil
+  }
+
+  /// Forgets the last connection's state and the changes sent on it;
+  /// the history and the person's choice stay.
+  mutating func forgetConnection() {
+    current = nil
+    configuredButGone = nil
+    lastNames = []
+    lastStructuralChange = nil
+    expected = []
+  }
+
+  private mutating func remember(_ name: String) {
+    history.removeAll { $0 == name }
+    history.insert(name, at: 0)
+    if history.count > Self.historyLimit { history.removeLast() }
+  }
+}
+
+/// The router's memory of the sound server between decisions.
+public struct RouteTracking: Sendable {
+  /// When an accessory's output came and went.
+  public struct Presence: Sendable, Hashable {
+    /// When the output last appeared after an absence (a connection).
+    public var connectedAt: Instant?
+    /// When the output disappeared, while it is gone.
+    public var missingSince: Instant?
+  }
+
+  /// The default output: those used before, the person's choice, and the
+  /// defaults this service sent.
+  public private(set) var outputs = DefaultTracking()
+  /// The default input, likewise.
+  public private(set) var inputs = DefaultTracking()
+  /// Streams pinned by the person or the application.
+  public private(set) var pins: [UInt32: RoutingCore.Stream.Pin] = [:]
+  /// Accessories' outputs, by normalized address.
+  public private(set) var presence: [String: Presence] = [:]
+  /// Since when each recording stream that is not corked has recorded: it
+  /// started, or was last uncorked.
+  public private(set) var recordingSince: [UInt32: Instant] = [:]
+
+  /// Defaults used before, most recent first (the current default is not
+  /// in it).
+  public var history: [String] { outputs.history }
+  /// The output that went while it was the default and that the server
+  /// keeps as its configured default, with the accessory it belonged to.
+  public var goneConfiguredOutput: GoneConfiguredOutput? {
+    outputs.configuredButGone.map {
+      GoneConfiguredOutput(name: $0, accessory: goneConfiguredAccessory)
+    }
+  }
+  /// The person's own latest choice of default.
+  public var manualChoice: ManualChoice? { outputs.manualChoice }
+  /// The defaults this service set and has not seen yet, oldest first.
+  public var expectedDefaults: [String] { outputs.expected }
+
+  /// The default this service set last and has not seen yet.
+  ///
+  /// Setting one adds it to ``expectedDefaults``; setting nil forgets them
+  /// all.
+  public var expectedDefault: String? {
+    get { outputs.latestExpected }
+    set { outputs.latestExpected = newValue }
+  }
+
+  /// The default input this service set last and has not seen yet.
+  public var expectedDefaultInput: String? {
+    get { inputs.latestExpected }
+    set { inputs.latestExpected = newValue }
+  }
+
+  /// Moves this service sent and has not seen happen yet.
+  public var expectedMoves: [UInt32: String] = [:]
+  /// The streams the last state showed moved by the person (or another
+  /// program) from one output that still exists to another.
+  public private(set) var movedByThePerson: [UInt32] = []
+  /// On PipeWire, the streams of ``movedByThePerson`` that left the
+  /// default, which the state shows unchanged: what a change of the
+  /// default the server did not report looks like, when the streams that
+  /// followed it moved.
+  public private(set) var leftTheDefault: Set<UInt32> = []
+  /// The streams of ``leftTheDefault`` not yet known to be moved by the
+  /// person: when a later state shows the default changed to where they
+  /// are, they followed it and are not pinned.
+  public private(set) var unconfirmedMoves: Set<UInt32> = []
+
+  /// Forgets one default this service sent, which the server refused:
+  /// the others it sent may still show up.
+  public mutating func forgetExpectedDefault(_ name: String) {
+    outputs.forgetExpected(name)
+  }
+
+  /// Forgets one default input this service sent, which the server
+  /// refused.
+  public mutating func forgetExpectedDefaultInput(_ name: String) {
+    inputs.forgetExpected(name)
+  }
+
+  private var lastStreamSinks: [UInt32: String] = [:]
+  private var hasObserved = false
+  /// Accessories unpaired since this tracking began, most recent last, by
+  /// normalized address: their outputs may linger a moment, and nothing
+  /// falls back to them.
+  public private(set) var forgottenAccessories: [String] = []
+  /// The accessories paired at the last ``notePaired(_:)``.
+  private var paired: Set<String>?
+  /// The Bluetooth address of each output that carried one, by name, as
+  /// last seen: a default may be shown only after its output went (a
+  /// pipewire-pulse connection may report a change late).
+  private var bluetoothOutputs: [String: String] = [:]
+  /// The Bluetooth address of ``DefaultTracking/configuredButGone`` when
+  /// it was last seen.
+  private var goneConfiguredAccessory: String?
+
+  /// The most outputs remembered in the history.
+  public static let historyLimit = DefaultTracking.historyLimit
+
+  /// Creates empty tracking.
+  public init() {}
+
+  /// Learns from a new state of the sound server.
+  ///
+  /// - Parameters:
+  ///   - server: The server's defaults.
+  ///   - sinks: The outputs.
+  ///   - sinkInputs: The playback streams.
+  ///   - sources: The inputs, monitors included.
+  ///   - sourceOutputs: The recording streams.
+  ///   - accessories: The registered accessories' normalized addresses.
+  ///   - reappearGrace: How long an output may be gone without it
+  ///     counting as a disconnect.
+  ///   - now: The time of the observation.
+  public mutating func observe(
+    server: ServerInfo, sinks: [Sink], sinkInputs: [SinkInput],
+    sources: [Source] = [], sourceOutputs: [SourceOutput] = [],
+    accessories: Set<String>, reappearGrace: Double, now: Instant
+  ) {
+    let sinkNames = Set(sinks.map(\.name))
+    let lastDefault = outputs.current
+    let newDefault = server.defaultSinkName
+    let goneBefore = outputs.configuredButGone
+    outputs.observe(
+      newDefault, names: sinkNames, isFirst: !hasObserved, now: now)
+    if let gone = outputs.configuredButGone, gone != goneBefore {
+      goneConfiguredAccessory = bluetoothOutputs[gone]
+    }
+    let expectedDefaults = outputs.expected
+    inputs.observe(
+      ServerMirror.withoutPlaceholder(
+        server.defaultSourceName, "@DEFAULT_SOURCE@"),
+      names: Set(sources.map(\.name)), isFirst: !hasObserved, now: now)
+
+    let nameOfSink = Dictionary(
+      sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first }
+    )
+    var streamSinks: [UInt32: String] = [:]
+    movedByThePerson = []
+    leftTheDefault = []
+    for input in sinkInputs {
+      guard let sink = nameOfSink[input.sinkIndex] else { continue }
+      streamSinks[input.index] = sink
+      if input.properties["target.object"] != nil
+        || input.properties["node.target"] != nil
+      {
+        pins[input.index] = .application
+        continue
+      }
+      guard let previous = lastStreamSinks[input.index] else {
+        // A new stream that starts on an output other than the default,
+        // and other than the one this service is switching to, was put
+        // there on purpose; PipeWire may also show a stream moved right
+        // after it started for the first time on its new output.
+        if hasObserved, sink != newDefault, sink != lastDefault,
+          !expectedDefaults.contains(sink), expectedMoves[input.index] == nil
+        {
+          pins[input.index] = .startedThere
+        }
+        continue
+      }
+      guard previous != sink else { continue }
+      if expectedMoves[input.index] == sink {
+        expectedMoves[input.index] = nil
+      } else if sink == newDefault {
+        // Following the default, or moved back to it: not pinned.
+        pins[input.index] = nil
+        if newDefault == lastDefault, sinkNames.contains(previous) {
+          movedByThePerson.append(input.index)
+        }
+      } else if sinkNames.contains(previous) {
+        pins[input.index] = .user
+        movedByThePerson.append(input.index)
+        if server.isPipeWire, previous == lastDefault,
+          newDefault == lastDefault, !expectedDefaults.contains(sink)
+        {
+          leftTheDefault.insert(input.index)
+        }
+      }
+    }
+    unconfirmedMoves.formUnion(leftTheDefault)
+    if hasObserved, newDefault != lastDefault, let newDefault {
+      for stream in unconfirmedMoves where streamSinks[stream] == newDefault {
+        unpin(stream)
+      }
+      unconfirmedMoves = []
+    }
+    unconfirmedMoves = unconfirmedMoves.filter { streamSinks[$0] != nil }
+    pins = pins.filter { streamSinks[$0.key] != nil }
+    expectedMoves = expectedMoves.filter { streamSinks[$0.key] != nil }
+
+    var recording: [UInt32: Instant] = [:]
+    for output in sourceOutputs where !output.isCorked {
+      recording[output.index] = recordingSince[output.index] ?? now
+    }
+    recordingSince = recording
+
+    notePresence(
+      of: accessories, sinks: sinks, reappearGrace: reappearGrace, now: now)
+
+    lastStreamSinks = streamSinks
+    hasObserved = true
+  }
+
+  /// Learns which registered accessories' outputs are present, without a
+  /// new server state: an accessory registered since the last state is
+  /// first seen at `now`, not at the next state, which may come much later.
+  ///
+  /// - Parameters:
+  ///   - accessories: The registered accessories' normalized addresses.
+  ///   - sinks: The outputs.
+  ///   - reappearGrace: How long an output may be gone without it
+  ///     counting as a disconnect.
+  ///   - now: The time of the observation.
+  public mutating func notePresence(
+    of accessories: Set<String>, sinks: [Sink], reappearGrace: Double,
+    now: Instant
+  ) {
+    // Each output's address is read once, not once per accessory.
+    var presentAddresses: Set<String> = []
+    for sink in sinks {
+      guard let address = bluetoothAddress(of: sink) else { continue }
+      presentAddresses.insert(address)
+      if bluetoothOutputs[sink.name] != address {
+        // Bounded: names come and go, and only a recent one matters.
+        if bluetoothOutputs.count >= 256 { bluetoothOutputs = [:] }
+        bluetoothOutputs[sink.name] = address
+      }
+    }
+    // An accessory neither present nor remembered stays as it is (no
+    // entry is the same as an empty one): only the present and the
+    // remembered are looked at, not every registered accessory.
+    presence = presence.filter { accessories.contains($0.key) }
+    let candidates = presentAddresses.filter { accessories.contains($0) }
+      .union(presence.keys)
+    for address in candidates {
+      let present = presentAddresses.contains(address)
+      var entry = presence[address] ?? Presence()
+      if present {
+        if let missing = entry.missingSince {
+          if now - missing >= reappearGrace { entry.connectedAt = now }
+          entry.missingSince = nil
+        } else if entry.connectedAt == nil {
+          entry.connectedAt = now
+        }
+      } else if entry.connectedAt != nil, entry.missingSince == nil {
+        entry.missingSince = now
+      }
+      presence[address] = entry
+    }
+  }
+
+  /// Learns which accessories are paired: those no longer paired are
+  /// forgotten, those paired again are not.
+  ///
+  /// - Parameter addresses: The paired accessories' normalized addresses.
+  public mutating func notePaired(_ addresses: Set<String>) {
+    if let paired {
+      let unpaired = paired.subtracting(addresses)
+      forgottenAccessories.removeAll {
+        addresses.contains($0) || unpaired.contains($0)
+      }
+      forgottenAccessories += unpaired.sorted()
+      if forgottenAccessories.count > 64 {
+        forgottenAccessories.removeFirst(forgottenAccessories.count - 64)
+      }
+    }
+    paired = addresses
+  }
+
+  /// Forgets ``goneConfiguredOutput``: this service set the default
+  /// again, which replaces the server's configured one.
+  public mutating func forgetGoneConfiguredOutput() {
+    outputs.forgetConfiguredButGone()
+  }
+
+  /// Takes streams of ``unconfirmedMoves`` as moved by the person: a new
+  /// client saw the defaults this tracking saw.
+  ///
+  /// - Returns: Those of `streams` that were unconfirmed.
+  public mutating func confirmMoves(_ streams: Set<UInt32>) -> Set<UInt32> {
+    let confirmed = unconfirmedMoves.intersection(streams)
+    unconfirmedMoves.subtract(confirmed)
+    return confirmed
+  }
+
+  /// Takes a stream the person seemed to move as following the default.
+  private mutating func unpin(_ stream: UInt32) {
+    if pins[stream] == .user { pins[stream] = nil }
+  }
+
+  /// Forgets what was seen of the last connection to the sound server, so
+  /// that the first state after a reconnection is taken as it is: a
+  /// restarted server's own defaults are not the person's choice, and its
+  /// streams are new.
+  ///
+  /// The histories, the person's choices and the accessories' presence
+  /// stay.
+  public mutating func forgetConnection() {
+    hasObserved = false
+    outputs.forgetConnection()
+    inputs.forgetConnection()
+    lastStreamSinks = [:]
+    expectedMoves = [:]
+    unconfirmedMoves = []
+    pins = [:]
+    recordingSince = [:]
+  }
+}

@@ -1,0 +1,234 @@
+// The control socket's discovery methods: listing and following the
+// devices BlueZ and the sound server see, renaming, and migrating the
+// Bluetooth audio devices paired before accessoryd.
+
+import AccessoryControl
+import AccessoryEngine
+import AccessorySetupKit
+import AudioAccessoryKit
+import CoreBluetooth
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import HeadphoneReaders
+
+extension DaemonMethods {
+  /// `discovery.list`: the devices seen now, each with whether it matches
+  /// the descriptor (or any of the descriptors) and, if not, why.
+  func discoveryList(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["descriptor", "descriptors"])
+    let filter = try params.deviceFilter()
+    let registry = engine.registry
+    var devices: [JSONValue] = []
+    for device in await discovery.devices {
+      devices.append(
+        Self.deviceJSON(
+          device, matching: filter,
+          authorized: registry.accessories[device.address] != nil))
+    }
+    return .object(["devices": .array(devices)])
+  }
+
+  /// `discovery.subscribe`: from the answer on, `event` notifications with
+  /// `kind: "discovery"` for each device that is added, changes or goes
+  /// away; with a descriptor (or several, any of which may match), only
+  /// devices that match (a device that stops matching is reported
+  /// removed).
+  func discoverySubscribe(
+    _ params: Parameters, _ connection: ControlConnection
+  ) async throws -> JSONValue {
+    try params.allow(["descriptor", "descriptors"])
+    let filter = try params.deviceFilter()
+    let changes = discovery.changes()
+    let (notifications, continuation) = AsyncStream.makeStream(
+      of: JSONValue.self, bufferingPolicy: .bufferingNewest(1000))
+    guard connection.subscribe(to: notifications) else {
+      throw ControlError.invalidRequest(
+        "this connection already follows events; open another one")
+    }
+    // The devices the client can list now; it hears when each goes away.
+    let listed = Set(
+      await discovery.devices.filter { filter?.matches($0) ?? true }
+        .map(\.address))
+    let engine = self.engine
+    let task = Task {
+      var shown = listed
+      for await change in changes {
+        let event: JSONValue?
+        switch change {
+        case .added(let device), .changed(let device):
+          let matches = filter?.matches(device) ?? true
+          let authorized = engine.registry.accessories[device.address] != nil
+          if matches {
+            let isNew = shown.insert(device.address).inserted
+            event = Self.discoveryEvent(
+              isNew ? .added : .changed,
+              Self.deviceJSON(
+                device, matching: filter, authorized: authorized))
+          } else if shown.remove(device.address) != nil {
+            event = Self.discoveryEvent(
+              .removed, .object(["address": .string("\(device.address)")]))
+          } else {
+            event = nil
+          }
+        case .removed(let address):
+          event =
+            shown.remove(address) == nil
+            ? nil
+            : Self.discoveryEvent(
+              .removed, .object(["address": .string("\(address)")]))
+        }
+        if let event { continuation.yield(event) }
+      }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return .object([:])
+  }
+
+  /// `accessory.rename`: gives a paired accessory a new display name
+  /// (`accessoryChanged`).
+  func rename(_ params: Parameters) async throws -> DaemonAccessory {
+    try params.allow(["accessory", "name"])
+    let address = try resolve(params)
+    let name = try params.string("name", required: true)!
+    guard let paired = engine.registry.accessories[address] else {
+      throw AccessoryControlFailure.invalidRequest(
+        reason: "\(address) is not paired; pair it before renaming it")
+    }
+    try await engine.pair(
+      address, displayName: name, formFactor: paired.formFactor,
+      descriptor: paired.accessory.descriptor)
+    publishAccessory(.renamed, address)
+    return await accessoryRecord(address)
+  }
+
+  /// `accessory.migrate`: authorizes every Bluetooth audio device the host
+  /// paired before accessoryd (BlueZ says paired, or the sound server has
+  /// an output for it) that is not authorized yet and matches the
+  /// descriptor if one is given; then `migrationComplete`.
+  func migrate(
+    _ params: Parameters
+  ) async throws -> MigrationResult<AccessoryControlDevice.Configuration> {
+    try params.allow(["descriptor"])
+    let filter = try params.descriptor("descriptor").map {
+      DeviceFilter(descriptors: [$0])
+    }
+    let migrated = try await migrateDevices(matching: filter)
+    return MigrationResult(migrated: migrated)
+  }
+
+  /// Authorizes the devices paired with the host before accessoryd, that
+  /// play audio, are not authorized yet and match the filter, if any; then
+  /// publishes `migrationComplete`.
+  ///
+  /// - Returns: The accessories it authorized.
+  @discardableResult
+  func migrateDevices(
+    matching filter: DeviceFilter?
+  ) async throws -> [DaemonAccessory] {
+    var migrated: [DaemonAccessory] = []
+    for device in await discovery.devices
+    where device.isPaired && device.isAudio
+      && engine.registry.accessories[device.address] == nil
+      && filter?.matches(device) ?? true
+    {
+      try await authorize(
+        device, name: device.displayName,
+        descriptor: filter?.descriptors.first { $0.matches(device) })
+      migrated.append(await accessoryRecord(device.address))
+    }
+    events.publish(.session(SessionEvent(migrated: migrated.count)))
+    if !migrated.isEmpty {
+      await router.reconcile(because: "accessories were migrated")
+    }
+    return migrated
+  }
+
+  /// A `discovery` event.
+  static func discoveryEvent(
+    _ change: DiscoveryEvent.Change, _ device: JSONValue
+  ) -> JSONValue {
+    DaemonEvent.discovery(DiscoveryEvent(change: change, device: device)).json
+  }
+
+  /// A device as the control socket shows it.
+  static func deviceJSON(
+    _ device: DiscoveredDevice, matching filter: DeviceFilter?,
+    authorized: Bool
+  ) -> JSONValue {
+    func hex(_ data: Data) -> JSONValue {
+      .string(
+        data.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined())
+    }
+    var fields: [String: JSONValue] = [
+      "address": .string("\(device.address)"),
+      "name": device.name.map(JSONValue.string) ?? .null,
+      "alias": device.alias.map(JSONValue.string) ?? .null,
+      "displayName": .string(device.displayName),
+      "serviceUUIDs": .array(device.serviceUUIDs.map { .string("\($0)") }),
+      "manufacturerData": .object(
+        Dictionary(
+          uniqueKeysWithValues: device.manufacturerData.map {
+            ("\($0.key)", hex($0.value))
+          })),
+      "serviceData": .object(
+        Dictionary(
+          uniqueKeysWithValues: device.serviceData.map {
+            ("\($0.key)", hex($0.value))
+          })),
+      "rssi": device.rssi.map { .number(Double($0)) } ?? .null,
+      "formFactor": device.formFactor.map { .string($0.rawValue) } ?? .null,
+      "icon": device.icon.map(JSONValue.string) ?? .null,
+      "paired": .bool(device.isPaired),
+      "connected": .bool(device.isConnected),
+      "audioOutput": device.audioOutput.map(JSONValue.string) ?? .null,
+      "audioProfiles": .array(device.audioProfiles.map(JSONValue.string)),
+      "sources": .array(
+        device.sources.map(\.rawValue).sorted().map(JSONValue.string)),
+      "authorized": .bool(authorized),
+    ]
+    if let filter {
+      let mismatch = filter.mismatch(with: device)
+      fields["matches"] = .bool(mismatch == nil)
+      fields["mismatch"] = mismatch.map { .string("\($0)") } ?? .null
+    }
+    return .object(fields)
+  }
+}
+
+extension DiscoveredDevice {
+  /// Whether the device plays audio: it has an output on the sound server,
+  /// an audio form factor or icon, or advertises an audio sink service
+  /// (A2DP sink 0x110B, headset 0x1108, hands-free 0x111E, LE audio
+  /// 0x184E).
+  var isAudio: Bool {
+    audioOutput != nil || formFactor != nil
+      || icon?.hasPrefix("audio-") == true
+      || serviceUUIDs.contains { Self.audioServices.contains($0) }
+  }
+
+  /// The services of devices that play audio.
+  private static let audioServices = Set(
+    ["110B", "1108", "111E", "184E"].map { CBUUID(string: $0) })
+}
+
+/// The descriptors a device must match one of; `discovery.list` and
+/// `discovery.subscribe` take one descriptor or several (a picker with
+/// several items).
+package struct DeviceFilter: Sendable {
+  /// The descriptors, at least one.
+  let descriptors: [ASDiscoveryDescriptor]
+
+  /// Whether the device matches any descriptor.
+  func matches(_ device: DiscoveredDevice) -> Bool {
+    descriptors.contains { $0.matches(device) }
+  }
+
+  /// Nil if the device matches a descriptor, else why it does not match
+  /// the first one.
+  func mismatch(with device: DiscoveredDevice) -> DescriptorMismatch? {
+    guard !matches(device) else { return nil }
+    return descriptors.first?.mismatch(with: device)
+  }
+}

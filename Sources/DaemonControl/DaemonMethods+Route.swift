@@ -1,0 +1,136 @@
+// The control methods for media players, the route and the policy, and
+// the messages the methods share.
+
+import AccessoryBackend
+import AccessoryControl
+import AccessoryEngine
+import AudioAccessoryKit
+import ConcurrencyHelpers
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import HeadphoneReaders
+import Logging
+import MPRIS
+import RoutingCore
+
+extension DaemonMethods {
+  // MARK: - Media
+
+  /// Whether the session's players are followed, and if not, why.
+  var mediaStatus: MediaStatus {
+    switch media?.availability {
+    case .following?: MediaStatus(following: true)
+    case .off(let reason)?: MediaStatus(following: false, reason: reason)
+    case nil: MediaStatus(following: false, reason: "not started")
+    }
+  }
+
+  /// The players with their streams, found by process off the shared
+  /// threads (it reads `/proc`).
+  func mediaPlayers() async -> MediaPlayerList {
+    let players = media?.players ?? []
+    let mirror = await router.currentMirror
+    let inputs = mirror?.sinkInputs ?? []
+    let listed = await BlockingPool.shared.run(named: "media.players") {
+      players.map { player in
+        MediaPlayerList.Player(
+          busName: player.busName, name: player.displayName,
+          playbackStatus: player.playbackStatus.rawValue,
+          canPause: player.canPause, canPlay: player.canPlay,
+          processID: player.processID, processName: player.processName,
+          streams: PlayerStreams.system.streams(of: player, among: inputs).map {
+            input in
+            MediaPlayerList.Stream(
+              index: input.index,
+              output: mirror?.sink(index: input.sinkIndex)?.name,
+              muted: input.isMuted)
+          })
+      }
+    }
+    return MediaPlayerList(media: mediaStatus, players: listed)
+  }
+
+  // MARK: - Route and policy
+
+  func routeHistory(_ params: Parameters) async throws -> RouteHistory {
+    try params.allow(["limit"])
+    let limit = try params.number("limit") ?? 10
+    guard limit >= 1, limit <= Double(RouteController.historyLimit),
+      limit.rounded() == limit
+    else {
+      throw ControlError.invalidParams(
+        "'limit' is \(limit); expected a whole number from 1 to "
+          + "\(RouteController.historyLimit)")
+    }
+    return RouteHistory(decisions: await router.history(limit: Int(limit)))
+  }
+
+  func checkPolicy(_ params: Parameters) throws -> JSONValue {
+    try params.allow(["path"])
+    let path = try params.string("path", required: true)!
+    do {
+      let loaded = try PolicyStore.load(path)
+      return .object([
+        "path": .string(path),
+        "description": .string(loaded.policy.description),
+      ])
+    } catch {
+      throw ControlError.invalidConfiguration(error.description)
+    }
+  }
+
+  // MARK: - Messages
+
+  /// The Accessory value for an address.
+  func accessoryRecord(
+    _ address: BluetoothAddress, routePending: Bool? = nil
+  ) async -> DaemonAccessory {
+    // Only this address's records: a copy of the registry held across the
+    // wait for the router would make the engine's next change copy it all.
+    let records = engine.registry.records(at: address)
+    let paired = records.accessory
+    let registration = records.registration
+    return DaemonAccessory(
+      address: address.description,
+      displayName: paired?.displayName
+        ?? registration?.displayName ?? address.description,
+      formFactor: paired?.formFactor?.rawValue,
+      state: paired == nil ? .unauthorized : .authorized,
+      registration: registration.map {
+        .init(configuration: $0.configuration, invalidated: $0.isInvalidated)
+      },
+      output: await router.outputName(for: address),
+      routePending: routePending,
+      placementSource: registration?.placementSource?.rawValue,
+      placementSourceChoice: registration.map {
+        $0.readsHeadphones == false ? "none" : "auto"
+      },
+      headphones: headphoneLinks?.link(at: address))
+  }
+
+  func publishAccessory(
+    _ change: AccessoryEvent<AccessoryControlDevice.Configuration>.Change,
+    _ address: BluetoothAddress, displayName: String? = nil
+  ) {
+    let registry = engine.registry
+    let registration = registry.registrations[address]
+    let accessory = AccessoryEvent<AccessoryControlDevice.Configuration>
+      .Accessory(
+        address: address.description,
+        displayName: displayName ?? registry.accessory(at: address).displayName,
+        formFactor: registry.accessories[address]?.formFactor?.rawValue,
+        configuration: registration?.configuration,
+        invalidated: registration?.isInvalidated)
+    events.publish(.accessory(.init(change: change, accessory: accessory)))
+    // One line each at the default level, but for placement and source
+    // updates, which come as often as a companion sends them.
+    logger.log(
+      level: change == .updated ? .info : .notice,
+      "Accessory \(change.rawValue)",
+      metadata: [
+        "accessory.address": accessory.address,
+        "accessory.name": accessory.displayName,
+      ])
+  }
+}

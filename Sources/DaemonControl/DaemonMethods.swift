@@ -1,0 +1,531 @@
+// The control socket's methods: docs/control-protocol.md describes each.
+
+import AccessoryBackend
+import AccessoryControl
+import AccessoryEngine
+import AudioAccessoryKit
+import ConcurrencyHelpers
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import HeadphoneReaders
+import Logging
+import MPRIS
+import RoutingCore
+
+/// Answers control requests with the registry, the router and the policy.
+public struct DaemonMethods: ControlHandler, HeadphoneReports {
+
+  /// The accessories and their registrations.
+  public let engine: InProcessAccessoryEngine
+  let router: RouteController
+  let discovery: DeviceDiscovery
+  let pickers: PickerRequests
+  /// The policy in force.
+  public let policies: PolicyStore
+  let events: EventHub
+  let media: MediaPlayers?
+  /// accessoryd's own links to headphones, when it reads them.
+  let headphoneLinks: HeadphoneLinkTable?
+  /// BlueZ as the discovery source reaches it, for `bluetooth.status`.
+  let bluez: BlueZStatus?
+  let status: @Sendable () -> DaemonStatus
+  let logger: Logger
+
+  /// Creates the handler.
+  public init(
+    engine: InProcessAccessoryEngine, router: RouteController,
+    discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
+    policies: PolicyStore, events: EventHub, media: MediaPlayers? = nil,
+    headphoneLinks: HeadphoneLinkTable? = nil, bluez: BlueZStatus? = nil,
+    status: @escaping @Sendable () -> DaemonStatus, logger: Logger
+  ) {
+    self.headphoneLinks = headphoneLinks
+    self.bluez = bluez
+    self.engine = engine
+    self.router = router
+    self.discovery = discovery
+    self.pickers = pickers
+    self.policies = policies
+    self.events = events
+    self.media = media
+    self.status = status
+    self.logger = logger
+  }
+
+  /// Handles one request.
+  public func handle(
+    method: String, params: JSONValue?, connection: ControlConnection
+  ) async throws(ControlError) -> JSONValue {
+    let params = Parameters(params)
+    do {
+      switch method {
+      case "accessory.pair": return try reply(await pair(params))
+      case "accessory.unpair": return try await unpair(params)
+      case "accessory.list": return try reply(await list(params))
+      case "accessory.register": return try reply(await register(params))
+      case "accessory.update": return try reply(await update(params))
+      case "accessory.current": return try reply(await current(params))
+      case "accessory.rename": return try reply(await rename(params))
+      case "accessory.migrate": return try reply(await migrate(params))
+      case "discovery.list": return try await discoveryList(params)
+      case "picker.show": return try await showPicker(params, connection)
+      case "picker.pending":
+        try params.allow([])
+        return .object(["picker": pickers.current.map(Self.pickerJSON) ?? .null]
+        )
+      case "picker.choose": return try await choose(params)
+      case "picker.cancel": return try cancelPicker(params)
+      case "picker.update": return try updatePicker(params)
+      case "picker.finishDiscovery": return try finishPickerDiscovery(params)
+      case "discovery.subscribe":
+        return try await discoverySubscribe(params, connection)
+      case "route.get":
+        try params.allow(["explain"])
+        let explain = try params.bool("explain") ?? false
+        var report = await router.report(explaining: explain)
+        if explain, media != nil {
+          report.paused = await router.pausedMedia(
+            resumingWithin: policies.loaded.policy
+              .resumeWhenPutBackWithinSeconds)
+        }
+        return try reply(report)
+      case "route.history": return try reply(await routeHistory(params))
+      case "events.subscribe":
+        try params.allow([])
+        _ = connection.subscribeToEvents()
+        return .object([:])
+      case "policy.check": return try checkPolicy(params)
+      case "policy.show":
+        try params.allow([])
+        let loaded = policies.loaded
+        return .object([
+          "path": loaded.path.map(JSONValue.string) ?? .null,
+          "description": .string(loaded.policy.description),
+          "text": .string(loaded.text),
+        ])
+      case "daemon.status":
+        try params.allow([])
+        var status = status()
+        status.hostAddresses = await router.currentHostAddresses
+        let server = await router.serverInfo
+        status.soundServer = DaemonStatus.SoundServer(
+          state: server == nil ? .disconnected : .connected,
+          name: server?.serverName, version: server?.serverVersion)
+        status.media = mediaStatus
+        status.headphones = headphoneLinks?.reading
+        return try reply(status)
+      case "media.players":
+        try params.allow([])
+        return try reply(await mediaPlayers())
+      case "bluetooth.status":
+        try params.allow([])
+        return try reply(
+          await bluez?.report()
+            ?? BluetoothStatus(
+              state: .notFollowed, reason: "accessoryd does not follow BlueZ"))
+      default:
+        throw ControlError.methodNotFound(method)
+      }
+    } catch let error as ControlError {
+      throw error
+    } catch let error as AccessoryControlFailure {
+      throw ControlError(error)
+    } catch {
+      throw ControlError.internalError(systemReason(error))
+    }
+  }
+
+  /// A typed answer as the JSON the socket sends.
+  func reply(_ value: some Encodable) throws -> JSONValue {
+    try JSONValue(encoding: value)
+  }
+
+  // MARK: - Accessories
+
+  /// Authorizes a discovered device: one BlueZ or the sound server sees,
+  /// matching the descriptor if one is given.
+  func pair(_ params: Parameters) async throws -> DaemonAccessory {
+    try params.allow(["address", "name", "descriptor"])
+    let address = try params.address("address")
+    let descriptor = try params.descriptor("descriptor")
+    guard let device = await discovery.device(at: address) else {
+      throw Self.unknownDevice(address)
+    }
+    if let descriptor, let mismatch = descriptor.mismatch(with: device) {
+      throw AccessoryControlFailure.invalidRequest(
+        reason: "\(device.displayName) (\(address)) does not match the "
+          + "descriptor: \(mismatch)")
+    }
+    // Pairing one that is paired already keeps the name it was given,
+    // unless a new one is.
+    let name =
+      try params.string("name")
+      ?? engine.registry.accessories[address]?.displayName
+      ?? device.displayName
+    try await authorize(device, name: name, descriptor: descriptor)
+    await router.reconcile(because: "an accessory was paired")
+    return await accessoryRecord(address)
+  }
+
+  /// The error for a device no discovery source sees.
+  static func unknownDevice(
+    _ address: BluetoothAddress
+  ) -> AccessoryControlFailure {
+    .invalidRequest(
+      reason: "the sound server has no Bluetooth output with the address "
+        + "\(address), and BlueZ does not see it; connect the accessory "
+        + "first")
+  }
+
+  /// Pairs a device in the registry and tells subscribers
+  /// (`accessoryAdded`); pairing one that is paired already only renames
+  /// it (`accessoryChanged`, if the name changed).
+  func authorize(
+    _ device: DiscoveredDevice, name: String,
+    descriptor: ASDiscoveryDescriptor?
+  ) async throws(AccessoryControlFailure) {
+    let before = engine.registry.accessories[device.address]
+    try await engine.pair(
+      device.address, displayName: name, formFactor: device.formFactor,
+      descriptor: descriptor ?? before?.accessory.descriptor
+        ?? ASDiscoveryDescriptor())
+    guard let before else {
+      publishAccessory(.paired, device.address)
+      return
+    }
+    if before.displayName != name {
+      publishAccessory(.renamed, device.address)
+    }
+  }
+
+  func unpair(_ params: Parameters) async throws -> JSONValue {
+    try params.allow(["accessory"])
+    let address = try resolve(params)
+    let wasRegistered = engine.registry.registrations[address] != nil
+    let name = engine.registry.accessory(at: address).displayName
+    try await engine.unpair(address)
+    await router.forgetMedia(of: address)
+    publishAccessory(.unpaired, address, displayName: name)
+    if wasRegistered { publishAccessory(.invalidated, address) }
+    await router.reconcile(because: "an accessory was unpaired")
+    return .object([:])
+  }
+
+  func list(_ params: Parameters) async throws -> DaemonAccessoryList {
+    try params.allow([])
+    let registry = engine.registry
+    let addresses = Set(registry.accessories.keys).union(
+      registry.registrations.keys
+    ).sorted()
+    var items: [DaemonAccessory] = []
+    for address in addresses { items.append(await accessoryRecord(address)) }
+    return DaemonAccessoryList(accessories: items)
+  }
+
+  func register(
+    _ params: Parameters
+  ) async throws -> DaemonAccessory {
+    try params.allow(["accessory", "configuration", "placementSource"])
+    let address = try resolve(params)
+    let configuration = try params.configuration("configuration")
+    let readsHeadphones: Bool?
+    switch try params.string("placementSource") {
+    case nil: readsHeadphones = nil
+    case "auto": readsHeadphones = true
+    case "none": readsHeadphones = false
+    case let other?:
+      throw ControlError.invalidParams(
+        "'placementSource' is '\(other)'; expected 'auto' (read the "
+          + "headphones when accessoryd knows their protocol) or 'none'")
+    }
+    try await engine.register(
+      engine.registry.accessory(at: address), configuration, by: .update,
+      readsHeadphones: readsHeadphones)
+    publishAccessory(.registered, address)
+    let pending = await router.reconcile(
+      because: "an accessory was registered", leavingFollowersToTheDefault: true
+    )
+    return await accessoryRecord(address, routePending: pending)
+  }
+
+  /// Updates an accessory: the route is applied first, then the state file
+  /// is written.
+  ///
+  /// The registry changes in memory first and the route follows it at
+  /// once; the answer comes once the save is done too, so the save's
+  /// encoding and `fsync`s neither delay the switch nor compete with the
+  /// sound server while it moves the streams. A save that fails undoes the
+  /// change, and the route follows the undone registry.
+  func update(_ params: Parameters) async throws -> DaemonAccessory {
+    try params.allow(["accessory", "configuration", "changes"])
+    let address = try resolve(params)
+    let edit: @Sendable (inout AccessoryControlDevice.Configuration) -> Void
+    if params["configuration"] != nil {
+      guard params["changes"] == nil else {
+        throw ControlError.invalidParams(
+          "give 'configuration' or 'changes', not both")
+      }
+      let configuration = try params.configuration("configuration")
+      edit = { $0 = configuration }
+    } else {
+      let changes = try params.changes("changes")
+      edit = { changes.apply(to: &$0) }
+    }
+    return try await update(address, by: .update, edit)
+  }
+
+  /// Updates an accessory for a companion, `acctl update` or the
+  /// headphones themselves: one path for every report, the newest wins.
+  ///
+  /// - Parameters:
+  ///   - address: A registered accessory.
+  ///   - source: Who reports the change.
+  ///   - edit: Changes its configuration.
+  /// - Returns: The accessory as it is now.
+  /// - Throws: ``AccessoryControlFailure`` naming a refused value, or why
+  ///   the change could not be saved (it is undone then).
+  func update(
+    _ address: BluetoothAddress, by source: PlacementSource,
+    _ edit:
+      @escaping @Sendable (inout AccessoryControlDevice.Configuration) ->
+      Void
+  ) async throws -> DaemonAccessory {
+    // The engine's loop pauses what plays on headphones taken off before
+    // it stages the change, and stages each accessory's changes in order.
+    let staged = try await router.update(address, by: source, edit)
+    do {
+      try await engine.saved(through: staged.generation)
+    } catch {
+      await router.reconcile(because: "an update could not be saved")
+      if staged.pausedFirst { await router.undoPause(of: address) }
+      throw error
+    }
+    publishAccessory(.updated, address)
+    if staged.putOn, !staged.pending {
+      // Back on: resume what was paused, once the route is back on it.
+      await router.resumeIfBack(address)
+    }
+    return await accessoryRecord(address, routePending: staged.pending)
+  }
+
+  /// Reports where headphones accessoryd reads are: the update path.
+  public func report(
+    _ placement: AccessoryControlDevice.Placement,
+    of address: BluetoothAddress, by source: PlacementSource
+  ) async throws {
+    _ = try await update(address, by: source) {
+      $0.devicePlacement = placement
+    }
+  }
+
+  /// Registers a paired accessory whose headphones accessoryd reads,
+  /// with `[.audioSwitching, .placement]` and the placement they report,
+  /// unless it is registered already or registered with
+  /// `placementSource: none`.
+  ///
+  /// - Parameters:
+  ///   - address: A paired accessory.
+  ///   - placement: Where the headphones say they are.
+  ///   - source: The protocol that read them.
+  /// - Returns: Whether it registered the accessory.
+  public func registerFromHeadphones(
+    _ address: BluetoothAddress, placement: AccessoryControlDevice.Placement,
+    by source: PlacementSource
+  ) async throws -> Bool {
+    let registry = engine.registry
+    guard registry.accessories[address] != nil else { return false }
+    if let registration = registry.registrations[address],
+      !registration.isInvalidated || registration.readsHeadphones == false
+    {
+      return false
+    }
+    try await engine.register(
+      registry.accessory(at: address),
+      AccessoryControlDevice.Configuration(
+        devicePlacement: placement,
+        deviceCapabilities: [.audioSwitching, .placement]),
+      by: source)
+    publishAccessory(.registered, address)
+    await router.reconcile(
+      because: "accessoryd registered headphones it reads",
+      leavingFollowersToTheDefault: true)
+    return true
+  }
+
+  func current(_ params: Parameters) async throws -> DaemonAccessory {
+    try params.allow(["accessory"])
+    let address = try resolve(params)
+    _ = try engine.configuration(for: engine.registry.accessory(at: address))
+    return await accessoryRecord(address)
+  }
+
+  func resolve(_ params: Parameters) throws -> BluetoothAddress {
+    try engine.registry.resolve(try params.string("accessory", required: true)!)
+  }
+
+}
+
+extension ControlError {
+  /// Creates the JSON-RPC error for an AudioAccessoryKit error.
+  public init(_ error: AccessoryControlFailure) {
+    let code: ControlErrorCode =
+      switch error.code {
+      case .accessoryNotCapable: .accessoryNotCapable
+      case .invalidRequest: .accessoryInvalidRequest
+      case .invalidated: .accessoryInvalidated
+      case .unknown: .accessoryUnknown
+      }
+    self.init(
+      code: code, message: error.reason,
+      data: .object([
+        "case": .string(error.name), "reason": .string(error.reason),
+      ]))
+  }
+}
+
+/// The params of a request, read with errors that name the field.
+package struct Parameters {
+  /// The params' members.
+  package let fields: [String: JSONValue]
+
+  /// Reads params: an object's members; none for anything else.
+  package init(_ value: JSONValue?) {
+    if case .object(let fields) = value {
+      self.fields = fields
+    } else {
+      self.fields = [:]
+    }
+  }
+
+  /// A member.
+  package subscript(key: String) -> JSONValue? { fields[key] }
+
+  /// Refuses members other than these.
+  package func allow(_ keys: [String]) throws(ControlError) {
+    for key in fields.keys.sorted() where !keys.contains(key) {
+      throw .invalidParams(
+        "unknown parameter '\(key)'"
+          + (keys.isEmpty
+            ? "; this method takes none"
+            : "; expected " + keys.map { "'\($0)'" }.joined(separator: ", ")))
+    }
+  }
+
+  /// A string member; required, it must be there.
+  package func string(
+    _ key: String, required: Bool = false
+  ) throws(ControlError)
+    -> String?
+  {
+    switch fields[key] {
+    case .string(let text): return text
+    case nil, .null?:
+      if required { throw .invalidParams("'\(key)' is missing") }
+      return nil
+    default:
+      throw .invalidParams("'\(key)' must be a string")
+    }
+  }
+
+  /// A number member.
+  package func number(_ key: String) throws(ControlError) -> Double? {
+    switch fields[key] {
+    case .number(let value): return value
+    case nil, .null?: return nil
+    default: throw .invalidParams("'\(key)' must be a number")
+    }
+  }
+
+  /// A true-or-false member.
+  package func bool(_ key: String) throws(ControlError) -> Bool? {
+    switch fields[key] {
+    case .bool(let flag): return flag
+    case nil, .null?: return nil
+    default: throw .invalidParams("'\(key)' must be true or false")
+    }
+  }
+
+  /// An accessory configuration member, which must be there.
+  package func configuration(
+    _ key: String
+  ) throws(ControlError) -> AccessoryControlDevice.Configuration {
+    guard let value = fields[key], value != .null else {
+      throw .invalidParams("'\(key)' is missing")
+    }
+    do {
+      return try AccessoryControlDevice.Configuration(json: value)
+    } catch {
+      throw .invalidParams(
+        "'\(key)' is not a configuration: \(error.explained)")
+    }
+  }
+
+  /// Reads `descriptor` or `descriptors` (not both) as a filter; nil when
+  /// neither is given.
+  package func deviceFilter() throws(ControlError) -> DeviceFilter? {
+    if let one = try descriptor("descriptor") {
+      guard fields["descriptors"] == nil else {
+        throw .invalidParams("give 'descriptor' or 'descriptors', not both")
+      }
+      return DeviceFilter(descriptors: [one])
+    }
+    guard let value = fields["descriptors"], value != .null else {
+      return nil
+    }
+    guard case .array(let values) = value, !values.isEmpty else {
+      throw .invalidParams("'descriptors' must be an array of descriptors")
+    }
+    var descriptors: [ASDiscoveryDescriptor] = []
+    for (index, value) in values.enumerated() {
+      descriptors.append(
+        try Self.descriptor(from: value, named: "descriptors[\(index)]"))
+    }
+    return DeviceFilter(descriptors: descriptors)
+  }
+
+  /// Reads a discovery descriptor (Apple's property names as keys) and
+  /// checks it with Apple's rules; nil when the key is absent.
+  package func descriptor(
+    _ key: String
+  ) throws(ControlError) -> ASDiscoveryDescriptor? {
+    guard let value = fields[key], value != .null else { return nil }
+    return try Self.descriptor(from: value, named: "'\(key)'")
+  }
+
+  /// Decodes and checks a descriptor; `name` names it in errors.
+  static func descriptor(
+    from value: JSONValue, named key: String
+  ) throws(ControlError) -> ASDiscoveryDescriptor {
+    let descriptor: ASDiscoveryDescriptor
+    do {
+      descriptor = try value.decode(as: ASDiscoveryDescriptor.self)
+    } catch let error as DecodingError {
+      throw .invalidParams(
+        "\(key) is not a discovery descriptor: \(error.explained)")
+    } catch {
+      throw .invalidParams("\(key) is not a discovery descriptor")
+    }
+    do {
+      try descriptor.validate()
+    } catch {
+      throw .invalidParams("\(key) is not a valid descriptor: \(error)")
+    }
+    return descriptor
+  }
+
+  /// The fields to change of an accessory's configuration.
+  package func changes(
+    _ key: String
+  ) throws(ControlError) -> AccessoryConfigurationChanges {
+    guard case .object(let changes) = fields[key] else {
+      throw .invalidParams(
+        "give 'configuration' or 'changes' (an object of fields to change)")
+    }
+    do {
+      return try AccessoryConfigurationChanges(json: changes)
+    } catch {
+      throw .invalidParams(error.description)
+    }
+  }
+}
