@@ -38,7 +38,7 @@ let package = Package(
 
     .target(name: "CommandLineKit", dependencies: ["Logging"]),
     .target(name: "CoreBluetooth"),
-    .target(name: "Logging", dependencies: ["ConcurrencyHelpers"]),
+    .target(name: "Logging", dependencies: ["ConcurrencyHelpers", "SystemCalls"]),
     .target(name: "AccessoryControl", dependencies: ["ConcurrencyHelpers", "SystemCalls"]),
     .target(
       name: "AccessorySetupKit",
@@ -153,7 +153,7 @@ let package = Package(
       name: "AcctlCommands",
       dependencies: [
         "ConcurrencyHelpers", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
-        "HeadphoneProtocols",
+        "HeadphoneProtocols", "SystemCalls",
       ]
     ),
     .executableTarget(

@@ -297,13 +297,13 @@ public final class ControlClient: Sendable {
         throw .connectionLost(
           "an answer longer than \(maximumLineLength) bytes")
       }
-      let count = recv(state.descriptor, &chunk, chunk.count, 0)
+      let count = Errno.retryingInterrupts {
+        recv(state.descriptor, &chunk, chunk.count, 0)
+      }
       if count > 0 {
         state.buffer.append(contentsOf: chunk[0..<count])
       } else if count == 0 {
         throw .connectionLost("accessoryd closed the connection")
-      } else if errno == EINTR {
-        continue
       } else if errno == EAGAIN || errno == EWOULDBLOCK {
         // SO_RCVTIMEO expired; notifications wait without a limit.
         if timeout == nil { continue }

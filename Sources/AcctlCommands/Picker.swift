@@ -5,6 +5,7 @@
 import AccessoryControl
 import CommandLineKit
 import Foundation
+import SystemCalls
 
 /// Something the picker reacts to, from the terminal or the daemon.
 enum PickerInput: Sendable {
@@ -265,11 +266,9 @@ struct Picker {
     Thread.detachNewThread {
       var buffer = [UInt8](repeating: 0, count: 256)
       while true {
-        let count = read(0, &buffer, buffer.count)
+        let count = Errno.retryingInterrupts { read(0, &buffer, buffer.count) }
         if count > 0 {
           continuation.yield(.bytes(Array(buffer[0..<count])))
-        } else if count < 0, errno == EINTR {
-          continue
         } else {
           continuation.yield(.endOfInput)
           return

@@ -6,6 +6,7 @@ import AccessoryControl
 import ConcurrencyHelpers
 import Dispatch
 import Foundation
+import SystemCalls
 
 /// The terminal the picker reads keys from and draws on.
 ///
@@ -141,20 +142,7 @@ final class PickerTerminal: Sendable {
 
   /// Writes text to the output, all of it.
   private func write(_ text: String) {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { buffer in
-        Glibc.write(output, buffer.baseAddress, buffer.count)
-      }
-      if written > 0 {
-        offset += written
-      } else if written < 0, errno == EINTR {
-        continue
-      } else {
-        return
-      }
-    }
+    WholeTransfers.write(text, to: output)
   }
 
   /// Ends the process with a signal's default action, as if the picker

@@ -18,12 +18,12 @@ import SystemCalls
 /// The driver's `calls` table keeps it alive until it finishes; it is only
 /// touched on the dispatch thread.
 final class PendingCall {
-  package let id: Int
+  let id: Int
   unowned let driver: DBusConnectionDriver
-  package let deadline: ContinuousClock.Instant
-  package let timeout: Duration
-  package var pending: OpaquePointer?
-  package var completion: ((Result<DBusReply, DBusFailure>) -> Void)?
+  let deadline: ContinuousClock.Instant
+  let timeout: Duration
+  var pending: OpaquePointer?
+  var completion: ((Result<DBusReply, DBusFailure>) -> Void)?
 
   package init(
     id: Int, driver: DBusConnectionDriver, timeout: Duration,

@@ -11,6 +11,7 @@ import Dispatch
 import FoundationEssentials
 import HeadphoneReaders
 import Logging
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -134,13 +135,13 @@ final class ControlOutbox: Sendable {
     line.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = send(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset,
-          Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        let written = Errno.retryingInterrupts {
+          send(
+            descriptor, buffer.baseAddress! + offset, buffer.count - offset,
+            Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
         if written >= 0 {
           offset += written
-        } else if errno == EINTR {
-          continue
         } else if errno == EAGAIN || errno == EWOULDBLOCK {
           break
         } else {

@@ -9,6 +9,7 @@ import DaemonLifecycle
 import FoundationEssentials
 import HeadphoneReaders
 import Logging
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -191,7 +192,7 @@ public final class ControlServer: Service {
     let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
     startThread(named: "accessoryd.accept") {
       while true {
-        let descriptor = accept(listener, nil, nil)
+        let descriptor = Errno.retryingInterrupts { accept(listener, nil, nil) }
         if descriptor >= 0 {
           _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
           let admitted = self.openConnections.withLock { count in
@@ -204,7 +205,7 @@ public final class ControlServer: Service {
             continue
           }
           continuation.yield(descriptor)
-        } else if errno == EINTR || errno == ECONNABORTED {
+        } else if errno == ECONNABORTED {
           continue
         } else {
           break
@@ -338,7 +339,9 @@ public final class ControlServer: Service {
       var unfinishedSince: ContinuousClock.Instant?
       var chunk = [UInt8](repeating: 0, count: 65536)
       reading: while true {
-        let count = recv(descriptor, &chunk, chunk.count, 0)
+        let count = Errno.retryingInterrupts {
+          recv(descriptor, &chunk, chunk.count, 0)
+        }
         defer {
           if buffer.isEmpty {
             unfinishedSince = nil
@@ -370,8 +373,6 @@ public final class ControlServer: Service {
             continuation.yield(.tooLong)
             break reading
           }
-        } else if count < 0, errno == EINTR {
-          continue
         } else {
           break
         }

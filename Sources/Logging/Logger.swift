@@ -4,6 +4,7 @@
 import ConcurrencyHelpers
 import FoundationEssentials
 import Glibc
+import SystemCalls
 
 /// A value that emits log messages at a level, with structured metadata.
 ///
@@ -262,15 +263,5 @@ public final class InMemoryLogHandler: LogHandler {
 /// writes, without buffering; stops silently if the descriptor fails (a
 /// closed terminal is no reason to crash).
 public func writeUnbuffered(_ text: String, toDescriptor descriptor: Int32) {
-  var text = text
-  text.withUTF8 { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(
-        descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0, errno == EINTR { continue }
-      guard written > 0 else { return }
-      offset += written
-    }
-  }
+  WholeTransfers.write(text, to: descriptor)
 }

@@ -139,3 +139,41 @@ struct UnixSocketAddressTests {
     }
   }
 }
+
+@Suite("Whole reads and writes")
+struct WholeTransfersTests {
+  @Test("A megabyte goes through a pipe whole, in many partial writes")
+  func megabyteThroughAPipe() async throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    let (reading, writing) = (ends[0], ends[1])
+    let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    // A pipe holds 64 KiB: the writer waits for the reader many times.
+    async let read = Task.detached { WholeTransfers.readToEnd(reading) }.value
+    let written = await Task.detached {
+      defer { close(writing) }
+      return WholeTransfers.write(bytes, to: writing)
+    }.value
+    #expect(written)
+    #expect(await read == bytes)
+    close(reading)
+  }
+
+  @Test("Writing to a pipe nobody reads fails with EPIPE, and says so")
+  func brokenPipe() {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    close(ends[0])
+    let previous = signal(SIGPIPE, SIG_IGN)
+    defer { signal(SIGPIPE, previous) }
+    #expect(!WholeTransfers.write("nobody reads this", to: ends[1]))
+    #expect(Errno.current == .brokenPipe)
+    close(ends[1])
+  }
+
+  @Test("A closed descriptor reads as a failure, not as an empty file")
+  func badDescriptor() {
+    #expect(WholeTransfers.readToEnd(-1) == nil)
+    #expect(Errno.current == .badFileDescriptor)
+  }
+}

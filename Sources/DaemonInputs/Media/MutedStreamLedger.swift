@@ -148,13 +148,9 @@ public final class MutedStreamLedger: Sendable {
       return .failure(LeftOverError(path: path, reason: code.message))
     }
     defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = read(descriptor, &chunk, chunk.count)
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { break }
-      bytes += chunk[..<count]
+    guard let bytes = WholeTransfers.readToEnd(descriptor) else {
+      return .failure(
+        LeftOverError(path: path, reason: Errno.current.message))
     }
     guard
       let document = try? JSONDecoder().decode(
@@ -293,17 +289,7 @@ public final class MutedStreamLedger: Sendable {
     let descriptor = open(
       temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else { return false }
-    let complete = data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let count = Glibc.write(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return false }
-        offset += count
-      }
-      return true
-    }
+    let complete = WholeTransfers.write([UInt8](data), to: descriptor)
     close(descriptor)
     // No fsync: the file outlives the daemon, not the machine, and the
     // streams it names do not outlive the machine either.

@@ -1,0 +1,61 @@
+// Whole reads and writes on a file descriptor: a write goes on after a
+// partial write, and both go on after a signal interrupted them, so that
+// no caller writes the loop again.
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reading a file descriptor to its end, and writing all of a buffer.
+public enum WholeTransfers {
+  /// Writes every byte of some text.
+  ///
+  /// - Returns: Whether all of it was written; when not, ``Errno/current``
+  ///   holds why (a closed terminal, a full disk).
+  @discardableResult
+  public static func write(_ text: String, to descriptor: Int32) -> Bool {
+    var text = text
+    return text.withUTF8 { write($0, to: descriptor) }
+  }
+
+  /// Writes every byte.
+  ///
+  /// - Returns: Whether all of them were written; when not,
+  ///   ``Errno/current`` holds why.
+  @discardableResult
+  public static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    bytes.withUnsafeBufferPointer { write($0, to: descriptor) }
+  }
+
+  private static func write(
+    _ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32
+  ) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Errno.retryingInterrupts {
+        Glibc.write(
+          descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      }
+      guard written > 0 else { return false }
+      offset += written
+    }
+    return true
+  }
+
+  /// Reads until the end of the file.
+  ///
+  /// - Returns: Every byte, or nil if a read failed (``Errno/current``
+  ///   holds why).
+  public static func readToEnd(_ descriptor: Int32) -> [UInt8]? {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = Errno.retryingInterrupts {
+        read(descriptor, &chunk, chunk.count)
+      }
+      guard count >= 0 else { return nil }
+      guard count > 0 else { return bytes }
+      bytes += chunk[..<count]
+    }
+  }
+}
