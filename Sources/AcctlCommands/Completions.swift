@@ -26,8 +26,8 @@ extension Acctl {
     switch source {
     case CompletionSource.accessories:
       guard
-        case .array(let accessories)? = try? client.call("accessory.list")[
-          "accessories"]
+        case .array(let accessories)? = try? client.callForJSON(
+          AccessoryListRequest<JSONValue>())["accessories"]
       else { return [] }
       return accessories.flatMap { accessory in
         ["address", "displayName"].compactMap { key -> String? in

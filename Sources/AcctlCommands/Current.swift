@@ -2,6 +2,7 @@
 // AccessoryControlDevice.current(for:) sees it.
 
 import AccessoryControl
+import AudioAccessoryKit
 import CommandLineKit
 
 extension Acctl {
@@ -34,11 +35,12 @@ extension Acctl {
     }
 
     func run() async throws {
-      let result = try Daemon(path: socket).call(
-        "accessory.current",
-        .object(["accessory": .string(Acctl.selector(accessory))]))
+      let request = DaemonAccessoryCurrentRequest(
+        accessory: Acctl.selector(accessory))
+      let result = try Daemon(path: socket).call(request)
       try Daemon.show(
-        result, of: "accessory.current", json: json, Rendering.accessory)
+        result, of: DaemonAccessoryCurrentRequest.method, json: json,
+        Rendering.accessory)
     }
   }
 }

@@ -35,6 +35,14 @@ final class Daemon {
     }
   }
 
+  /// Sends a typed request and returns its result as it came, to print
+  /// whole or render.
+  ///
+  /// - Throws: ``ExitCode`` after printing the error.
+  func call<Request: DaemonRequest>(_ request: Request) throws -> JSONValue {
+    try call(Request.method, request.params)
+  }
+
   /// Reads a method's result as the message it answers with.
   ///
   /// - Throws: ``ExitCode`` after printing what does not fit.
@@ -157,12 +165,12 @@ enum Output {
 /// prints the answer as text or, with `--json`, as the daemon sent it; its
 /// only other option is `--socket`.
 protocol DaemonQuery: Command {
-  /// The answer's type.
-  associatedtype Answer: Decodable
-  /// The method it calls.
-  static var method: String { get }
+  /// The request it sends, which takes no parameters.
+  associatedtype Request: DaemonRequest
+  /// The request.
+  static var request: Request { get }
   /// The answer as text.
-  static func render(_ answer: Answer) -> String
+  static func render(_ answer: Request.Reply) -> String
   /// Whether to print JSON.
   var json: Bool { get }
   /// The daemon's socket.
@@ -177,7 +185,7 @@ extension DaemonQuery {
   }
 
   func run() async throws {
-    let result = try Daemon(path: socket).call(Self.method)
-    try Daemon.show(result, of: Self.method, json: json, Self.render)
+    let result = try Daemon(path: socket).call(Self.request)
+    try Daemon.show(result, of: Request.method, json: json, Self.render)
   }
 }

@@ -137,7 +137,7 @@ struct Checkup {
   private mutating func checkDaemon() {
     do {
       let client = try ControlClient(path: socket)
-      let answer = try client.call("daemon.status")
+      let answer = try client.callForJSON(DaemonStatusRequest())
       status = try ControlClient.decode(
         answer, as: DaemonStatus.self, of: "daemon.status")
       self.client = client
@@ -206,7 +206,7 @@ struct Checkup {
     }
     let bluetooth: BluetoothStatus
     do {
-      bluetooth = try client.call("bluetooth.status", as: BluetoothStatus.self)
+      bluetooth = try client.call(BluetoothStatusRequest())
     } catch .remote(let error)
       where error.code == ControlError.methodNotFound("").code
     {

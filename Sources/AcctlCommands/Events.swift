@@ -54,7 +54,7 @@ extension Acctl {
         let client: ControlClient
         do {
           client = try ControlClient(path: socket)
-          _ = try client.call("events.subscribe", params: nil)
+          _ = try client.call(EventsSubscribeRequest())
         } catch {
           // The first connection must work; later ones are retried.
           guard hasFollowed else {

@@ -25,8 +25,6 @@ extension Acctl {
       Shared.socket,
     ]
 
-    static let method = "accessory.list"
-
     /// Whether to list the unpaired ones too.
     let all: Bool
     /// Whether to print JSON.
@@ -41,7 +39,7 @@ extension Acctl {
     }
 
     func run() async throws {
-      var result = try Daemon(path: socket).call(Self.method)
+      var result = try Daemon(path: socket).call(DaemonAccessoryListRequest())
       if !all, case .array(let accessories)? = result["accessories"] {
         result = .object([
           "accessories": .array(
@@ -50,7 +48,8 @@ extension Acctl {
             })
         ])
       }
-      try Daemon.show(result, of: Self.method, json: json) {
+      try Daemon.show(result, of: DaemonAccessoryListRequest.method, json: json)
+      {
         (answer: DaemonAccessoryList) in
         Rendering.accessoryList(answer.accessories)
       }

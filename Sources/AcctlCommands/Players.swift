@@ -15,7 +15,7 @@ extension Acctl {
       Shared.socket,
     ]
 
-    static let method = "media.players"
+    static let request = MediaPlayersRequest()
 
     /// Whether to print JSON.
     let json: Bool

@@ -94,7 +94,7 @@ extension Acctl.Policy {
     }
 
     func run() async throws {
-      let result = try Daemon(path: socket).call("policy.show")
+      let result = try Daemon(path: socket).call(PolicyShowRequest())
       Output.print(
         json
           ? Rendering.json(result)

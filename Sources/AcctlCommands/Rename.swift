@@ -1,6 +1,7 @@
 // acctl rename: gives a paired accessory a new name.
 
 import AccessoryControl
+import AudioAccessoryKit
 import CommandLineKit
 
 extension Acctl {
@@ -38,14 +39,12 @@ extension Acctl {
     }
 
     func run() async throws {
-      let result = try Daemon(path: socket).call(
-        "accessory.rename",
-        .object([
-          "accessory": .string(Acctl.selector(accessory)),
-          "name": .string(name),
-        ]))
+      let request = DaemonAccessoryRenameRequest(
+        accessory: Acctl.selector(accessory), name: name)
+      let result = try Daemon(path: socket).call(request)
       try Daemon.show(
-        result, of: "accessory.rename", json: json, Rendering.accessory)
+        result, of: DaemonAccessoryRenameRequest.method, json: json,
+        Rendering.accessory)
     }
   }
 }

@@ -64,15 +64,14 @@ extension Acctl {
     func run() async throws {
       let daemon = Daemon(path: socket)
       if history {
-        let result = try daemon.call(
-          "route.history", .object(["limit": .number(Double(count))]))
+        let result = try daemon.call(RouteHistoryRequest(limit: count))
         try Daemon.show(
-          result, of: "route.history", json: json, Rendering.routeHistory)
+          result, of: RouteHistoryRequest.method, json: json,
+          Rendering.routeHistory)
         return
       }
-      let result = try daemon.call(
-        "route.get", .object(["explain": .bool(explain)]))
-      try Daemon.show(result, of: "route.get", json: json) {
+      let result = try daemon.call(RouteGetRequest(explain: explain))
+      try Daemon.show(result, of: RouteGetRequest.method, json: json) {
         (route: RouteReport) in
         Rendering.route(route, explain: explain)
       }

@@ -15,7 +15,7 @@ extension Acctl {
       Shared.socket,
     ]
 
-    static let method = "daemon.status"
+    static let request = DaemonStatusRequest()
 
     /// Whether to print JSON.
     let json: Bool

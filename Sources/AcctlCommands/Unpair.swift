@@ -26,8 +26,7 @@ extension Acctl {
 
     func run() async throws {
       _ = try Daemon(path: socket).call(
-        "accessory.unpair",
-        .object(["accessory": .string(Acctl.selector(accessory))]))
+        AccessoryUnpairRequest(accessory: Acctl.selector(accessory)))
       Output.print("Unpaired '\(accessory)'.")
     }
   }

@@ -74,13 +74,12 @@ extension Acctl {
     }
 
     func run() async throws {
-      let params: JSONValue = .object([
-        "accessory": .string(Acctl.selector(accessory)),
-        "changes": changes.json,
-      ])
-      let result = try Daemon(path: socket).call("accessory.update", params)
+      let request = AccessoryUpdateRequest(
+        accessory: Acctl.selector(accessory), .changes(changes))
+      let result = try Daemon(path: socket).call(request)
       try Daemon.show(
-        result, of: "accessory.update", json: json, Rendering.accessory)
+        result, of: AccessoryUpdateRequest.method, json: json,
+        Rendering.accessory)
     }
   }
 }

@@ -88,10 +88,13 @@ extension DaemonMethods {
 
   /// `accessory.rename`: gives a paired accessory a new display name
   /// (`accessoryChanged`).
-  func rename(_ params: Parameters) async throws -> DaemonAccessory {
-    try params.allow(["accessory", "name"])
-    let address = try resolve(params)
-    let name = try params.string("name", required: true)!
+  func rename(
+    _ request: DaemonAccessoryRenameRequest
+  ) async throws
+    -> DaemonAccessory
+  {
+    let address = try engine.registry.resolve(request.accessory)
+    let name = request.name
     guard let paired = engine.registry.accessories[address] else {
       throw AccessoryControlFailure.invalidRequest(
         reason: "\(address) is not paired; pair it before renaming it")

@@ -53,28 +53,27 @@ extension DaemonMethods {
 
   // MARK: - Route and policy
 
-  func routeHistory(_ params: Parameters) async throws -> RouteHistory {
-    try params.allow(["limit"])
-    let limit = try params.number("limit") ?? 10
-    guard limit >= 1, limit <= Double(RouteController.historyLimit),
-      limit.rounded() == limit
-    else {
-      throw ControlError.invalidParams(
-        "'limit' is \(limit); expected a whole number from 1 to "
-          + "\(RouteController.historyLimit)")
-    }
-    return RouteHistory(decisions: await router.history(limit: Int(limit)))
+  func routeHistory(_ request: RouteHistoryRequest) async -> RouteHistory {
+    RouteHistory(decisions: await router.history(limit: request.limit ?? 10))
   }
 
-  func checkPolicy(_ params: Parameters) throws -> JSONValue {
-    try params.allow(["path"])
-    let path = try params.string("path", required: true)!
+  /// `route.get`: the route, and with `explain` the decision and what
+  /// the media rules hold paused or muted.
+  func route(_ request: RouteGetRequest) async -> RouteReport {
+    var report = await router.report(explaining: request.explain)
+    if request.explain, media != nil {
+      report.paused = await router.pausedMedia(
+        resumingWithin: policies.loaded.policy.resumeWhenPutBackWithinSeconds)
+    }
+    return report
+  }
+
+  func checkPolicy(_ request: PolicyCheckRequest) throws -> PolicyDocument {
+    let path = request.path
     do {
       let loaded = try PolicyStore.load(path)
-      return .object([
-        "path": .string(path),
-        "description": .string(loaded.policy.description),
-      ])
+      return PolicyDocument(
+        path: path, description: loaded.policy.description)
     } catch {
       throw ControlError.invalidConfiguration(error.description)
     }

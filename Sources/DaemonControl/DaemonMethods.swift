@@ -61,12 +61,18 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     do {
       switch method {
       case "accessory.pair": return try reply(await pair(params))
-      case "accessory.unpair": return try await unpair(params)
-      case "accessory.list": return try reply(await list(params))
-      case "accessory.register": return try reply(await register(params))
-      case "accessory.update": return try reply(await update(params))
-      case "accessory.current": return try reply(await current(params))
-      case "accessory.rename": return try reply(await rename(params))
+      case AccessoryUnpairRequest.method:
+        return try reply(await unpair(.init(params: params)))
+      case DaemonAccessoryListRequest.method:
+        return try reply(await list(.init(params: params)))
+      case AccessoryRegisterRequest.method:
+        return try reply(await register(.init(params: params)))
+      case AccessoryUpdateRequest.method:
+        return try reply(await update(.init(params: params)))
+      case DaemonAccessoryCurrentRequest.method:
+        return try reply(await current(.init(params: params)))
+      case DaemonAccessoryRenameRequest.method:
+        return try reply(await rename(.init(params: params)))
       case "accessory.migrate": return try reply(await migrate(params))
       case "discovery.list": return try await discoveryList(params)
       case "picker.show": return try await showPicker(params, connection)
@@ -80,32 +86,25 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       case "picker.finishDiscovery": return try finishPickerDiscovery(params)
       case "discovery.subscribe":
         return try await discoverySubscribe(params, connection)
-      case "route.get":
-        try params.allow(["explain"])
-        let explain = try params.bool("explain") ?? false
-        var report = await router.report(explaining: explain)
-        if explain, media != nil {
-          report.paused = await router.pausedMedia(
-            resumingWithin: policies.loaded.policy
-              .resumeWhenPutBackWithinSeconds)
-        }
-        return try reply(report)
-      case "route.history": return try reply(await routeHistory(params))
-      case "events.subscribe":
-        try params.allow([])
+      case RouteGetRequest.method:
+        return try reply(await route(.init(params: params)))
+      case RouteHistoryRequest.method:
+        return try reply(await routeHistory(.init(params: params)))
+      case EventsSubscribeRequest.method:
+        _ = try EventsSubscribeRequest(params: params)
         _ = connection.subscribeToEvents()
-        return .object([:])
-      case "policy.check": return try checkPolicy(params)
-      case "policy.show":
-        try params.allow([])
+        return try reply(EmptyReply())
+      case PolicyCheckRequest.method:
+        return try reply(checkPolicy(.init(params: params)))
+      case PolicyShowRequest.method:
+        _ = try PolicyShowRequest(params: params)
         let loaded = policies.loaded
-        return .object([
-          "path": loaded.path.map(JSONValue.string) ?? .null,
-          "description": .string(loaded.policy.description),
-          "text": .string(loaded.text),
-        ])
-      case "daemon.status":
-        try params.allow([])
+        return try reply(
+          PolicyDocument(
+            path: loaded.path, description: loaded.policy.description,
+            text: loaded.text))
+      case DaemonStatusRequest.method:
+        _ = try DaemonStatusRequest(params: params)
         var status = status()
         status.hostAddresses = await router.currentHostAddresses
         let server = await router.serverInfo
@@ -115,11 +114,11 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
         status.media = mediaStatus
         status.headphones = headphoneLinks?.reading
         return try reply(status)
-      case "media.players":
-        try params.allow([])
+      case MediaPlayersRequest.method:
+        _ = try MediaPlayersRequest(params: params)
         return try reply(await mediaPlayers())
-      case "bluetooth.status":
-        try params.allow([])
+      case BluetoothStatusRequest.method:
+        _ = try BluetoothStatusRequest(params: params)
         return try reply(
           await bluez?.report()
             ?? BluetoothStatus(
@@ -199,9 +198,8 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     }
   }
 
-  func unpair(_ params: Parameters) async throws -> JSONValue {
-    try params.allow(["accessory"])
-    let address = try resolve(params)
+  func unpair(_ request: AccessoryUnpairRequest) async throws -> EmptyReply {
+    let address = try engine.registry.resolve(request.accessory)
     let wasRegistered = engine.registry.registrations[address] != nil
     let name = engine.registry.accessory(at: address).displayName
     try await engine.unpair(address)
@@ -209,11 +207,11 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     publishAccessory(.unpaired, address, displayName: name)
     if wasRegistered { publishAccessory(.invalidated, address) }
     await router.reconcile(because: "an accessory was unpaired")
-    return .object([:])
+    return EmptyReply()
   }
 
-  func list(_ params: Parameters) async throws -> DaemonAccessoryList {
-    try params.allow([])
+  func list(_ request: DaemonAccessoryListRequest) async -> DaemonAccessoryList
+  {
     let registry = engine.registry
     let addresses = Set(registry.accessories.keys).union(
       registry.registrations.keys
@@ -224,23 +222,13 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
   }
 
   func register(
-    _ params: Parameters
+    _ request: AccessoryRegisterRequest
   ) async throws -> DaemonAccessory {
-    try params.allow(["accessory", "configuration", "placementSource"])
-    let address = try resolve(params)
-    let configuration = try params.configuration("configuration")
-    let readsHeadphones: Bool?
-    switch try params.string("placementSource") {
-    case nil: readsHeadphones = nil
-    case "auto": readsHeadphones = true
-    case "none": readsHeadphones = false
-    case let other?:
-      throw ControlError.invalidParams(
-        "'placementSource' is '\(other)'; expected 'auto' (read the "
-          + "headphones when accessoryd knows their protocol) or 'none'")
-    }
+    let address = try engine.registry.resolve(request.accessory)
+    let readsHeadphones = request.placementSource.map { $0 == .auto }
     try await engine.register(
-      engine.registry.accessory(at: address), configuration, by: .update,
+      engine.registry.accessory(at: address), request.configuration,
+      by: .update,
       readsHeadphones: readsHeadphones)
     publishAccessory(.registered, address)
     let pending = await router.reconcile(
@@ -257,20 +245,13 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
   /// encoding and `fsync`s neither delay the switch nor compete with the
   /// sound server while it moves the streams. A save that fails undoes the
   /// change, and the route follows the undone registry.
-  func update(_ params: Parameters) async throws -> DaemonAccessory {
-    try params.allow(["accessory", "configuration", "changes"])
-    let address = try resolve(params)
+  func update(_ request: AccessoryUpdateRequest) async throws -> DaemonAccessory
+  {
+    let address = try engine.registry.resolve(request.accessory)
     let edit: @Sendable (inout AccessoryControlDevice.Configuration) -> Void
-    if params["configuration"] != nil {
-      guard params["changes"] == nil else {
-        throw ControlError.invalidParams(
-          "give 'configuration' or 'changes', not both")
-      }
-      let configuration = try params.configuration("configuration")
-      edit = { $0 = configuration }
-    } else {
-      let changes = try params.changes("changes")
-      edit = { changes.apply(to: &$0) }
+    switch request.change {
+    case .configuration(let configuration): edit = { $0 = configuration }
+    case .changes(let changes): edit = { changes.apply(to: &$0) }
     }
     return try await update(address, by: .update, edit)
   }
@@ -353,9 +334,12 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     return true
   }
 
-  func current(_ params: Parameters) async throws -> DaemonAccessory {
-    try params.allow(["accessory"])
-    let address = try resolve(params)
+  func current(
+    _ request: DaemonAccessoryCurrentRequest
+  ) async throws
+    -> DaemonAccessory
+  {
+    let address = try engine.registry.resolve(request.accessory)
     _ = try engine.configuration(for: engine.registry.accessory(at: address))
     return await accessoryRecord(address)
   }
@@ -384,83 +368,10 @@ extension ControlError {
   }
 }
 
-/// The params of a request, read with errors that name the field.
-package struct Parameters {
-  /// The params' members.
-  package let fields: [String: JSONValue]
+/// The params of a request, as the methods not yet typed read them.
+package typealias Parameters = RequestParameters
 
-  /// Reads params: an object's members; none for anything else.
-  package init(_ value: JSONValue?) {
-    if case .object(let fields) = value {
-      self.fields = fields
-    } else {
-      self.fields = [:]
-    }
-  }
-
-  /// A member.
-  package subscript(key: String) -> JSONValue? { fields[key] }
-
-  /// Refuses members other than these.
-  package func allow(_ keys: [String]) throws(ControlError) {
-    for key in fields.keys.sorted() where !keys.contains(key) {
-      throw .invalidParams(
-        "unknown parameter '\(key)'"
-          + (keys.isEmpty
-            ? "; this method takes none"
-            : "; expected " + keys.map { "'\($0)'" }.joined(separator: ", ")))
-    }
-  }
-
-  /// A string member; required, it must be there.
-  package func string(
-    _ key: String, required: Bool = false
-  ) throws(ControlError)
-    -> String?
-  {
-    switch fields[key] {
-    case .string(let text): return text
-    case nil, .null?:
-      if required { throw .invalidParams("'\(key)' is missing") }
-      return nil
-    default:
-      throw .invalidParams("'\(key)' must be a string")
-    }
-  }
-
-  /// A number member.
-  package func number(_ key: String) throws(ControlError) -> Double? {
-    switch fields[key] {
-    case .number(let value): return value
-    case nil, .null?: return nil
-    default: throw .invalidParams("'\(key)' must be a number")
-    }
-  }
-
-  /// A true-or-false member.
-  package func bool(_ key: String) throws(ControlError) -> Bool? {
-    switch fields[key] {
-    case .bool(let flag): return flag
-    case nil, .null?: return nil
-    default: throw .invalidParams("'\(key)' must be true or false")
-    }
-  }
-
-  /// An accessory configuration member, which must be there.
-  package func configuration(
-    _ key: String
-  ) throws(ControlError) -> AccessoryControlDevice.Configuration {
-    guard let value = fields[key], value != .null else {
-      throw .invalidParams("'\(key)' is missing")
-    }
-    do {
-      return try AccessoryControlDevice.Configuration(json: value)
-    } catch {
-      throw .invalidParams(
-        "'\(key)' is not a configuration: \(error.explained)")
-    }
-  }
-
+extension RequestParameters {
   /// Reads `descriptor` or `descriptors` (not both) as a filter; nil when
   /// neither is given.
   package func deviceFilter() throws(ControlError) -> DeviceFilter? {
@@ -514,18 +425,4 @@ package struct Parameters {
     return descriptor
   }
 
-  /// The fields to change of an accessory's configuration.
-  package func changes(
-    _ key: String
-  ) throws(ControlError) -> AccessoryConfigurationChanges {
-    guard case .object(let changes) = fields[key] else {
-      throw .invalidParams(
-        "give 'configuration' or 'changes' (an object of fields to change)")
-    }
-    do {
-      return try AccessoryConfigurationChanges(json: changes)
-    } catch {
-      throw .invalidParams(error.description)
-    }
-  }
 }

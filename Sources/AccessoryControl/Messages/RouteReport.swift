@@ -223,6 +223,9 @@ public struct PausedMedia: Sendable, Hashable, Codable {
 
 /// The decisions that changed the route, newest first (`route.history`).
 public struct RouteHistory: Sendable, Hashable, Codable {
+  /// The most decisions the daemon keeps, and `route.history` lists.
+  public static let maximumLimit = 100
+
   /// One decision that changed the default or moved streams.
   public struct Change: Sendable, Hashable, Codable {
     /// When it was made.

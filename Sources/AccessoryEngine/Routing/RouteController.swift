@@ -126,7 +126,7 @@ public actor RouteController: Service {
   /// out and it joins `changes`; `route.history` lists it first meanwhile.
   var changeInFlight: DecisionRecord?
   /// How many decisions that changed something are kept for `route.history`.
-  public static let historyLimit = 100
+  public static let historyLimit = RouteHistory.maximumLimit
 
   /// One decision with what it was made from.
   struct DecisionRecord {

@@ -18,11 +18,10 @@ extension ASAccessorySession {
     let accessories: [ASAccessory]
     do {
       events = try ControlClient(path: socketPath)
-      _ = try events.call("events.subscribe")
+      _ = try events.call(EventsSubscribeRequest())
       calls = try ControlClient(path: socketPath)
-      accessories = try calls.call(
-        "accessory.list", as: AccessoryList<JSONValue>.self
-      ).accessories.compactMap(ASAccessory.init(record:))
+      accessories = try calls.call(AccessoryListRequest<JSONValue>())
+        .accessories.compactMap(ASAccessory.init(record:))
         .sorted { $0.displayName < $1.displayName }
     } catch {
       // Unless invalidate() came first and said so already.
@@ -214,8 +213,23 @@ extension ASAccessorySession {
   // MARK: - Helpers
 
   /// Calls a method in the background and reports the outcome.
+  func call<Request: DaemonRequest>(
+    _ request: Request, _ completion: UncheckedCompletion
+  ) {
+    call(Request.method, request.params, completion)
+  }
+
+  /// Calls a method on a thread of its own and reports to the completion
+  /// handler.
   func call(
     _ method: String, _ params: [String: JSONValue],
+    _ completion: UncheckedCompletion
+  ) {
+    call(method, JSONValue.object(params), completion)
+  }
+
+  private func call(
+    _ method: String, _ params: JSONValue?,
     _ completion: UncheckedCompletion
   ) {
     let client = state.withLock { state -> Result<ControlClient, ASError> in
@@ -234,7 +248,7 @@ extension ASAccessorySession {
       case .failure(let error): self.finish(completion, error)
       case .success(let client):
         do {
-          _ = try client.call(method, params: .object(params))
+          _ = try client.call(method, params: params)
           self.finish(completion, nil)
         } catch {
           self.finish(completion, Self.sessionError(error))
@@ -266,8 +280,12 @@ extension ASAccessorySession {
   }
 
   func addressJSON(_ accessory: ASAccessory) -> JSONValue {
-    accessory.bluetoothAddress.map { .string($0.description) }
-      ?? .string(accessory.displayName)
+    .string(selector(accessory))
+  }
+
+  /// How the daemon finds an accessory: its address, else its name.
+  func selector(_ accessory: ASAccessory) -> String {
+    accessory.bluetoothAddress?.description ?? accessory.displayName
   }
 
   /// The ASError for a failed control call.

@@ -369,7 +369,7 @@ public final class ASAccessorySession: Sendable {
     completionHandler: @escaping ((any Error)?) -> Void
   ) {
     call(
-      "accessory.unpair", ["accessory": addressJSON(accessory)],
+      AccessoryUnpairRequest(accessory: selector(accessory)),
       UncheckedCompletion(completionHandler))
   }
 
@@ -388,8 +388,8 @@ public final class ASAccessorySession: Sendable {
     completionHandler: @escaping ((any Error)?) -> Void
   ) {
     call(
-      "accessory.rename",
-      ["accessory": addressJSON(accessory), "name": .string(name)],
+      AccessoryRenameRequest<JSONValue>(
+        accessory: selector(accessory), name: name),
       UncheckedCompletion(completionHandler))
   }
 

@@ -33,11 +33,8 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
   ) async throws(AccessoryControlFailure) {
     let address = try Self.address(of: accessory, doing: "registering")
     try await callInBackground(
-      "accessory.register",
-      [
-        "accessory": .string(address),
-        "configuration": configuration.json,
-      ])
+      AccessoryRegisterRequest(
+        accessory: address, configuration: configuration))
   }
 
   /// Returns the configuration the service holds for an accessory.
@@ -45,8 +42,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
     for accessory: ASAccessory
   ) throws(AccessoryControlFailure) -> AccessoryControlDevice.Configuration {
     let address = try Self.address(of: accessory, doing: "reading")
-    let reply = try call(
-      "accessory.current", ["accessory": .string(address)])
+    let reply = try call(DaemonAccessoryCurrentRequest(accessory: address))
     return try Self.configuration(in: reply)
   }
 
@@ -59,11 +55,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
   {
     let address = try Self.address(of: accessory, doing: "updating")
     let reply = try await callInBackground(
-      "accessory.update",
-      [
-        "accessory": .string(address),
-        "configuration": configuration.json,
-      ])
+      AccessoryUpdateRequest(accessory: address, .configuration(configuration)))
     return try Self.configuration(in: reply)
   }
 
@@ -71,19 +63,21 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
 
   /// Calls an `accessory.*` method on a thread of its own.
   @discardableResult
-  private func callInBackground(
-    _ method: String, _ params: [String: JSONValue]
-  ) async throws(AccessoryControlFailure) -> DaemonAccessory {
+  private func callInBackground<Request: DaemonRequest>(
+    _ request: Request
+  ) async throws(AccessoryControlFailure) -> DaemonAccessory
+  where Request.Reply == DaemonAccessory {
     try await BlockingPool.shared.run(named: "accessory.call") {
       () throws(AccessoryControlFailure) in
-      try self.call(method, params)
+      try self.call(request)
     }
   }
 
   /// Calls an `accessory.*` method, which answers with an Accessory.
-  private func call(
-    _ method: String, _ params: [String: JSONValue]
-  ) throws(AccessoryControlFailure) -> DaemonAccessory {
+  private func call<Request: DaemonRequest>(
+    _ request: Request
+  ) throws(AccessoryControlFailure) -> DaemonAccessory
+  where Request.Reply == DaemonAccessory {
     do {
       return try connection.withLock { connection throws(ControlClientError) in
         for attempt in 0..<2 {
@@ -91,8 +85,7 @@ public final class DaemonAccessoryEngine: AccessoryControlEngine {
             connection = try ControlClient(path: socketPath)
           }
           do throws(ControlClientError) {
-            return try connection!.call(
-              method, params: .object(params), as: DaemonAccessory.self)
+            return try connection!.call(request)
           } catch {
             guard case .connectionLost = error, attempt == 0 else {
               throw error

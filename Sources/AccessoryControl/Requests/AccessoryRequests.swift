@@ -1,0 +1,99 @@
+// The `accessory.*` requests that carry no configuration, one type per
+// method; the replies carry the configuration type the caller reads them
+// with (AudioAccessoryKit's, or JSON as it came).
+
+/// `accessory.list`: every paired or registered accessory.
+public struct AccessoryListRequest<
+  Configuration: WireConfiguration
+>: DaemonRequest {
+  /// What the daemon answers with.
+  public typealias Reply = AccessoryList<Configuration>
+  /// The method.
+  public static var method: String { "accessory.list" }
+  /// Creates the request.
+  public init() {}
+  /// The params as sent.
+  public var params: JSONValue? { nil }
+  /// Reads the params the daemon received.
+  public init(params: RequestParameters) throws(ControlError) {
+    try params.allow([])
+  }
+}
+
+/// `accessory.current`: one accessory, with its registration.
+public struct AccessoryCurrentRequest<
+  Configuration: WireConfiguration
+>: DaemonRequest {
+  /// What the daemon answers with.
+  public typealias Reply = AccessoryRecord<Configuration>
+  /// The method.
+  public static var method: String { "accessory.current" }
+  /// The accessory: its address or its name.
+  public var accessory: String
+
+  /// Creates the request.
+  public init(accessory: String) { self.accessory = accessory }
+
+  /// The params as sent.
+  public var params: JSONValue? { .object(["accessory": .string(accessory)]) }
+
+  /// Reads the params the daemon received.
+  public init(params: RequestParameters) throws(ControlError) {
+    try params.allow(["accessory"])
+    accessory = try params.requiredString("accessory")
+  }
+}
+
+/// `accessory.unpair`: takes the authorization back (`accessoryRemoved`).
+public struct AccessoryUnpairRequest: DaemonRequest {
+  /// What the daemon answers with.
+  public typealias Reply = EmptyReply
+  /// The method.
+  public static let method = "accessory.unpair"
+  /// The accessory: its address or its name.
+  public var accessory: String
+
+  /// Creates the request.
+  public init(accessory: String) { self.accessory = accessory }
+
+  /// The params as sent.
+  public var params: JSONValue? { .object(["accessory": .string(accessory)]) }
+
+  /// Reads the params the daemon received.
+  public init(params: RequestParameters) throws(ControlError) {
+    try params.allow(["accessory"])
+    accessory = try params.requiredString("accessory")
+  }
+}
+
+/// `accessory.rename`: a new display name (`accessoryChanged`).
+public struct AccessoryRenameRequest<
+  Configuration: WireConfiguration
+>: DaemonRequest {
+  /// What the daemon answers with.
+  public typealias Reply = AccessoryRecord<Configuration>
+  /// The method.
+  public static var method: String { "accessory.rename" }
+  /// The accessory: its address or its name.
+  public var accessory: String
+  /// The new name.
+  public var name: String
+
+  /// Creates the request.
+  public init(accessory: String, name: String) {
+    self.accessory = accessory
+    self.name = name
+  }
+
+  /// The params as sent.
+  public var params: JSONValue? {
+    .object(["accessory": .string(accessory), "name": .string(name)])
+  }
+
+  /// Reads the params the daemon received.
+  public init(params: RequestParameters) throws(ControlError) {
+    try params.allow(["accessory", "name"])
+    accessory = try params.requiredString("accessory")
+    name = try params.requiredString("name")
+  }
+}

@@ -1,0 +1,106 @@
+// The typed requests of the control protocol: what a client sends is what
+// the daemon reads back, the wire keeps its names, and a bad member is
+// refused by name.
+
+import AccessoryControl
+import AudioAccessoryKit
+import Foundation
+import Testing
+
+@Suite("Typed requests")
+struct DaemonRequestTests {
+  /// Sends a request's params through the wire's text and reads them back
+  /// as the daemon does.
+  private func roundTrip<Request: DaemonRequest>(
+    _ request: Request
+  ) throws -> Request {
+    let text = request.params.map { $0.serialized() } ?? Array("null".utf8)
+    let value = try JSONDecoder().decode(JSONValue.self, from: Data(text))
+    return try Request(params: RequestParameters(value))
+  }
+
+  @Test("Each request reads back exactly what it sends")
+  func roundTrips() throws {
+    let configuration = AccessoryControlDevice.Configuration(
+      devicePlacement: .inEar,
+      deviceCapabilities: [.audioSwitching, .placement],
+      primaryAudioSourceDeviceIdentifier: Data([1, 2, 3, 4, 5, 6]))
+    #expect(try roundTrip(RouteGetRequest(explain: true)).explain)
+    #expect(try roundTrip(RouteHistoryRequest(limit: 7)).limit == 7)
+    #expect(try roundTrip(RouteHistoryRequest()).limit == nil)
+    #expect(try roundTrip(DaemonStatusRequest()) == DaemonStatusRequest())
+    #expect(
+      try roundTrip(PolicyCheckRequest(path: "/p.json5")).path == "/p.json5")
+    #expect(
+      try roundTrip(AccessoryUnpairRequest(accessory: "Buds")).accessory
+        == "Buds")
+    let rename = DaemonAccessoryRenameRequest(
+      accessory: "AA:BB:CC:DD:EE:01", name: "Kitchen")
+    #expect(try roundTrip(rename) == rename)
+    let register = AccessoryRegisterRequest(
+      accessory: "AA:BB:CC:DD:EE:01", configuration: configuration,
+      placementSource: .companionOnly)
+    #expect(try roundTrip(register) == register)
+    let whole = AccessoryUpdateRequest(
+      accessory: "AA:BB:CC:DD:EE:01", .configuration(configuration))
+    #expect(try roundTrip(whole) == whole)
+    var changes = AccessoryConfigurationChanges()
+    changes.placement = .set(.offHead)
+    let partial = AccessoryUpdateRequest(
+      accessory: "AA:BB:CC:DD:EE:01", .changes(changes))
+    #expect(try roundTrip(partial) == partial)
+  }
+
+  @Test("The wire keeps its method names and member names")
+  func wireNames() {
+    #expect(AccessoryUpdateRequest.method == "accessory.update")
+    #expect(DaemonAccessoryListRequest.method == "accessory.list")
+    #expect(RouteGetRequest.method == "route.get")
+    #expect(
+      RouteGetRequest(explain: true).params == .object(["explain": .bool(true)])
+    )
+    #expect(
+      AccessoryRegisterRequest(
+        accessory: "x", configuration: .init(deviceCapabilities: []),
+        placementSource: .auto
+      ).params?["placementSource"] == .string("auto"))
+  }
+
+  @Test("A member the method does not take, or of the wrong type, is named")
+  func badMembers() {
+    #expect(
+      throws: ControlError.invalidParams(
+        "unknown parameter 'explian'; expected 'explain'")
+    ) {
+      try RouteGetRequest(
+        params: RequestParameters(.object(["explian": .bool(true)])))
+    }
+    #expect(
+      throws: ControlError.invalidParams("'explain' must be true or false")
+    ) {
+      try RouteGetRequest(
+        params: RequestParameters(.object(["explain": .string("yes")])))
+    }
+    #expect(
+      throws: ControlError.invalidParams(
+        "'limit' is 0.0; expected a whole number from 1 to 100")
+    ) {
+      try RouteHistoryRequest(
+        params: RequestParameters(.object(["limit": .number(0)])))
+    }
+    #expect(
+      throws: ControlError.invalidParams(
+        "give 'configuration' or 'changes', not both")
+    ) {
+      try AccessoryUpdateRequest(
+        params: RequestParameters(
+          .object([
+            "accessory": .string("x"), "configuration": .object([:]),
+            "changes": .object([:]),
+          ])))
+    }
+    #expect(throws: ControlError.invalidParams("'accessory' is missing")) {
+      try AccessoryUnpairRequest(params: RequestParameters(nil))
+    }
+  }
+}
