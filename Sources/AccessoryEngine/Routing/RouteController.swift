@@ -578,24 +578,4 @@ public actor RouteController: Service {
     }
     if followsMedia { media.personMoves.append(contentsOf: streams) }
   }
-
-  /// Tells event subscribers that the person chose a default output with
-  /// another program.
-  func publishManualChoice(
-    _ choice: ManualChoice, on mirror: ServerMirror
-  ) {
-    let description = mirror.sink(named: choice.output)?.description
-    logger.info(
-      "The person chose the default output",
-      metadata: ["route.output": choice.output])
-    guard events.subscriberCount > 0 else { return }
-    events.publish(
-      .route(
-        RouteEvent(
-          output: choice.output,
-          summary:
-            "You chose \(description ?? choice.output) as the default output",
-          moves: 0, defaultChanged: true, pending: false, chosenBy: .person)))
-  }
-
 }
