@@ -102,15 +102,17 @@ struct Accessoryd {
     }
     let engine = InProcessAccessoryEngine(stateFile: stateFile, logger: logger)
     let events = EventHub()
+    // One clock for the link's waits and the engine's decisions.
+    let clock = SystemRouterClock()
     let link = SoundServerLink(
       options: PulseConnection.Options(
         server: configuration.server, applicationName: "accessoryd"),
-      logger: logger)
+      logger: logger, clock: clock)
     let media = MediaPlayers(logger: logger)
     let router = RouteController(
       engine: engine, link: link, policies: policies,
       hostAddresses: configuration.hostAddresses, events: events,
-      logger: logger, players: media,
+      logger: logger, clock: clock, players: media,
       mutedLedger: MutedStreamLedger(
         stateDirectory: configuration.stateDirectory))
     let discovery = DeviceDiscovery(logger: logger)

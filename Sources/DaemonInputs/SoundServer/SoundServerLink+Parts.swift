@@ -98,11 +98,13 @@ final class PendingChanges: Sendable {
   }
 
   /// Waits until no event has arrived for `quiet`, or for `limit` in all.
-  func settle(quiet: Duration, limit: Duration) async {
-    let deadline = ContinuousClock.now + limit
+  func settle(
+    quiet: Duration, limit: Duration, on clock: any RouterClock
+  ) async {
+    let deadline = clock.now().addingTimeInterval(limit.seconds)
     var seen = eventCount.load(ordering: .relaxed)
-    while ContinuousClock.now < deadline {
-      try? await Task.sleep(for: quiet)
+    while clock.now() < deadline {
+      try? await clock.sleep(for: quiet)
       let now = eventCount.load(ordering: .relaxed)
       if now == seen { return }
       seen = now

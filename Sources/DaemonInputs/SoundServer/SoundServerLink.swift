@@ -62,6 +62,8 @@ public actor SoundServerLink {
   public nonisolated let options: PulseConnection.Options
   /// How long the link waits between attempts to reach the server.
   public nonisolated let backoff: Backoff
+  /// The time of the backoff and of the settle waits.
+  nonisolated let clock: any RouterClock
 
   private let logger: Logger
   /// The open ``updates()`` streams; only this actor publishes, so the
@@ -102,13 +104,16 @@ public actor SoundServerLink {
   ///   - backoff: How long to wait between attempts to reach the server.
   ///   - logger: Where connects and disconnects are logged, with the
   ///     metadata keys `pulse.server` and `pulse.error`.
+  ///   - clock: The time of the backoff and of the waits for the server's
+  ///     changes to settle: the engine's.
   public init(
     options: PulseConnection.Options = .init(),
     backoff: Backoff = .standard,
-    logger: Logger
+    logger: Logger, clock: any RouterClock = SystemRouterClock()
   ) {
     self.options = options
     self.backoff = backoff
+    self.clock = clock
     var logger = logger
     logger.metadata["pulse.server"] =
       options.server
@@ -301,7 +306,7 @@ public actor SoundServerLink {
       outageLogged = true
       enterDisconnected(error)
       do {
-        try await Task.sleep(for: delay)
+        try await clock.sleep(for: delay)
       } catch {
         break
       }
@@ -435,7 +440,8 @@ public actor SoundServerLink {
         // mirror behind.
         if case .connected(let mirror) = status, !mirror.serverInfo.isPipeWire {
           await changes.settle(
-            quiet: Self.eventQuietPeriod, limit: Self.eventSettleLimit)
+            quiet: Self.eventQuietPeriod, limit: Self.eventSettleLimit,
+            on: clock)
         }
         let facilities = changes.take()
         guard !facilities.isEmpty else { continue }

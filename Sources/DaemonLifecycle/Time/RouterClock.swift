@@ -1,12 +1,10 @@
-// The router's one source of time: the decision's `now`, the grace times
-// and the waits for the server all read it, so that the router's unit
-// tests drive time by hand.
+// The daemon's one source of time: the decisions' `now`, the grace times,
+// the media rules' windows, and the sound-server link's backoff and settle
+// waits all read it, so that the engine's unit tests drive time by hand.
 
-import DaemonInputs
-import DaemonLifecycle
 import FoundationEssentials
 
-/// The time the router decides with and waits on.
+/// The time the engine decides with and waits on.
 public protocol RouterClock: Sendable {
   /// The current time.
   func now() -> Date
@@ -31,5 +29,21 @@ public struct SystemRouterClock: RouterClock {
     guard seconds > 0 else { return }
     try await Task.sleep(
       for: .seconds(seconds), tolerance: .milliseconds(5))
+  }
+}
+
+extension RouterClock {
+  /// Returns after `duration`, or at once if it is not positive.
+  ///
+  /// - Throws: `CancellationError` if the task is cancelled first.
+  public func sleep(for duration: Duration) async throws {
+    try await sleep(until: now().addingTimeInterval(duration.seconds))
+  }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  package var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }
