@@ -23,12 +23,13 @@ public struct SystemRouterClock: RouterClock {
   /// The current time.
   public func now() -> Date { Date() }
 
-  /// Sleeps until `deadline`, to within a few milliseconds.
+  /// Sleeps until `deadline`, to within a tenth of the wait and at most
+  /// 5 ms: the link's 2 ms settle waits stay 2 ms.
   public func sleep(until deadline: Date) async throws {
     let seconds = deadline.timeIntervalSinceNow
     guard seconds > 0 else { return }
     try await Task.sleep(
-      for: .seconds(seconds), tolerance: .milliseconds(5))
+      for: .seconds(seconds), tolerance: .seconds(min(0.005, seconds / 10)))
   }
 }
 
