@@ -218,8 +218,8 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "AccessoryControl", "DaemonLifecycle", "DaemonControl", "AcctlCommands", "BlueZ",
-        "CommandLineKit",
+        "AccessoryControl", "AccessorySetupKit", "AudioAccessoryKit", "DaemonLifecycle",
+        "DaemonControl", "AcctlCommands", "BlueZ", "CommandLineKit",
         "DBus", "HeadphoneProtocols", "RoutingCore",
       ],
       path: "Fuzz/FuzzTargets"
@@ -282,7 +282,7 @@ let package = Package(
       name: "AudioAccessoryKitTests",
       dependencies: [
         "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging", "TestSupport",
-        "StateFileWriter",
+        "StateFileWriter", "CoreBluetooth",
       ]
     ),
     .testTarget(

@@ -3,6 +3,8 @@
 
 import AccessoryControl
 import AccessoryEngine
+import AccessorySetupKit
+import AudioAccessoryKit
 import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
@@ -44,9 +46,24 @@ extension FuzzTarget {
       _ = try? params.changes(key)
       _ = try? params.pickerItems(key)
     }
-    _ = try? params.deviceFilter()
+    _ = try? params.descriptors()
+    // Every typed request reads the same params, as the daemon would.
+    for type in typedRequests { _ = try? type.init(params: params) }
     return answerFails(id: request.id, .invalidParams("checked"))
   }
+
+  /// Every typed request of the protocol.
+  private static let typedRequests: [any DaemonRequest.Type] = [
+    RouteGetRequest.self, RouteHistoryRequest.self, DaemonStatusRequest.self,
+    PolicyShowRequest.self, PolicyCheckRequest.self, MediaPlayersRequest.self,
+    BluetoothStatusRequest.self, EventsSubscribeRequest.self,
+    DaemonAccessoryListRequest.self, DaemonAccessoryCurrentRequest.self,
+    AccessoryUnpairRequest.self, DaemonAccessoryRenameRequest.self,
+    AccessoryRegisterRequest.self, AccessoryUpdateRequest.self,
+    DiscoveryListRequest.self, DiscoverySubscribeRequest.self,
+    AccessoryPairRequest<AccessoryControlDevice.Configuration>.self,
+    AccessoryMigrateRequest<AccessoryControlDevice.Configuration>.self,
+  ]
 
   /// Whether the answer to a request fails to read back as itself.
   private static func answerFails(

@@ -2,6 +2,7 @@
 // paired accessories' addresses and names, and the devices it discovers.
 
 import AccessoryControl
+import AccessorySetupKit
 import CommandLineKit
 
 extension Acctl {
@@ -38,7 +39,7 @@ extension Acctl {
     case CompletionSource.devices:
       guard
         case .array(let devices)? = try? client.call(
-          "discovery.list", params: .object([:]))["devices"]
+          DiscoveryListRequest())["devices"]
       else { return [] }
       return devices.compactMap { device in
         guard case .string(let text)? = device["address"] else { return nil }

@@ -42,7 +42,7 @@ extension Acctl {
 
     func run() async throws {
       let result = try Daemon(path: socket).call(
-        "discovery.list", .object(DescriptorOptions.json(descriptor)))
+        DiscoveryListRequest(descriptors: descriptor.map { [$0] } ?? []))
       guard case .array(let devices)? = result["devices"] else {
         Output.print(Rendering.json(result))
         return

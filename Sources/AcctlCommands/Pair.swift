@@ -108,8 +108,10 @@ extension Acctl {
       let daemon = Daemon(path: socket)
       let descriptorFields = DescriptorOptions.json(descriptor)
       if migrate {
-        let result = try daemon.call(
-          "accessory.migrate", .object(descriptorFields))
+        let request = AccessoryMigrateRequest<
+          AccessoryControlDevice.Configuration
+        >(descriptor: descriptor)
+        let result = try daemon.call(request)
         if json {
           Output.print(Rendering.json(result))
           return
@@ -117,7 +119,7 @@ extension Acctl {
         let migrated = try Daemon.decode(
           result,
           as: MigrationResult<AccessoryControlDevice.Configuration>.self,
-          of: "accessory.migrate"
+          of: type(of: request).method
         ).migrated
         for accessory in migrated {
           Output.print("Migrated: " + Rendering.accessory(accessory))

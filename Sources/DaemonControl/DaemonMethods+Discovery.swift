@@ -15,9 +15,8 @@ import HeadphoneReaders
 extension DaemonMethods {
   /// `discovery.list`: the devices seen now, each with whether it matches
   /// the descriptor (or any of the descriptors) and, if not, why.
-  func discoveryList(_ params: Parameters) async throws -> JSONValue {
-    try params.allow(["descriptor", "descriptors"])
-    let filter = try params.deviceFilter()
+  func discoveryList(_ request: DiscoveryListRequest) async -> JSONValue {
+    let filter = DeviceFilter(request.descriptors)
     let registry = engine.registry
     var devices: [JSONValue] = []
     for device in await discovery.devices {
@@ -35,10 +34,9 @@ extension DaemonMethods {
   /// devices that match (a device that stops matching is reported
   /// removed).
   func discoverySubscribe(
-    _ params: Parameters, _ connection: ControlConnection
+    _ request: DiscoverySubscribeRequest, _ connection: ControlConnection
   ) async throws -> JSONValue {
-    try params.allow(["descriptor", "descriptors"])
-    let filter = try params.deviceFilter()
+    let filter = DeviceFilter(request.descriptors)
     let changes = discovery.changes()
     let (notifications, continuation) = AsyncStream.makeStream(
       of: JSONValue.self, bufferingPolicy: .bufferingNewest(1000))
@@ -111,12 +109,9 @@ extension DaemonMethods {
   /// an output for it) that is not authorized yet and matches the
   /// descriptor if one is given; then `migrationComplete`.
   func migrate(
-    _ params: Parameters
+    _ request: AccessoryMigrateRequest<AccessoryControlDevice.Configuration>
   ) async throws -> MigrationResult<AccessoryControlDevice.Configuration> {
-    try params.allow(["descriptor"])
-    let filter = try params.descriptor("descriptor").map {
-      DeviceFilter(descriptors: [$0])
-    }
+    let filter = request.descriptor.map { DeviceFilter(descriptors: [$0]) }
     let migrated = try await migrateDevices(matching: filter)
     return MigrationResult(migrated: migrated)
   }
@@ -222,6 +217,18 @@ extension DiscoveredDevice {
 package struct DeviceFilter: Sendable {
   /// The descriptors, at least one.
   let descriptors: [ASDiscoveryDescriptor]
+
+  /// A filter of some descriptors, at least one.
+  init(descriptors: [ASDiscoveryDescriptor]) {
+    self.descriptors = descriptors
+  }
+
+  /// A filter of some descriptors; nil, which lets every device through,
+  /// for none.
+  init?(_ descriptors: [ASDiscoveryDescriptor]) {
+    guard !descriptors.isEmpty else { return nil }
+    self.descriptors = descriptors
+  }
 
   /// Whether the device matches any descriptor.
   func matches(_ device: DiscoveredDevice) -> Bool {

@@ -308,7 +308,15 @@ extension Parameters {
 
   /// Reads a Bluetooth address.
   package func address(_ key: String) throws -> BluetoothAddress {
-    let text = try string(key, required: true)!
+    try DaemonMethods.address(try requiredString(key))
+  }
+}
+
+extension DaemonMethods {
+  /// Reads a Bluetooth address a request gives.
+  ///
+  /// - Throws: `invalidRequest`, naming the text and the form expected.
+  static func address(_ text: String) throws -> BluetoothAddress {
     do {
       return try BluetoothAddress(parsing: text)
     } catch {

@@ -60,7 +60,8 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     let params = Parameters(params)
     do {
       switch method {
-      case "accessory.pair": return try reply(await pair(params))
+      case AccessoryPairRequest<AccessoryControlDevice.Configuration>.method:
+        return try reply(await pair(.init(params: params)))
       case AccessoryUnpairRequest.method:
         return try reply(await unpair(.init(params: params)))
       case DaemonAccessoryListRequest.method:
@@ -73,8 +74,10 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
         return try reply(await current(.init(params: params)))
       case DaemonAccessoryRenameRequest.method:
         return try reply(await rename(.init(params: params)))
-      case "accessory.migrate": return try reply(await migrate(params))
-      case "discovery.list": return try await discoveryList(params)
+      case AccessoryMigrateRequest<AccessoryControlDevice.Configuration>.method:
+        return try reply(await migrate(.init(params: params)))
+      case DiscoveryListRequest.method:
+        return try await discoveryList(.init(params: params))
       case "picker.show": return try await showPicker(params, connection)
       case "picker.pending":
         try params.allow([])
@@ -84,8 +87,8 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       case "picker.cancel": return try cancelPicker(params)
       case "picker.update": return try updatePicker(params)
       case "picker.finishDiscovery": return try finishPickerDiscovery(params)
-      case "discovery.subscribe":
-        return try await discoverySubscribe(params, connection)
+      case DiscoverySubscribeRequest.method:
+        return try await discoverySubscribe(.init(params: params), connection)
       case RouteGetRequest.method:
         return try reply(await route(.init(params: params)))
       case RouteHistoryRequest.method:
@@ -144,10 +147,11 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
 
   /// Authorizes a discovered device: one BlueZ or the sound server sees,
   /// matching the descriptor if one is given.
-  func pair(_ params: Parameters) async throws -> DaemonAccessory {
-    try params.allow(["address", "name", "descriptor"])
-    let address = try params.address("address")
-    let descriptor = try params.descriptor("descriptor")
+  func pair(
+    _ request: AccessoryPairRequest<AccessoryControlDevice.Configuration>
+  ) async throws -> DaemonAccessory {
+    let address = try Self.address(request.address)
+    let descriptor = request.descriptor
     guard let device = await discovery.device(at: address) else {
       throw Self.unknownDevice(address)
     }
@@ -159,7 +163,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     // Pairing one that is paired already keeps the name it was given,
     // unless a new one is.
     let name =
-      try params.string("name")
+      request.name
       ?? engine.registry.accessories[address]?.displayName
       ?? device.displayName
     try await authorize(device, name: name, descriptor: descriptor)
@@ -370,59 +374,3 @@ extension ControlError {
 
 /// The params of a request, as the methods not yet typed read them.
 package typealias Parameters = RequestParameters
-
-extension RequestParameters {
-  /// Reads `descriptor` or `descriptors` (not both) as a filter; nil when
-  /// neither is given.
-  package func deviceFilter() throws(ControlError) -> DeviceFilter? {
-    if let one = try descriptor("descriptor") {
-      guard fields["descriptors"] == nil else {
-        throw .invalidParams("give 'descriptor' or 'descriptors', not both")
-      }
-      return DeviceFilter(descriptors: [one])
-    }
-    guard let value = fields["descriptors"], value != .null else {
-      return nil
-    }
-    guard case .array(let values) = value, !values.isEmpty else {
-      throw .invalidParams("'descriptors' must be an array of descriptors")
-    }
-    var descriptors: [ASDiscoveryDescriptor] = []
-    for (index, value) in values.enumerated() {
-      descriptors.append(
-        try Self.descriptor(from: value, named: "descriptors[\(index)]"))
-    }
-    return DeviceFilter(descriptors: descriptors)
-  }
-
-  /// Reads a discovery descriptor (Apple's property names as keys) and
-  /// checks it with Apple's rules; nil when the key is absent.
-  package func descriptor(
-    _ key: String
-  ) throws(ControlError) -> ASDiscoveryDescriptor? {
-    guard let value = fields[key], value != .null else { return nil }
-    return try Self.descriptor(from: value, named: "'\(key)'")
-  }
-
-  /// Decodes and checks a descriptor; `name` names it in errors.
-  static func descriptor(
-    from value: JSONValue, named key: String
-  ) throws(ControlError) -> ASDiscoveryDescriptor {
-    let descriptor: ASDiscoveryDescriptor
-    do {
-      descriptor = try value.decode(as: ASDiscoveryDescriptor.self)
-    } catch let error as DecodingError {
-      throw .invalidParams(
-        "\(key) is not a discovery descriptor: \(error.explained)")
-    } catch {
-      throw .invalidParams("\(key) is not a discovery descriptor")
-    }
-    do {
-      try descriptor.validate()
-    } catch {
-      throw .invalidParams("\(key) is not a valid descriptor: \(error)")
-    }
-    return descriptor
-  }
-
-}

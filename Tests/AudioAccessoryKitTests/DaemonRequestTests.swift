@@ -3,7 +3,9 @@
 // refused by name.
 
 import AccessoryControl
+import AccessorySetupKit
 import AudioAccessoryKit
+import CoreBluetooth
 import Foundation
 import Testing
 
@@ -49,6 +51,51 @@ struct DaemonRequestTests {
     let partial = AccessoryUpdateRequest(
       accessory: "AA:BB:CC:DD:EE:01", .changes(changes))
     #expect(try roundTrip(partial) == partial)
+  }
+
+  @Test("Requests with descriptors read back what they send, one or several")
+  func descriptorRequests() throws {
+    let buds = ASDiscoveryDescriptor(
+      bluetoothServiceUUID: CBUUID(string: "FD2D"),
+      bluetoothNameSubstring: "Buds")
+    let headset = ASDiscoveryDescriptor(bluetoothCompanyIdentifier: 0x004C)
+    let one = DiscoveryListRequest(descriptors: [buds])
+    #expect(try roundTrip(one) == one)
+    #expect(one.params?["descriptor"] != nil)
+    let two = DiscoverySubscribeRequest(descriptors: [buds, headset])
+    #expect(try roundTrip(two) == two)
+    #expect(two.params?["descriptors"] != nil)
+    #expect(try roundTrip(DiscoveryListRequest()).descriptors.isEmpty)
+    let pair = AccessoryPairRequest<AccessoryControlDevice.Configuration>(
+      address: "AA:BB:CC:DD:EE:01", name: "Kitchen", descriptor: buds)
+    #expect(try roundTrip(pair) == pair)
+    let migrate = AccessoryMigrateRequest<AccessoryControlDevice.Configuration>(
+      descriptor: headset)
+    #expect(try roundTrip(migrate) == migrate)
+  }
+
+  @Test(
+    "A descriptor that breaks Apple's rules is refused by the daemon's reading")
+  func invalidDescriptor() {
+    // A name substring needs a service UUID or a company identifier.
+    #expect(throws: ControlError.self) {
+      try DiscoveryListRequest(
+        params: RequestParameters(
+          .object([
+            "descriptor": .object(["bluetoothNameSubstring": .string("Buds")])
+          ])))
+    }
+    #expect(
+      throws: ControlError.invalidParams(
+        "give 'descriptor' or 'descriptors', not both")
+    ) {
+      try DiscoveryListRequest(
+        params: RequestParameters(
+          .object([
+            "descriptor": .object(["bluetoothServiceUUID": .string("FD2D")]),
+            "descriptors": .array([]),
+          ])))
+    }
   }
 
   @Test("The wire keeps its method names and member names")

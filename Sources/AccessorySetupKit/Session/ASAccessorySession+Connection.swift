@@ -174,10 +174,8 @@ extension ASAccessorySession {
     }
     startThread {
       defer { client.close() }
-      let filter = descriptors.compactMap { try? JSONValue(encoding: $0) }
       let subscribed = try? client.call(
-        "discovery.subscribe",
-        params: .object(["descriptors": .array(filter)]))
+        DiscoverySubscribeRequest(descriptors: descriptors))
       guard subscribed != nil else { return }
       var delivered = Set<BluetoothAddress>()
       func discovered(_ json: JSONValue?) {
@@ -194,8 +192,8 @@ extension ASAccessorySession {
               device: device, descriptor: descriptor)))
       }
       // The devices found before the picker, then each new one.
-      let listed = try? client.call(
-        "discovery.list", params: .object(["descriptors": .array(filter)]))
+      let listed = try? client.callForJSON(
+        DiscoveryListRequest(descriptors: descriptors))
       if case .array(let devices)? = listed?["devices"] {
         devices.forEach(discovered)
       }
