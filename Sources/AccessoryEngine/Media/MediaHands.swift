@@ -30,6 +30,7 @@ struct MediaHands: Sendable {
     among inputs: [SinkInput], _ accessory: String
   ) async -> (players: [String: String], streams: Set<UInt32>) {
     let owned = await playingPlayers(among: inputs)
+    guard !Task.isCancelled else { return ([:], []) }
     let deadline = ContinuousClock.now + Self.pauseWait
     let paused = await pause(owned.map(\.0), until: deadline)
     await waitForPaused(Set(paused.keys), accessory, until: deadline)

@@ -21,6 +21,11 @@ struct MediaRuntime {
   var followed: (mirror: ServerMirror?, number: Int) = (nil, 0)
   /// Streams the person moved, for the rules to take next.
   var personMoves: [UInt32] = []
+  /// The pauses in flight, by accessory: cancelled when the engine stops.
+  var pauseTasks: [String: Task<Void, Never>] = [:]
+  /// Streams the link muted as their output vanished whose news came too
+  /// late for the loop: given back as the engine stops.
+  var mutedAfterTheLoop: [UInt32: BluetoothAddress] = [:]
   /// Put-back resumes that wait for the server to show the route back on
   /// the accessory, with when they stop waiting and who waits for them.
   var resumesAwaitingMoves:

@@ -124,7 +124,14 @@ extension RouteController {
               eventType: .mediaPaused, accessory: accessory,
               players: Self.players(paused), reason: reason)))
       case .mute(let accessory, let streams, let reason):
-        _ = await setMute(streams, muted: true, accessory, reason: reason)
+        let done = await setMute(
+          streams, muted: true, accessory, reason: reason)
+        // What the server did not mute is not held muted.
+        let failed = Set(streams).subtracting(done)
+        if !failed.isEmpty {
+          media.memory.pauses[accessory]?.muted.subtract(failed)
+          holdMutes()
+        }
       case .announceMuted(let accessory, let streams, let reason):
         logger.notice(
           "Muted the streams moved off an accessory's output that went away",
@@ -162,9 +169,11 @@ extension RouteController {
       streams.contains($0.index)
     }
     let inbox = self.inbox
-    Task {
+    media.pauseTasks[accessory] = Task {
       let (paused, pausedStreams) = await hands.pausePlayers(
         among: inputs, accessory)
+      // Stopped meanwhile: nothing will record, or resume, them.
+      guard !Task.isCancelled else { return }
       _ = inbox.post(
         .media(
           .input(

@@ -64,14 +64,22 @@ extension RouteController {
     guard players != nil, !media.stopped else { return }
     media.stopped = true
     await link.muteStreams(whenTheirSinkVanishes: nil)
+    for task in media.pauseTasks.values { task.cancel() }
+    media.pauseTasks = [:]
     for (_, wait) in media.resumesAwaitingMoves {
       for reply in wait.replies { reply.resume() }
     }
     media.resumesAwaitingMoves = [:]
-    let held = media.memory.heldMuted
+    var held = media.memory.heldMuted
+    for (stream, address) in media.mutedAfterTheLoop {
+      held[stream] = address.description
+    }
+    mutedLedger?.takeOver(Array(media.mutedAfterTheLoop.keys))
+    media.mutedAfterTheLoop = [:]
     media.memory = MediaMemory()
     guard let mirror else {
-      mutedLedger?.hold(media.releasing)
+      // Nothing can be given back without the server: the ledger keeps
+      // what it holds, for the next daemon.
       await mutedLedger?.flush()
       return
     }
@@ -143,6 +151,9 @@ extension RouteController {
         .outputWentAway(
           accessory: address.description, output: sink, muted: Set(muted)))
     case .input(let input), .acknowledged(let input, _):
+      if case .playersPaused(let accessory, _, _) = input {
+        media.pauseTasks[accessory] = nil
+      }
       await mediaTake(input)
     case .resumeIfBack(let address, let reply):
       guard followsMedia, let output = outputName(for: address),

@@ -125,9 +125,13 @@ extension RouteController {
       let waiting = updatesAwaitingPause.removeValue(forKey: address),
       let first = waiting.first
     else { return false }
+    // Paused first: the pause recorded a player or a stream it had not.
+    let before = pauseRecordBefore.removeValue(forKey: address) ?? nil
+    let after = media.memory.pauses[accessory]
     let pausedFirst =
-      media.memory.pauses[accessory]
-      != pauseRecordBefore.removeValue(forKey: address)
+      !Set(after?.players.keys.map { $0 } ?? []).isSubset(
+        of: Set(before?.players.keys.map { $0 } ?? []))
+      || !(after?.muted ?? []).isSubset(of: before?.muted ?? [])
     var staged = await stage(first, pausedFirst: pausedFirst)
     for update in waiting.dropFirst() {
       staged = await take(update) || staged
@@ -229,6 +233,8 @@ extension RouteController {
       case .media(.resumeIfBack(_, let reply)),
         .media(.acknowledged(_, let reply)):
         reply.resume()
+      case .media(.outputVanished(let address, _, let muted)):
+        for stream in muted { media.mutedAfterTheLoop[stream] = address }
       case .link, .media: break
       }
     }

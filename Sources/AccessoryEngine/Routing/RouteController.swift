@@ -238,6 +238,9 @@ public actor RouteController: Service {
       await loop()
       group.cancelAll()
     }
+    // No more mutes by the link's reflex: what it muted until now is in
+    // the inbox or the memory, and is given back below.
+    if players != nil { await link.muteStreams(whenTheirSinkVanishes: nil) }
     let left = deferred + inbox.close()
     deferred = []
     answerAfterStopping(left)

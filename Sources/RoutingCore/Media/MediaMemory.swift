@@ -120,6 +120,11 @@ public struct MediaMemory: Sendable, Hashable {
     for (address, absence) in absences {
       for stream in absence.streams { held[stream] = address }
     }
+    // While the players of an output gone for good pause, its streams
+    // are still muted.
+    for (address, pausing) in pausing where pausing.cause == .disconnected {
+      for stream in pausing.streams { held[stream] = address }
+    }
     return held
   }
 }
