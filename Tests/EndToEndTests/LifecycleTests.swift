@@ -105,6 +105,21 @@ struct LifecycleTests {
 
   @Test("A second SIGTERM while the daemon stops ends it at once")
   func secondSignalEndsTheStop() async throws {
+    // The frozen server's batch gives up after the link's 5 s operation
+    // timeout; on a machine so busy that the two signals come later than
+    // that, the stop ends by itself and the case is not made: tried again.
+    for attempt in 1...3 {
+      if try await secondSignalEndsTheStop(lastAttempt: attempt == 3) {
+        return
+      }
+    }
+  }
+
+  /// One try of ``secondSignalEndsTheStop()``.
+  ///
+  /// - Returns: Whether the case was made; false when the frozen batch
+  ///   gave up before the second signal.
+  private func secondSignalEndsTheStop(lastAttempt: Bool) async throws -> Bool {
     let server = try await SoundServer.start(
       .pulseAudio, sinks: sinks(.pulseAudio, phones: false))
     defer { server.stop() }
@@ -137,6 +152,13 @@ struct LifecycleTests {
     try await waitUntil("the daemon ends", within: .seconds(10)) {
       !daemon.isRunning
     }
+    let gaveUp =
+      daemon.log.contains("Cannot apply the route now")
+      || daemon.log.contains("A routing operation failed")
+    if gaveUp, daemon.exitDescription == "exit status 0", !lastAttempt {
+      _ = try? await update.result()
+      return false
+    }
     #expect(daemon.exitDescription == "exit status 143", "\(daemon.log)")
     let exits = daemon.log.components(separatedBy: "\n").filter {
       $0.contains("Exiting")
@@ -146,6 +168,7 @@ struct LifecycleTests {
       exits.first?.contains("exit.reason=a second SIGTERM while stopping")
         == true, "\(exits)")
     _ = try? await update.result()
+    return true
   }
 
   @Test(
