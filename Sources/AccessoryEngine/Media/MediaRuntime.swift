@@ -18,7 +18,10 @@ struct MediaRuntime {
   /// Whether the engine has stopped: nothing more is muted or paused.
   var stopped = false
   /// The server's state the rules last followed, and its number.
-  var followed: (mirror: ServerMirror?, number: Int) = (nil, 0)
+  var followed: (server: MediaView.Server?, number: Int) = (nil, 0)
+  /// The server's state the router last took in, as the rules see it,
+  /// and its number: converted once.
+  var converted: (number: Int, server: MediaView.Server?) = (-1, nil)
   /// Streams the person moved, for the rules to take next.
   var personMoves: [UInt32] = []
   /// The pauses in flight, by accessory: cancelled when the engine stops.

@@ -24,31 +24,28 @@ extension RouteController {
 
   /// Takes one event for the media rules on the current server state,
   /// and carries out their effects.
-  func mediaTake(
-    _ input: MediaInput, previous: ServerMirror? = nil
-  ) async {
-    guard followsMedia else { return }
+  ///
+  /// - Returns: The effects carried out.
+  @discardableResult
+  func mediaTake(_ input: MediaInput) async -> [MediaEffect] {
+    guard followsMedia else { return [] }
     let mirror = self.mirror
     let (next, effects) = MediaRules.step(
-      media.memory, mediaView(of: mirror, input, previous: previous), input,
-      policies.policy, now: mediaNow)
+      media.memory, mediaView(input), input, policies.policy, now: mediaNow)
     media.memory = next
     holdMutes()
     await carryOut(effects, on: mirror)
+    return effects
   }
 
   /// What the rules see: the server's state, the players, and the
   /// registrations of the accessories that take part.
-  func mediaView(
-    of mirror: ServerMirror?, _ input: MediaInput,
-    previous: ServerMirror? = nil
-  ) -> MediaView {
+  func mediaView(_ input: MediaInput) -> MediaView {
     var involved = Set(media.memory.pauses.keys).union(
       media.memory.absences.keys
     ).union(media.memory.pausing.keys)
-    let server = mirror.map(Self.mediaServer)
-    let before = previous.map(Self.mediaServer)
-    for output in (server?.outputs ?? []) + (before?.outputs ?? []) {
+    let server = mediaServerNow()
+    for output in server?.outputs ?? [] {
       if let accessory = output.accessory { involved.insert(accessory) }
     }
     switch input {
@@ -59,7 +56,11 @@ extension RouteController {
       involved.insert(accessory)
     case .leftOverMutes(let streams):
       involved.formUnion(streams.values)
-    case .serverChanged, .playerChanged, .streamMovedByThePerson:
+    case .serverChanged(let previous):
+      for output in previous?.outputs ?? [] {
+        if let accessory = output.accessory { involved.insert(accessory) }
+      }
+    case .playerChanged, .streamMovedByThePerson:
       break
     }
     let registrations = engine.registry.registrations
@@ -86,6 +87,15 @@ extension RouteController {
     return MediaView(
       server: server, players: statuses, registered: registered,
       reportedOffHead: offHead)
+  }
+
+  /// The server's state the router last took in, as the media rules see
+  /// it: converted once for each state.
+  func mediaServerNow() -> MediaView.Server? {
+    if media.converted.number != mirrorNumber {
+      media.converted = (mirrorNumber, mirror.map(Self.mediaServer))
+    }
+    return media.converted.server
   }
 
   /// The server's state as the media rules see it.

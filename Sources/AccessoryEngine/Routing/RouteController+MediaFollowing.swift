@@ -119,19 +119,22 @@ extension RouteController {
   // MARK: - Following
 
   /// Takes one media event from the inbox.
-  func take(_ trigger: MediaTrigger) async {
+  ///
+  /// - Returns: The media rules' effects, carried out.
+  @discardableResult
+  func take(_ trigger: MediaTrigger) async -> [MediaEffect] {
     switch trigger {
     case .player(let change):
       switch change {
       case .vanished(let busName):
-        await mediaTake(.playerChanged(busName: busName, status: nil))
+        return await mediaTake(.playerChanged(busName: busName, status: nil))
       case .appeared(let player), .changed(let player):
         // The change may be older than what the rules saw when they
         // paused it: judged by the player's status now.
         let status =
           players?.player(named: player.busName)?.playbackStatus
           ?? player.playbackStatus
-        await mediaTake(
+        return await mediaTake(
           .playerChanged(
             busName: player.busName,
             status: MediaView.PlayerStatus(rawValue: status.rawValue)
@@ -145,22 +148,22 @@ extension RouteController {
             Set(muted), on: mirror, address.description,
             reason: "accessoryd is stopping")
         }
-        return
+        return []
       }
-      await mediaTake(
+      return await mediaTake(
         .outputWentAway(
           accessory: address.description, output: sink, muted: Set(muted)))
     case .input(let input), .acknowledged(let input, _):
       if case .playersPaused(let accessory, _, _) = input {
         media.pauseTasks[accessory] = nil
       }
-      await mediaTake(input)
+      return await mediaTake(input)
     case .resumeIfBack(let address, let reply):
       guard followsMedia, let output = outputName(for: address),
         reportedOutput == output
       else {
         reply.resume()
-        return
+        return []
       }
       // Once the server shows the streams moved there, so that none is
       // heard where it was: PipeWire acknowledges a move before
@@ -168,6 +171,7 @@ extension RouteController {
       let until = mediaNow + Self.movesShownLimit
       media.resumesAwaitingMoves[address, default: (until, [])].replies
         .append(reply)
+      return []
     }
   }
 
@@ -176,8 +180,9 @@ extension RouteController {
   func mediaFollowServer() async {
     guard followsMedia else { return }
     if media.followed.number != mirrorNumber {
-      let previous = media.followed.mirror
-      media.followed = (mirror, mirrorNumber)
+      let previous = media.followed.server
+      let server = mediaServerNow()
+      media.followed = (server, mirrorNumber)
       if let mirror {
         mutedLedger?.useServer(MutedStreamLedger.Server(mirror.serverInfo))
         // A new server dropped the old one's streams from the ledger.
@@ -185,15 +190,31 @@ extension RouteController {
         if let leftOver = media.leftOver.take() {
           await takeOver(leftOver, on: mirror)
         }
-        await mediaTake(
-          .serverChanged(previous: previous.map(Self.mediaServer)),
-          previous: previous)
+        // Nothing to settle, and no accessory's output went: the rules
+        // would change nothing.
+        if media.memory.hasPausesOrAbsences
+          || Self.anAccessorysOutputWent(from: previous, in: server)
+        {
+          await mediaTake(.serverChanged(previous: previous))
+        }
       }
     }
     let moves = media.personMoves
     media.personMoves = []
     for stream in moves {
       await mediaTake(.streamMovedByThePerson(stream))
+    }
+  }
+
+  /// Whether an output of an accessory in one state of the server is
+  /// missing from the next.
+  static func anAccessorysOutputWent(
+    from previous: MediaView.Server?, in server: MediaView.Server?
+  ) -> Bool {
+    guard let previous else { return false }
+    let present = Set(server?.outputs.map(\.index) ?? [])
+    return previous.outputs.contains {
+      $0.accessory != nil && !present.contains($0.index)
     }
   }
 

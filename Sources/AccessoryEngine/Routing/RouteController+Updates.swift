@@ -105,33 +105,34 @@ extension RouteController {
       return await stage(update, pausedFirst: false)
     }
     updatesAwaitingPause[address] = [update]
-    pauseRecordBefore[address] = media.memory.pauses[address.description]
     await mediaTake(.takenOff(accessory: address.description, output: output))
     guard media.memory.pausing[address.description] == nil else {
       // The players' answer stages it.
       return false
     }
     updatesAwaitingPause[address] = nil
-    pauseRecordBefore[address] = nil
     return await stage(update, pausedFirst: false)
   }
 
   /// The players answered the pause of an accessory taken off: stages the
   /// update that waited for it, and takes those behind it in order.
   ///
+  /// - Parameter effects: What the media rules made of the answer: if they
+  ///   paused or muted anything, the update paused first.
   /// - Returns: Whether it staged a change, to route.
-  func stageAfterPause(of accessory: String) async -> Bool {
+  func stageAfterPause(
+    of accessory: String, effects: [MediaEffect]
+  ) async -> Bool {
     guard let address = BluetoothAddress(accessory),
       let waiting = updatesAwaitingPause.removeValue(forKey: address),
       let first = waiting.first
     else { return false }
-    // Paused first: the pause recorded a player or a stream it had not.
-    let before = pauseRecordBefore.removeValue(forKey: address) ?? nil
-    let after = media.memory.pauses[accessory]
-    let pausedFirst =
-      !Set(after?.players.keys.map { $0 } ?? []).isSubset(
-        of: Set(before?.players.keys.map { $0 } ?? []))
-      || !(after?.muted ?? []).isSubset(of: before?.muted ?? [])
+    let pausedFirst = effects.contains {
+      switch $0 {
+      case .announcePaused, .mute: true
+      default: false
+      }
+    }
     var staged = await stage(first, pausedFirst: pausedFirst)
     for update in waiting.dropFirst() {
       staged = await take(update) || staged

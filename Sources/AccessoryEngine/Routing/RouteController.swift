@@ -77,9 +77,6 @@ public actor RouteController: Service {
   /// Updates that wait for the media of an accessory taken off to pause,
   /// by accessory, oldest first.
   var updatesAwaitingPause: [BluetoothAddress: [AccessoryUpdate]] = [:]
-  /// The pause record of an accessory before its media was paused for an
-  /// update, to tell whether the pause recorded anything.
-  var pauseRecordBefore: [BluetoothAddress: MediaMemory.Pause?] = [:]
   /// Updates staged in this pass, answered once it has routed.
   var stagedUpdates:
     [(
@@ -89,9 +86,12 @@ public actor RouteController: Service {
   /// How many decisions the loop has made, for the tests that count them
   /// per event.
   package internal(set) var decisionCount = 0
-  /// Streams the person moved that the router announced, oldest first,
-  /// for tests.
-  package private(set) var announcedPersonMoves: [UInt32] = []
+  /// The streams the person moved, as far as the router knows: those
+  /// pinned by the person whose move is confirmed.
+  package var personsMoves: Set<UInt32> {
+    Set(tracking.pins.filter { $0.value == .user }.keys)
+      .subtracting(tracking.unconfirmedMoves)
+  }
   /// The cards this router switched to a headset profile for a call, with
   /// the profile each gets back after it.
   var callProfiles: [CallProfile] = []
@@ -318,9 +318,9 @@ public actor RouteController: Service {
           }
         case .media(let event):
           await mediaFollowServer()
-          await take(event)
+          let effects = await take(event)
           if case .input(.playersPaused(let accessory, _, _)) = event,
-            await stageAfterPause(of: accessory)
+            await stageAfterPause(of: accessory, effects: effects)
           {
             reasons.append("an accessory was updated")
             leavingFollowers = true
@@ -575,10 +575,6 @@ public actor RouteController: Service {
 
   /// Tells the media rules of the streams the person moved.
   func announceMovedByThePerson(_ streams: [UInt32]) {
-    announcedPersonMoves.append(contentsOf: streams)
-    if announcedPersonMoves.count > 100 {
-      announcedPersonMoves.removeFirst(announcedPersonMoves.count - 100)
-    }
     if followsMedia { media.personMoves.append(contentsOf: streams) }
   }
 }

@@ -111,6 +111,13 @@ public struct MediaMemory: Sendable, Hashable {
   /// ``MediaInput/graceEnded(accessory:absence:)`` then.
   public var nextWake: Double? { absences.values.map(\.endsAt).min() }
 
+  /// Whether something is paused or an output is away: only then can a
+  /// new state of the server, with every accessory's output still there,
+  /// change what the rules hold.
+  public var hasPausesOrAbsences: Bool {
+    !pauses.isEmpty || !absences.isEmpty
+  }
+
   /// Every stream held muted, with its accessory.
   public var heldMuted: [UInt32: String] {
     var held: [UInt32: String] = [:]

@@ -363,7 +363,7 @@ struct RouterTests {
       await rig.router.reconcile(because: "a test asked")
       // The defaults agree: no fresh state; the move is the person's,
       // announced once checked, and the stream stays pinned.
-      #expect(await rig.router.announcedPersonMoves == [1])
+      #expect(await rig.router.personsMoves == [1])
       #expect(await rig.server.defaultChecks == 1)
       #expect(await rig.server.reconnects == 0)
       try await rig.place(Rig.budsAddress, .offHead)
