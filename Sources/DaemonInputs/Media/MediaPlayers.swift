@@ -26,14 +26,6 @@ public final class MediaPlayers: Service {
     var availability: Availability = .off(reason: "not connected yet")
     var client: MPRISClient?
     var players: [String: MediaPlayer] = [:]
-    var waiters: [Int: Waiter] = [:]
-    var nextWaiter = 0
-  }
-
-  /// A task waiting until the players meet a condition.
-  private struct Waiter {
-    var condition: @Sendable ([String: MediaPlayer]) -> Bool
-    var continuation: CheckedContinuation<Bool, Never>
   }
 
   /// The service's name in the log.
@@ -42,6 +34,7 @@ public final class MediaPlayers: Service {
   private let logger: Logger
   private let state = Mutex(State())
   private let subscribers = Broadcast<MediaPlayerChange>()
+  private let waiters = ConditionWaiters<[String: MediaPlayer]>()
 
   /// Creates the service.
   ///
@@ -108,31 +101,9 @@ public final class MediaPlayers: Service {
     _ deadline: ContinuousClock.Instant,
     _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
   ) async -> Bool {
-    let id = state.withLock { state in
-      defer { state.nextWaiter += 1 }
-      return state.nextWaiter
-    }
-    let timeout = Task {
-      try? await Task.sleep(until: deadline, clock: .continuous)
-      self.endWaiter(id, met: false)
-    }
-    defer { timeout.cancel() }
-    return await withCheckedContinuation { continuation in
-      let met = state.withLock { state -> Bool? in
-        if condition(state.players) { return true }
-        // The timeout may have fired already: it found no waiter then.
-        if ContinuousClock.now >= deadline { return false }
-        state.waiters[id] = Waiter(
-          condition: condition, continuation: continuation)
-        return nil
-      }
-      if let met { continuation.resume(returning: met) }
-    }
-  }
-
-  private func endWaiter(_ id: Int, met: Bool) {
-    let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
-    waiter?.continuation.resume(returning: met)
+    await waiters.wait(
+      until: deadline, current: { self.state.withLock { $0.players } },
+      condition)
   }
 
   private func connectedClient(
@@ -150,22 +121,17 @@ public final class MediaPlayers: Service {
   /// Applies a change, tells the subscribers and wakes the waiters whose
   /// condition now holds.
   private func apply(_ change: MediaPlayerChange) {
-    let woken = state.withLock { state -> [Waiter] in
+    let players = state.withLock { state in
       switch change {
       case .appeared(let player), .changed(let player):
         state.players[player.busName] = player
       case .vanished(let busName):
         state.players[busName] = nil
       }
-      var woken: [Waiter] = []
-      for (id, waiter) in state.waiters where waiter.condition(state.players) {
-        woken.append(waiter)
-        state.waiters[id] = nil
-      }
-      return woken
+      return state.players
     }
     subscribers.publish(change)
-    woken.forEach { $0.continuation.resume(returning: true) }
+    waiters.wake(with: players)
   }
 
   /// Follows the players until cancelled.

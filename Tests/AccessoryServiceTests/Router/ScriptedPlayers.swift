@@ -27,19 +27,14 @@ final class ScriptedPlayers: MediaPlayerControl {
     var players: [String: MediaPlayer] = [:]
     var streams: [String: Set<UInt32>] = [:]
     var answers: [String: Answer] = [:]
-    var subscribers: [AsyncStream<MediaPlayerChange>.Continuation] = []
-    var waiters:
-      [Int: (
-        condition: @Sendable ([String: MediaPlayer]) -> Bool,
-        continuation: CheckedContinuation<Bool, Never>
-      )] = [:]
-    var nextWaiter = 0
     /// Every pause and play asked for, in order, as `pause NAME` and
     /// `play NAME`.
     var calls: [String] = []
   }
 
   private let state = Mutex(State())
+  private let subscribers = Broadcast<MediaPlayerChange>()
+  private let waiters = ConditionWaiters<[String: MediaPlayer]>()
   /// The scripted server, whose streams a player corks as it pauses.
   let server: ScriptedSoundServer
 
@@ -97,20 +92,8 @@ final class ScriptedPlayers: MediaPlayerControl {
   }
 
   private func announce(_ change: MediaPlayerChange) {
-    let (subscribers, ready) = state.withLock {
-      state -> (
-        [AsyncStream<MediaPlayerChange>.Continuation],
-        [CheckedContinuation<Bool, Never>]
-      ) in
-      var ready: [CheckedContinuation<Bool, Never>] = []
-      for (id, waiter) in state.waiters where waiter.condition(state.players) {
-        ready.append(waiter.continuation)
-        state.waiters[id] = nil
-      }
-      return (state.subscribers, ready)
-    }
-    for subscriber in subscribers { subscriber.yield(change) }
-    for waiter in ready { waiter.resume(returning: true) }
+    subscribers.publish(change)
+    waiters.wake(with: state.withLock { $0.players })
   }
 
   // MARK: - MediaPlayerControl
@@ -124,10 +107,7 @@ final class ScriptedPlayers: MediaPlayerControl {
   }
 
   func changes() -> AsyncStream<MediaPlayerChange> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: MediaPlayerChange.self)
-    state.withLock { $0.subscribers.append(continuation) }
-    return stream
+    subscribers.subscribe()
   }
 
   func pause(_ busName: String, timeout: Duration) async throws(MPRISError) {
@@ -154,24 +134,9 @@ final class ScriptedPlayers: MediaPlayerControl {
     _ deadline: ContinuousClock.Instant,
     _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
   ) async -> Bool {
-    let id = state.withLock { state in
-      defer { state.nextWaiter += 1 }
-      return state.nextWaiter
-    }
-    let timeout = Task {
-      try? await Task.sleep(until: deadline, clock: .continuous)
-      self.state.withLock { $0.waiters.removeValue(forKey: id) }?
-        .continuation.resume(returning: false)
-    }
-    defer { timeout.cancel() }
-    return await withCheckedContinuation { continuation in
-      let met = state.withLock { state -> Bool in
-        if condition(state.players) { return true }
-        state.waiters[id] = (condition, continuation)
-        return false
-      }
-      if met { continuation.resume(returning: true) }
-    }
+    await waiters.wait(
+      until: deadline, current: { self.state.withLock { $0.players } },
+      condition)
   }
 
   func streams(
