@@ -138,7 +138,7 @@ extension DaemonMethods {
     }
     events.publish(.session(SessionEvent(migrated: migrated.count)))
     if !migrated.isEmpty {
-      await router.reconcile(because: "accessories were migrated")
+      await router.reconcile(because: .accessoriesMigrated)
     }
     return migrated
   }

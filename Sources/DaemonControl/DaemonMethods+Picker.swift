@@ -92,7 +92,7 @@ extension DaemonMethods {
             descriptors: request.migrationItems.map(\.descriptor)))
       }
     }
-    await router.reconcile(because: "an accessory was paired")
+    await router.reconcile(because: .accessoryPaired)
     return try await reply(accessoryRecord(address))
   }
 

@@ -167,7 +167,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       ?? engine.registry.accessories[address]?.displayName
       ?? device.displayName
     try await authorize(device, name: name, descriptor: descriptor)
-    await router.reconcile(because: "an accessory was paired")
+    await router.reconcile(because: .accessoryPaired)
     return await accessoryRecord(address)
   }
 
@@ -210,7 +210,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     await router.forgetMedia(of: address)
     publishAccessory(.unpaired, address, displayName: name)
     if wasRegistered { publishAccessory(.invalidated, address) }
-    await router.reconcile(because: "an accessory was unpaired")
+    await router.reconcile(because: .accessoryUnpaired)
     return EmptyReply()
   }
 
@@ -236,7 +236,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       readsHeadphones: readsHeadphones)
     publishAccessory(.registered, address)
     let pending = await router.reconcile(
-      because: "an accessory was registered", leavingFollowersToTheDefault: true
+      because: .accessoryRegistered, leavingFollowersToTheDefault: true
     )
     return await accessoryRecord(address, routePending: pending)
   }
@@ -282,7 +282,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     do {
       try await engine.saved(through: staged.generation)
     } catch {
-      await router.reconcile(because: "an update could not be saved")
+      await router.reconcile(because: .updateNotSaved)
       if staged.pausedFirst { await router.undoPause(of: address) }
       throw error
     }
@@ -333,7 +333,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       by: source)
     publishAccessory(.registered, address)
     await router.reconcile(
-      because: "accessoryd registered headphones it reads",
+      because: .headphonesRegistered,
       leavingFollowersToTheDefault: true)
     return true
   }

@@ -181,7 +181,7 @@ struct Accessoryd {
               metadata: ["policy.path": configuration.policyPath ?? "built-in"])
             outcome = "Policy reloaded"
             // Not awaited: a stop signal must not wait for the route.
-            Task { await router.reconcile(because: "the policy was reloaded") }
+            Task { await router.reconcile(because: .policyReloaded) }
           } catch {
             logger.error(
               "The new policy is refused; the old one stays: \(error)")

@@ -5,10 +5,9 @@ import DaemonInputs
 import DaemonLifecycle
 import RoutingCore
 
-/// The media rules' memory and what carrying out their effects needs.
+/// What carrying out the media rules' effects needs, besides their memory
+/// (in the engine's ``EngineMemory``).
 struct MediaRuntime {
-  /// What the rules remember.
-  var memory = MediaMemory()
   /// Streams being given back, kept in the ledger until the server
   /// confirms: a daemon killed meanwhile leaves them to the next.
   var releasing: [UInt32: BluetoothAddress] = [:]

@@ -31,8 +31,8 @@ extension RouteController {
     guard followsMedia else { return [] }
     let mirror = self.mirror
     let (next, effects) = MediaRules.step(
-      media.memory, mediaView(input), input, policies.policy, now: mediaNow)
-    media.memory = next
+      rules.media, mediaView(input), input, policies.policy, now: mediaNow)
+    rules.media = next
     holdMutes()
     await carryOut(effects, on: mirror)
     return effects
@@ -41,9 +41,9 @@ extension RouteController {
   /// What the rules see: the server's state, the players, and the
   /// registrations of the accessories that take part.
   func mediaView(_ input: MediaInput) -> MediaView {
-    var involved = Set(media.memory.pauses.keys).union(
-      media.memory.absences.keys
-    ).union(media.memory.pausing.keys)
+    var involved = Set(rules.media.pauses.keys).union(
+      rules.media.absences.keys
+    ).union(rules.media.pausing.keys)
     let server = mediaServerNow()
     for output in server?.outputs ?? [] {
       if let accessory = output.accessory { involved.insert(accessory) }
@@ -139,7 +139,7 @@ extension RouteController {
         // What the server did not mute is not held muted.
         let failed = Set(streams).subtracting(done)
         if !failed.isEmpty {
-          media.memory.pauses[accessory]?.muted.subtract(failed)
+          rules.media.pauses[accessory]?.muted.subtract(failed)
           holdMutes()
         }
       case .announceMuted(let accessory, let streams, let reason):

@@ -70,13 +70,13 @@ extension RouteController {
       for reply in wait.replies { reply.resume() }
     }
     media.resumesAwaitingMoves = [:]
-    var held = media.memory.heldMuted
+    var held = rules.media.heldMuted
     for (stream, address) in media.mutedAfterTheLoop {
       held[stream] = address.description
     }
     mutedLedger?.takeOver(Array(media.mutedAfterTheLoop.keys))
     media.mutedAfterTheLoop = [:]
-    media.memory = MediaMemory()
+    rules.media = MediaMemory()
     guard let mirror else {
       // Nothing can be given back without the server: the ledger keeps
       // what it holds, for the next daemon.
@@ -106,7 +106,7 @@ extension RouteController {
   func holdMutes() {
     guard let ledger = mutedLedger, !media.stopped else { return }
     var held = media.releasing
-    for (stream, accessory) in media.memory.heldMuted {
+    for (stream, accessory) in rules.media.heldMuted {
       if let address = BluetoothAddress(accessory) { held[stream] = address }
     }
     ledger.hold(held)
@@ -192,7 +192,7 @@ extension RouteController {
         }
         // Nothing to settle, and no accessory's output went: the rules
         // would change nothing.
-        if media.memory.hasPausesOrAbsences
+        if rules.media.hasPausesOrAbsences
           || Self.anAccessorysOutputWent(from: previous, in: server)
         {
           await mediaTake(.serverChanged(previous: previous))
@@ -223,7 +223,7 @@ extension RouteController {
   var nextMediaWake: Date? {
     guard followsMedia else { return nil }
     let times =
-      [media.memory.nextWake].compactMap { $0 }
+      [rules.media.nextWake].compactMap { $0 }
       + media.resumesAwaitingMoves.values.map(\.until)
     return times.min().map { Date(timeIntervalSince1970: $0) }
   }
@@ -233,7 +233,7 @@ extension RouteController {
   func mediaWakes() async {
     guard followsMedia else { return }
     let now = mediaNow
-    for (accessory, absence) in media.memory.absences.sorted(by: {
+    for (accessory, absence) in rules.media.absences.sorted(by: {
       $0.key < $1.key
     }) where absence.endsAt <= now {
       await mediaTake(.graceEnded(accessory: accessory, absence: absence.id))
@@ -269,7 +269,7 @@ extension RouteController {
       streams[entry.stream] = entry.accessory.description
     }
     await mediaTake(.leftOverMutes(streams))
-    let held = media.memory.heldMuted
+    let held = rules.media.heldMuted
     let kept = streams.keys.filter { held[$0] != nil }.sorted()
     logger.notice(
       "Took over the streams an earlier accessoryd left muted",
@@ -347,7 +347,7 @@ extension RouteController {
   ///   back on resumes it; zero never.
   public func pausedMedia(resumingWithin window: Double) -> [PausedMedia] {
     let resumesOnReconnect = policies.policy.resumeOnReconnect
-    let paused = media.memory.pauses.map { accessory, pause in
+    let paused = rules.media.pauses.map { accessory, pause in
       let resumes =
         window > 0 && !pause.players.isEmpty
         && (!pause.disconnected || resumesOnReconnect)
@@ -358,7 +358,7 @@ extension RouteController {
         cause: pause.disconnected || pause.cause == .disconnected
           ? .disconnected : .takenOff)
     }
-    let away = media.memory.absences.map { accessory, absence in
+    let away = rules.media.absences.map { accessory, absence in
       PausedMedia(
         accessory: accessory, players: [], pausedAt: absence.since,
         resumeUntil: nil, mutedStreams: absence.streams.sorted(),

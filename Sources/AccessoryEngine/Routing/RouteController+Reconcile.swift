@@ -31,7 +31,7 @@ extension RouteController {
   /// - Returns: Whether the route is pending.
   @discardableResult
   func reconcileOnce(
-    because reason: String, leavingFollowersToTheDefault: Bool
+    because reason: RouteReason, leavingFollowersToTheDefault: Bool
   ) async -> Bool {
     let policy = policies.policy
     guard let mirror else {
@@ -56,26 +56,18 @@ extension RouteController {
         presence: tracking.presence)
       accessoriesCache = (current.generation, tracking.presence, accessories)
     }
-    var snapshot = SnapshotBuilder.snapshot(
+    let built = SnapshotBuilder.snapshot(
       registry: current.registry, registered: registered.accessories,
       accessories: accessories, mirror: mirror,
-      tracking: tracking, callProfiles: callProfiles,
-      hostAddresses: hostAddresses, now: now)
-    noteCall(in: snapshot, policy: policy)
-    snapshot.callEndedAt = callEndedAt
-    snapshot.callInput = callInput
-    let decision = decide(snapshot, policy, explaining: false)
+      tracking: tracking, hostAddresses: hostAddresses, now: now)
+    let callInputBefore = rules.calls.input
+    let (next, effects) = EngineRules.step(
+      rules, EngineView(snapshot: built), .decide, policy, now: now)
+    rules = next
+    guard case .route(let decision, let snapshot)? = effects.first else {
+      return pending
+    }
     decisionCount += 1
-    // The records of cards gone, or moved off their call profile by
-    // someone else, end with the decision; those given back end once the
-    // server took the profile (see recordCallProfiles).
-    let givenBack = Set(
-      decision.profileRequests.filter { $0.purpose == .afterCall }.map(\.card))
-    let ended = Set(decision.endedCallProfiles).subtracting(givenBack)
-    callProfiles.removeAll { ended.contains($0.card) }
-    let callInputBefore = callInput
-    callInput = decision.callInput(
-      after: callInput, defaultInput: snapshot.defaultInput)
     lastSnapshot = snapshot
     lastDecision = decision
     lastPolicy = policy
@@ -120,102 +112,168 @@ extension RouteController {
     let carried =
       leavingFollowersToTheDefault
       ? Self.movesCarriedByDefault(moves, to: defaultChange, on: mirror) : []
-    var sentMoves = moves.filter { !carried.contains($0.stream) }
+    let sending = RouteSending(
+      record: record, reason: reason, mirror: mirror,
+      defaultChange: defaultChange, inputChange: inputChange,
+      callInputBefore: callInputBefore, moves: moves,
+      carried: moves.filter { carried.contains($0.stream) },
+      sentMoves: moves.filter { !carried.contains($0.stream) })
     let batch = PulseBatch(
       cardProfiles: decision.profileRequests.map {
         .init(cardName: $0.card, profileName: $0.profile)
       },
       defaultSink: defaultChange,
       defaultSource: inputChange,
-      moves: sentMoves.map { .init(sinkInput: $0.stream, sink: $0.to) })
+      moves: sending.sentMoves.map {
+        .init(sinkInput: $0.stream, sink: $0.to)
+      })
     if let defaultChange { tracking.expectedDefault = defaultChange }
     if let inputChange { tracking.expectedDefaultInput = inputChange }
     for move in moves { tracking.expectedMoves[move.stream] = move.to }
-    // Only what this reconcile set is forgotten again: the states taken in
-    // while it waits may already have settled some.
+    logger.debug(
+      "Sending a batch",
+      metadata: [
+        "route.reason": "\(reason)",
+        "route.operations": "\(batch.operationCount)",
+      ])
+    let result: PulseBatchResult
+    do {
+      result = try await link.apply(batch)
+    } catch {
+      conclude(sending, .failure(error))
+      return pending
+    }
+    guard !sending.carried.isEmpty else {
+      conclude(sending, .success(result))
+      return pending
+    }
+    if case .success = result.defaultSink, let defaultChange {
+      // The loop goes on once the server shows the new default.
+      awaiting = LoopPhase(
+        until: clock.now().addingTimeInterval(Self.followingDefaultLimit),
+        awaited: .defaultOutput(defaultChange),
+        then: .moveWhatStayed(sending, first: result))
+    } else {
+      await moveWhatStayed(sending, first: result)
+    }
+    return pending
+  }
+
+  /// Moves the streams a default change did not carry, once the server has
+  /// shown which it carried, and concludes the route.
+  func moveWhatStayed(
+    _ sending: RouteSending, first: PulseBatchResult
+  ) async {
+    var sending = sending
+    var result = first
+    // A stream that is gone, or already there, is not moved.
+    let stayed = sending.carried.filter { move in
+      tracking.expectedMoves[move.stream] == move.to
+        && !isPlaying(move.stream, on: move.to)
+        && exists(move.stream)
+    }
+    // A router that stops sends nothing more.
+    if !stayed.isEmpty, !Task.isCancelled {
+      do {
+        let second = try await link.apply(
+          PulseBatch(
+            moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
+        sending.sentMoves += stayed
+        result.moves += second.moves
+      } catch {
+        conclude(sending, .failure(error))
+        return
+      }
+    }
+    conclude(sending, .success(result))
+  }
+
+  /// Takes in what the server answered to a route, and tells.
+  func conclude(
+    _ sending: RouteSending, _ outcome: Result<PulseBatchResult, PulseError>
+  ) {
+    let decision = sending.record.decision
+    let reason = sending.reason
+    // Only what this route set is forgotten again: the states taken in
+    // since may already have settled some.
     func forgetOwn(_ moves: [StreamMove]) {
       for move in moves where tracking.expectedMoves[move.stream] == move.to {
         tracking.expectedMoves[move.stream] = nil
       }
     }
-    logger.debug(
-      "Sending a batch",
-      metadata: [
-        "route.reason": reason, "route.operations": "\(batch.operationCount)",
-      ])
-    do {
-      var result = try await link.apply(batch)
-      if !carried.isEmpty {
-        let left = moves.filter { carried.contains($0.stream) }
-        if case .success = result.defaultSink {
-          await awaitNextMirror(within: Self.followingDefaultLimit) {
-            $0.mirror.map { $0.defaultSinkName == defaultChange } ?? true
-          }
-        }
-        // A stream that is gone, or already there, is not moved.
-        let stayed = left.filter { move in
-          tracking.expectedMoves[move.stream] == move.to
-            && !isPlaying(move.stream, on: move.to)
-            && exists(move.stream)
-        }
-        // A router that stops sends nothing more.
-        if !stayed.isEmpty, !Task.isCancelled {
-          let second = try await link.apply(
-            PulseBatch(
-              moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
-          sentMoves += stayed
-          result.moves += second.moves
-        }
-      }
+    switch outcome {
+    case .success(let result):
       // Whatever failed is not expected any more; whatever was sent is
       // checked for once the server has had time to show it.
-      if case .failure = result.defaultSink, let defaultChange {
-        tracking.forgetExpectedDefault(defaultChange)
+      if case .failure = result.defaultSink, let change = sending.defaultChange
+      {
+        tracking.forgetExpectedDefault(change)
       }
-      if case .failure = result.defaultSource, let inputChange {
-        tracking.forgetExpectedDefaultInput(inputChange)
-        if inputChange == decision.callInput { callInput = callInputBefore }
+      var inputRefused = false
+      if case .failure = result.defaultSource,
+        let change = sending.inputChange
+      {
+        tracking.forgetExpectedDefaultInput(change)
+        inputRefused = change == decision.callInput
       }
-      recordCallProfiles(decision.profileRequests, result.cardProfiles)
+      takeAnswer(
+        sending,
+        profilesSwitched: result.cardProfiles.map {
+          if case .success = $0 { true } else { false }
+        }, callInputRefused: inputRefused)
       forgetOwn(
-        zip(sentMoves, result.moves).compactMap { move, outcome in
+        zip(sending.sentMoves, result.moves).compactMap { move, outcome in
           if case .failure = outcome { move } else { nil }
         })
       confirmAt = clock.now().addingTimeInterval(Self.confirmationDelay)
       for error in result.errors {
         logger.warning(
           "A routing operation failed",
-          metadata: ["pulse.error": error.description, "route.reason": reason])
+          metadata: [
+            "pulse.error": error.description, "route.reason": "\(reason)",
+          ])
       }
       pending = false
-    } catch {
-      if let defaultChange { tracking.forgetExpectedDefault(defaultChange) }
-      if let inputChange {
-        tracking.forgetExpectedDefaultInput(inputChange)
-        if inputChange == decision.callInput { callInput = callInputBefore }
+    case .failure(let error):
+      if let change = sending.defaultChange {
+        tracking.forgetExpectedDefault(change)
       }
-      forgetOwn(moves)
+      if let change = sending.inputChange {
+        tracking.forgetExpectedDefaultInput(change)
+      }
+      takeAnswer(
+        sending, profilesSwitched: [],
+        callInputRefused: sending.inputChange != nil
+          && sending.inputChange == decision.callInput)
+      forgetOwn(sending.moves)
       pending = true
       logger.warning(
         "Cannot apply the route now; it is pending",
         metadata: ["pulse.error": error.description])
     }
-    let summary = keepInHistory(record)
+    tell(sending, summary: keepInHistory(sending.record))
+  }
+
+  /// Logs a route that went out, and publishes it.
+  func tell(_ sending: RouteSending, summary: String) {
+    let decision = sending.record.decision
+    let reason = sending.reason
+    let mirror = sending.mirror
     // A switch of the default is one line at the default level; moves
     // alone are details.
     logger.log(
-      level: defaultChange == nil ? .info : .notice,
-      defaultChange == nil ? "Route applied" : "Output switched",
+      level: sending.defaultChange == nil ? .info : .notice,
+      sending.defaultChange == nil ? "Route applied" : "Output switched",
       metadata: [
-        "route.reason": reason,
+        "route.reason": "\(reason)",
         "route.output": decision.target ?? "none",
         "route.moves": "\(decision.moves.count)",
       ])
-    if let inputChange {
+    if let inputChange = sending.inputChange {
       logger.notice(
         "Input switched",
         metadata: [
-          "route.reason": reason, "route.input": inputChange,
+          "route.reason": "\(reason)", "route.input": inputChange,
           "route.call": decision.callPhase.rawValue,
         ])
     }
@@ -227,11 +285,11 @@ extension RouteController {
           "route.purpose": request.purpose.rawValue,
         ])
     }
-    if !sentMoves.isEmpty {
+    if !sending.sentMoves.isEmpty {
       logger.debug(
         "Streams moved",
         metadata: [
-          "route.streams": sentMoves.map { move in
+          "route.streams": sending.sentMoves.map { move in
             let from =
               mirror.sinkInputs.first { $0.index == move.stream }
               .flatMap { mirror.sink(index: $0.sinkIndex)?.name } ?? "no sink"
@@ -246,54 +304,26 @@ extension RouteController {
             output: decision.target, summary: summary,
             moves: decision.moves.count,
             defaultChanged: decision.defaultChange != nil, pending: pending,
-            chosenBy: .accessoryd, inputChanged: inputChange,
+            chosenBy: .accessoryd, inputChanged: sending.inputChange,
             profiles: decision.profileRequests.map(
               RouteEvent.ProfileSwitch.init))
         ))
     }
-    return pending
   }
 
-  /// Follows the call: once its streams are all gone, the end delay runs
-  /// from now, also when streams that would have made a call came and went
-  /// during it; a call that runs again ends it.
-  func noteCall(in snapshot: Snapshot, policy: Policy) {
-    let streams = callStreams(in: snapshot, policy: policy)
-    let delay = policy.callStartDelaySeconds
-    if streams.contains(where: { snapshot.now >= $0.recordingSince + delay }) {
-      callRunning = true
-      callEndedAt = nil
-    } else if streams.isEmpty,
-      callRunning || (callEndedAt != nil && callStreamsRecorded)
-    {
-      callRunning = false
-      callEndedAt = snapshot.now
-    }
-    callStreamsRecorded = !streams.isEmpty
-  }
-
-  /// Keeps the records of the cards switched for a call as the server
-  /// answered.
-  ///
-  /// A card it switched for a call is remembered with the profile it had;
-  /// a card it gave back is forgotten. A give-back the server refused
-  /// keeps its record, to be tried again.
-  func recordCallProfiles(
-    _ requests: [ProfileRequest], _ results: [Result<Void, PulseError>]
+  /// Gives the rules what the server answered to a route's card profiles
+  /// and call input.
+  func takeAnswer(
+    _ sending: RouteSending, profilesSwitched: [Bool], callInputRefused: Bool
   ) {
-    for (request, result) in zip(requests, results) {
-      guard case .success = result else { continue }
-      if request.purpose == .afterCall {
-        callProfiles.removeAll { $0.card == request.card }
-      }
-      guard request.purpose == .call, let previous = request.previousProfile
-      else { continue }
-      callProfiles.removeAll { $0.card == request.card }
-      callProfiles.append(
-        CallProfile(
-          card: request.card, previousProfile: previous,
-          callProfile: request.profile))
-    }
+    let answer = RouteAnswer(
+      profiles: sending.record.decision.profileRequests,
+      profilesSwitched: profilesSwitched,
+      refusedCallInput: callInputRefused
+        ? .init(before: sending.callInputBefore) : nil)
+    (rules, _) = EngineRules.step(
+      rules, EngineView(), .routeAnswered(answer), sending.record.policy,
+      now: clock.now().timeIntervalSince1970)
   }
 
   /// Checks, once the server has had time, that what this router sent
@@ -328,7 +358,9 @@ extension RouteController {
       tracking.expectedMoves = [:]
       // The fresh state routes again; the stale one is not decided on.
       await link.reconnect()
-      await awaitNextMirror(within: Self.freshMirrorLimit)
+      awaiting = LoopPhase(
+        until: clock.now().addingTimeInterval(Self.freshMirrorLimit),
+        awaited: .anyState, then: .decideOnTheFreshState)
       return false
     }
     guard !tracking.expectedMoves.isEmpty else { return false }
@@ -350,11 +382,24 @@ extension RouteController {
     let streams = streamsAwaitingDefaultCheck
     streamsAwaitingDefaultCheck = []
     let check = await link.checkDefaults()
-    if check?.reloading == true {
-      await awaitNextMirror(within: Self.freshMirrorLimit) {
-        if case .changed = $0 { false } else { true }
-      }
+    guard let check else {
+      confirmPersonsMoves(streams, seen: nil)
+      return
     }
+    guard check.reloading else {
+      confirmPersonsMoves(streams, seen: check)
+      return
+    }
+    // The loop goes on once the fresh state is in.
+    awaiting = LoopPhase(
+      until: clock.now().addingTimeInterval(Self.freshMirrorLimit),
+      awaited: .freshConnection, then: .confirmPersonsMoves(streams, check))
+  }
+
+  /// Takes streams that left the default as the person's moves, if the
+  /// defaults a new client saw (when one could look) are those the
+  /// router's state shows.
+  func confirmPersonsMoves(_ streams: Set<UInt32>, seen check: DefaultsCheck?) {
     guard let mirror,
       check.map({
         $0.sinkName == mirror.defaultSinkName
@@ -370,7 +415,7 @@ extension RouteController {
     let choseAnother =
       record.decision.target != explainedDecision?.decision.target
     if record.changedSomething || choseAnother
-      || !Self.echoTriggers.contains(record.trigger)
+      || !record.trigger.isEcho
     {
       explainedDecision = record
     }
@@ -397,7 +442,7 @@ extension RouteController {
     of record: DecisionRecord
   ) -> RouteHistory.Change {
     RouteHistory.Change(
-      decidedAt: record.decidedAt, trigger: record.trigger,
+      decidedAt: record.decidedAt, trigger: record.trigger.description,
       output: record.decision.target,
       summary: decide(record.snapshot, record.policy).explanation.summary,
       defaultChanged: record.sentDefault, moves: record.sentMoves)
@@ -453,13 +498,14 @@ extension RouteController {
       explanation: explaining
         ? explained.map { RouteReport.Explanation($0.explanation) } : nil,
       text: explaining ? explained?.explanation.text : nil,
-      decidedAt: record?.decidedAt, trigger: record?.trigger)
+      decidedAt: record?.decidedAt, trigger: record?.trigger.description)
     report.input = input
     report.inputDescription = input.flatMap { name in
       latest.inputs.first { $0.name == name }?.description
     }
     report.call = lastDecision.map { RouteReport.CallPhase($0.callPhase) }
-    report.callProfiles = callProfiles.map(RouteReport.CallProfile.init)
+    report.callProfiles = rules.calls.profiles.map(
+      RouteReport.CallProfile.init)
     return report
   }
 
@@ -474,7 +520,7 @@ extension RouteController {
     logger.info(
       "Host addresses from the Bluetooth adapters",
       metadata: ["host.addresses": texts.joined(separator: ",")])
-    await reconcile(because: "the host's Bluetooth adapters changed")
+    await reconcile(because: .adaptersChanged)
   }
 
   /// The host's Bluetooth addresses in use.

@@ -106,7 +106,7 @@ extension RouteController {
     }
     updatesAwaitingPause[address] = [update]
     await mediaTake(.takenOff(accessory: address.description, output: output))
-    guard media.memory.pausing[address.description] == nil else {
+    guard rules.media.pausing[address.description] == nil else {
       // The players' answer stages it.
       return false
     }

@@ -92,21 +92,8 @@ public actor RouteController: Service {
     Set(tracking.pins.filter { $0.value == .user }.keys)
       .subtracting(tracking.unconfirmedMoves)
   }
-  /// The cards this router switched to a headset profile for a call, with
-  /// the profile each gets back after it.
-  var callProfiles: [CallProfile] = []
-  /// When the last call's streams ended, kept until a call runs again.
-  var callEndedAt: Instant?
-  /// Whether a call ran at the last decision: its streams' end starts the
-  /// end delay.
-  var callRunning = false
-  /// Whether streams that would make a call recorded at the last
-  /// decision: the end delay runs from the last one's end.
-  var callStreamsRecorded = false
-  /// The input this router made the default for a call, to give back;
-  /// forgotten again when the server refused to set it, so that the next
-  /// decision sets it again.
-  var callInput: String?
+  /// What the rules remember: the call's and the media's.
+  var rules = EngineMemory()
   /// The default input this router sent and had not seen when it asked
   /// the link for a fresh mirror.
   var inputAwaitingFreshMirror: String?
@@ -131,7 +118,7 @@ public actor RouteController: Service {
   /// One decision with what it was made from.
   struct DecisionRecord {
     let decidedAt: Date
-    let trigger: String
+    let trigger: RouteReason
     let snapshot: Snapshot
     let policy: Policy
     let decision: Decision
@@ -147,13 +134,6 @@ public actor RouteController: Service {
     }
   }
 
-  /// The triggers that follow the sound server, whose decisions mostly
-  /// re-decide what the router has just done (a fresh connection included:
-  /// the router asks for one when PipeWire does not report its change).
-  static let echoTriggers: Set<String> = [
-    "the sound server changed", "the sound server connected",
-    "sent moves did not show up",
-  ]
   var pending = false
   /// When the decision asked to be made again: the end of a grace time.
   var reconsiderAt: Date?
@@ -162,11 +142,19 @@ public actor RouteController: Service {
   /// Streams that left a default PipeWire showed unchanged: the defaults
   /// are checked before the next decision.
   var streamsAwaitingDefaultCheck: Set<UInt32> = []
-  /// Triggers taken from the inbox during a reconcile, for the next one.
+  /// Triggers taken from the inbox during a phase, for the pass after it.
   var deferred: [RouterTrigger] = []
-  /// Why the next reconcile runs, for sound-server states taken during a
-  /// reconcile.
-  var followUpReasons: [String] = []
+  /// Why the next reconcile runs: sound-server states taken in during a
+  /// phase, and the reasons of a pass a phase interrupted.
+  var followUpReasons: [RouteReason] = []
+  /// Whether the next reconcile leaves the streams that follow the default
+  /// to the default change, as a pass a phase interrupted asked.
+  var followUpLeavesFollowers = false
+  /// What the loop waits for, if anything: the server to show a default it
+  /// sent, or a fresh state it asked for.
+  var awaiting: LoopPhase?
+  /// Requests whose pass a phase interrupted: answered once it has routed.
+  var repliesAfterPhase: [CheckedContinuation<Bool, Never>] = []
   /// How long sent changes may take to show up.
   package static let confirmationDelay = 1.5
   /// The default this router sent and had not seen when it asked the link
@@ -238,6 +226,14 @@ public actor RouteController: Service {
       await loop()
       group.cancelAll()
     }
+    // A route waiting for the server to show its default is concluded
+    // with what went out; its requests are answered with the rest.
+    if let phase = awaiting {
+      awaiting = nil
+      await end(phase)
+    }
+    for reply in repliesAfterPhase { reply.resume(returning: true) }
+    repliesAfterPhase = []
     // No more mutes by the link's reflex: what it muted until now is in
     // the inbox or the memory, and is given back below.
     if players != nil { await link.muteStreams(whenTheirSinkVanishes: nil) }
@@ -263,7 +259,7 @@ public actor RouteController: Service {
   ///   not take it.
   @discardableResult
   public nonisolated func reconcile(
-    because reason: String, leavingFollowersToTheDefault: Bool = false
+    because reason: RouteReason, leavingFollowersToTheDefault: Bool = false
   ) async -> Bool {
     await withCheckedContinuation { continuation in
       let request = RouteRequest(
@@ -282,6 +278,18 @@ public actor RouteController: Service {
 
   func loop() async {
     while !Task.isCancelled {
+      if let phase = awaiting {
+        guard await takeEventsDuring(phase) else { continue }
+        awaiting = nil
+        await end(phase)
+        if case .moveWhatStayed = phase.then {
+          // The route is out: its requests are answered.
+          answerAfterPhase()
+          await mediaFollowServer()
+          await mediaWakes()
+        }
+        continue
+      }
       let triggers = deferred + inbox.take()
       deferred = []
       let now = clock.now()
@@ -291,6 +299,7 @@ public actor RouteController: Service {
       guard
         !triggers.isEmpty || graceEnded || confirming || mediaDue
           || !followUpReasons.isEmpty || !streamsAwaitingDefaultCheck.isEmpty
+          || !repliesAfterPhase.isEmpty || !stagedUpdates.isEmpty
       else {
         await waitForTriggers(
           until: [reconsiderAt, confirmAt, nextMediaWake].compactMap { $0 }
@@ -299,8 +308,10 @@ public actor RouteController: Service {
       }
       var reasons = followUpReasons
       followUpReasons = []
-      var replies: [CheckedContinuation<Bool, Never>] = []
-      var leavingFollowers = false
+      var replies = repliesAfterPhase
+      repliesAfterPhase = []
+      var leavingFollowers = followUpLeavesFollowers
+      followUpLeavesFollowers = false
       for trigger in triggers {
         switch trigger {
         case .link(let update):
@@ -313,7 +324,7 @@ public actor RouteController: Service {
         case .update(let update):
           await mediaFollowServer()
           if await take(update) {
-            reasons.append("an accessory was updated")
+            reasons.append(.accessoryUpdated)
             leavingFollowers = true
           }
         case .media(let event):
@@ -322,7 +333,7 @@ public actor RouteController: Service {
           if case .input(.playersPaused(let accessory, _, _)) = event,
             await stageAfterPause(of: accessory, effects: effects)
           {
-            reasons.append("an accessory was updated")
+            reasons.append(.accessoryUpdated)
             leavingFollowers = true
           }
           if case .acknowledged(_, let reply) = event { reply.resume() }
@@ -332,22 +343,33 @@ public actor RouteController: Service {
       await mediaWakes()
       if graceEnded {
         reconsiderAt = nil
-        reasons.append("a grace time ended")
+        reasons.append(.graceEnded)
       }
       if confirming {
         confirmAt = nil
         if await confirmSentChanges() {
-          reasons.append("sent moves did not show up")
+          reasons.append(.sentMovesNotShown)
         }
       }
-      // States taken in while checking may call for another check; each
-      // comes from a new state, so this ends.
-      while !streamsAwaitingDefaultCheck.isEmpty, !Task.isCancelled {
+      if !streamsAwaitingDefaultCheck.isEmpty, awaiting == nil {
         await checkForUnreportedDefault()
+      }
+      // A phase began: the pass goes on after it, with the states it
+      // takes in.
+      if awaiting != nil {
+        holdForThePhase(
+          reasons: reasons, replies: replies,
+          leavingFollowers: leavingFollowers)
+        continue
       }
       if let reason = Self.mergedReason(reasons) {
         await reconcileOnce(
           because: reason, leavingFollowersToTheDefault: leavingFollowers)
+        if awaiting != nil {
+          holdForThePhase(
+            reasons: [], replies: replies, leavingFollowers: false)
+          continue
+        }
       }
       for reply in replies { reply.resume(returning: pending) }
       answerStagedUpdates()
@@ -358,8 +380,8 @@ public actor RouteController: Service {
 
   /// The reason a merged reconcile gives: the first that is not an echo
   /// of the sound server, else the first.
-  static func mergedReason(_ reasons: [String]) -> String? {
-    reasons.first { !echoTriggers.contains($0) } ?? reasons.first
+  package static func mergedReason(_ reasons: [RouteReason]) -> RouteReason? {
+    reasons.first { !$0.isEcho } ?? reasons.first
   }
 
   /// Returns once a trigger is queued, `deadline` has passed, or the task
@@ -379,41 +401,11 @@ public actor RouteController: Service {
     }
   }
 
-  /// During a reconcile: waits for the link's next mirror.
-  ///
-  /// Returns when the link publishes a mirror that shows what is awaited,
-  /// or loses the server, or `limit` seconds have passed. Requests that
-  /// arrive meanwhile wait for the next reconcile.
-  ///
-  /// - Parameters:
-  ///   - limit: How long to wait at most.
-  ///   - isAwaited: Whether an update is the one waited for; another (one
-  ///     the link published before) is taken in, and the wait goes on.
-  func awaitNextMirror(
-    within limit: Double,
-    until isAwaited: (LinkUpdate) -> Bool = { _ in true }
-  ) async {
-    let deadline = clock.now().addingTimeInterval(limit)
-    while !Task.isCancelled {
-      var sawUpdate = false
-      for trigger in inbox.take() {
-        guard case .link(let update) = trigger else {
-          deferred.append(trigger)
-          continue
-        }
-        if let reason = handle(update) { followUpReasons.append(reason) }
-        sawUpdate = sawUpdate || isAwaited(update)
-      }
-      if sawUpdate || clock.now() >= deadline { return }
-      await waitForTriggers(until: deadline)
-    }
-  }
-
   /// Takes in a sound-server state.
   ///
   /// - Returns: Why to route again, or nil when there is nothing to route
   ///   on.
-  func handle(_ update: LinkUpdate) -> String? {
+  func handle(_ update: LinkUpdate) -> RouteReason? {
     switch update {
     case .connected(let mirror):
       // SoundServerLink logs the connection once, with the version.
@@ -423,7 +415,7 @@ public actor RouteController: Service {
       defaultAwaitingFreshMirror = nil
       inputAwaitingFreshMirror = nil
       observe(mirror)
-      return "the sound server connected"
+      return .serverConnected
     case .changed(let mirror):
       // A state that differs only in what no rule reads (a player's cork,
       // the engine's own mutes) is taken in, and decides nothing, unless
@@ -431,7 +423,7 @@ public actor RouteController: Service {
       let routesAlike = self.mirror?.routesLike(mirror) ?? false
       recognizeSentDefault(in: mirror)
       observe(mirror)
-      return routesAlike && !pending ? nil : "the sound server changed"
+      return routesAlike && !pending ? nil : .serverChanged
     case .disconnected(let error):
       if self.mirror != nil {
         logger.warning(

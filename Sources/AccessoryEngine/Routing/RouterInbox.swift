@@ -75,7 +75,7 @@ public struct StagedUpdate: Sendable {
 /// it has finished.
 struct RouteRequest: Sendable {
   /// Why, for the log and `route --explain`.
-  let reason: String
+  let reason: RouteReason
   /// Whether the reconcile may leave the streams that follow the default
   /// to the default change (see ``RouteController/reconcile(because:leavingFollowersToTheDefault:)``).
   let leavingFollowersToTheDefault: Bool

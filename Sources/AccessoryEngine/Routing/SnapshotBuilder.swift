@@ -37,7 +37,6 @@ public enum SnapshotBuilder {
   ///   - registry: The paired accessories and registrations.
   ///   - mirror: The sound server's state.
   ///   - tracking: The router's memory.
-  ///   - callProfiles: The cards the router switched for a call.
   ///   - hostAddresses: This host's Bluetooth addresses.
   ///   - now: The time of the decision.
   ///   - registered: The accessories of `registry` that take part, if the
@@ -48,7 +47,7 @@ public enum SnapshotBuilder {
   public static func snapshot(
     registry: AccessoryRegistry, registered: RegisteredAccessories? = nil,
     accessories: [Accessory]? = nil, mirror: ServerMirror,
-    tracking: RouteTracking, callProfiles: [CallProfile] = [],
+    tracking: RouteTracking,
     hostAddresses: [String], now: Instant
   ) -> Snapshot {
     let sinks = mirror.sinks
@@ -130,7 +129,6 @@ public enum SnapshotBuilder {
       defaultInput: mirror.defaultSourceName,
       manualInputChoice: tracking.inputs.manualChoice,
       inputHistory: tracking.inputs.history,
-      callProfiles: callProfiles,
       now: now)
   }
 

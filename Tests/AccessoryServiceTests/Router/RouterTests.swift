@@ -238,7 +238,7 @@ struct RouterTests {
       }
       let later = (0..<4).map { index in
         Task {
-          await rig.router.reconcile(because: "request \(index)")
+          await rig.router.reconcile(because: .other("request \(index)"))
         }
       }
       // All four wait behind the held batch.
@@ -381,7 +381,7 @@ struct RouterTests {
       // The server's echo of the switch decides again; explain keeps the
       // switch.
       await rig.server.change { _ in }
-      await rig.router.reconcile(because: "the sound server changed")
+      await rig.router.reconcile(because: .serverChanged)
       let report = await rig.router.report(explaining: true)
       #expect(report.trigger == "an accessory was registered")
       #expect(report.output == Rig.buds)

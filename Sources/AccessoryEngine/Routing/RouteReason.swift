@@ -1,0 +1,80 @@
+// Why the engine routes: one typed value per cause, in the words the log,
+// `route --explain` and `route.history` show.
+
+/// Why the engine routes.
+public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
+  ExpressibleByStringLiteral
+{
+  /// The sound server's state changed.
+  case serverChanged
+  /// The sound server connected.
+  case serverConnected
+  /// Moves the engine sent did not show up.
+  case sentMovesNotShown
+  /// An accessory's update was staged.
+  case accessoryUpdated
+  /// A grace time ended.
+  case graceEnded
+  /// An accessory was paired.
+  case accessoryPaired
+  /// An accessory was unpaired.
+  case accessoryUnpaired
+  /// An accessory was registered.
+  case accessoryRegistered
+  /// Accessories were migrated.
+  case accessoriesMigrated
+  /// An accessory's update could not be saved, and was undone.
+  case updateNotSaved
+  /// accessoryd registered headphones it reads itself.
+  case headphonesRegistered
+  /// The policy was reloaded.
+  case policyReloaded
+  /// The host's Bluetooth adapters changed.
+  case adaptersChanged
+  /// Another cause, in words: a caller's own.
+  case other(String)
+
+  /// Every reason but ``other(_:)``.
+  package static let named: [RouteReason] = [
+    .serverChanged, .serverConnected, .sentMovesNotShown, .accessoryUpdated,
+    .graceEnded, .accessoryPaired, .accessoryUnpaired, .accessoryRegistered,
+    .accessoriesMigrated, .updateNotSaved, .headphonesRegistered,
+    .policyReloaded, .adaptersChanged,
+  ]
+
+  /// Creates a reason from its words: the named reason these words
+  /// describe, else ``other(_:)``.
+  public init(stringLiteral value: String) {
+    self = Self.named.first { $0.description == value } ?? .other(value)
+  }
+
+  /// The reason in words.
+  public var description: String {
+    switch self {
+    case .serverChanged: "the sound server changed"
+    case .serverConnected: "the sound server connected"
+    case .sentMovesNotShown: "sent moves did not show up"
+    case .accessoryUpdated: "an accessory was updated"
+    case .graceEnded: "a grace time ended"
+    case .accessoryPaired: "an accessory was paired"
+    case .accessoryUnpaired: "an accessory was unpaired"
+    case .accessoryRegistered: "an accessory was registered"
+    case .accessoriesMigrated: "accessories were migrated"
+    case .updateNotSaved: "an update could not be saved"
+    case .headphonesRegistered: "accessoryd registered headphones it reads"
+    case .policyReloaded: "the policy was reloaded"
+    case .adaptersChanged: "the host's Bluetooth adapters changed"
+    case .other(let words): words
+    }
+  }
+
+  /// Whether it follows the sound server: its decision mostly re-decides
+  /// what the engine has just done (a fresh connection included: the
+  /// engine asks for one when PipeWire does not report its change).
+  public var isEcho: Bool {
+    switch self {
+    case .serverChanged, .serverConnected, .sentMovesNotShown: true
+    default: false
+    }
+  }
+}
