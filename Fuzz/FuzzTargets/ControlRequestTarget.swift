@@ -63,6 +63,10 @@ extension FuzzTarget {
     DiscoveryListRequest.self, DiscoverySubscribeRequest.self,
     AccessoryPairRequest<AccessoryControlDevice.Configuration>.self,
     AccessoryMigrateRequest<AccessoryControlDevice.Configuration>.self,
+    PickerShowRequest.self, PickerPendingRequest.self,
+    PickerChooseRequest<AccessoryControlDevice.Configuration>.self,
+    PickerCancelRequest.self, PickerUpdateRequest.self,
+    PickerFinishDiscoveryRequest.self,
   ]
 
   /// Whether the answer to a request fails to read back as itself.

@@ -38,7 +38,7 @@ extension Acctl {
       }
     case CompletionSource.devices:
       guard
-        case .array(let devices)? = try? client.call(
+        case .array(let devices)? = try? client.callForJSON(
           DiscoveryListRequest())["devices"]
       else { return [] }
       return devices.compactMap { device in

@@ -88,14 +88,6 @@ enum DescriptorOptions {
     }
     return descriptor
   }
-
-  /// The descriptor as the control socket takes it.
-  static func json(_ descriptor: ASDiscoveryDescriptor?) -> [String: JSONValue]
-  {
-    guard let descriptor, let value = try? JSONValue(encoding: descriptor)
-    else { return [:] }
-    return ["descriptor": value]
-  }
 }
 
 private func readDescriptorFile(_ path: String) throws -> ASDiscoveryDescriptor

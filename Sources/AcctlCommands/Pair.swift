@@ -106,7 +106,6 @@ extension Acctl {
 
     func run() async throws {
       let daemon = Daemon(path: socket)
-      let descriptorFields = DescriptorOptions.json(descriptor)
       if migrate {
         let request = AccessoryMigrateRequest<
           AccessoryControlDevice.Configuration
@@ -134,12 +133,11 @@ extension Acctl {
       // options, which ask for acctl's own.
       let pending =
         descriptor == nil ? try Picker.pendingRequest(socket: socket) : nil
-      let request = pending ?? PickerRequest(descriptor: descriptorFields)
+      let request = pending ?? PickerRequest(descriptor: descriptor)
       let result: JSONValue
       if let address {
-        let (method, params) = request.answer(
-          address: "\(address)", name: name)
-        result = try daemon.call(method, params)
+        result = try daemon.call(
+          request.answer(address: "\(address)", name: name))
       } else {
         result = try await Picker(
           request: request, socket: socket, presetName: name

@@ -3,6 +3,7 @@
 // confirms, then sets it up, for acctl or for the app that asked.
 
 import AccessoryControl
+import AudioAccessoryKit
 import CommandLineKit
 import Foundation
 import SystemCalls
@@ -50,11 +51,13 @@ struct Picker {
   func run() async throws -> JSONValue {
     // Follow first, then list, so no change falls between the two.
     let discovery = try Self.connect(
-      socket, subscribingTo: "discovery.subscribe", .object(request.filter))
+      socket,
+      subscribingTo: DiscoverySubscribeRequest(
+        descriptors: request.descriptors))
     let appEvents =
       request.pickerID == nil
       ? nil
-      : try Self.connect(socket, subscribingTo: "events.subscribe", nil)
+      : try Self.connect(socket, subscribingTo: EventsSubscribeRequest())
     let daemon = try Self.connect(socket)
     var model = PickerModel(request: request, presetName: presetName)
     do {
@@ -78,7 +81,7 @@ struct Picker {
     }
     if let appEvents, let pickerID = request.pickerID {
       Self.follow(appEvents, into: continuation) { event in
-        guard event["pickerID"] == pickerID else { return nil }
+        guard Rendering.text(event["pickerID"]) == pickerID else { return nil }
         switch Rendering.text(event["eventType"]) {
         case "pickerDidDismiss":
           return .dismissed(error: Rendering.text(event["error"]))
@@ -104,9 +107,9 @@ struct Picker {
       return code
     }
     func cancel() -> ExitCode {
-      if let (method, params) = request.cancellation {
+      if let cancellation = request.cancellation {
         // The app hears pickerDidDismiss; a picker already gone is fine.
-        _ = try? daemon.call(method, params: params)
+        _ = try? daemon.call(cancellation)
       }
       return fail("Cancelled.", .failure)
     }
@@ -124,9 +127,9 @@ struct Picker {
             throw cancel()
           case .setUp(let address, let name):
             draw()
-            let (method, params) = request.answer(address: address, name: name)
             do {
-              return try daemon.call(method, params: params)
+              return try daemon.callForJSON(
+                request.answer(address: address, name: name))
             } catch .remote(let error) where error.code != .noPicker {
               // Most often the device went away; its removal may not have
               // come as an event, so read the list again.
@@ -183,27 +186,25 @@ struct Picker {
   /// - Throws: The daemon's ``ExitCode`` after printing its error.
   static func pendingRequest(socket: String) throws -> PickerRequest? {
     let client = try connect(socket)
-    let result: JSONValue
+    let result: PickerPendingReply
     do {
-      result = try client.call("picker.pending")
+      result = try client.call(PickerPendingRequest())
     } catch .remote(let error) where error.code == .methodNotFound {
       return nil  // A daemon without pickers.
     } catch {
       Output.error("Error: \(error.description)")
       throw Daemon.exitCode(for: error, answered: false)
     }
-    return result["picker"].flatMap(PickerRequest.init(pending:))
+    return result.picker.flatMap(PickerRequest.init(pending:))
   }
 
   /// The app's picker as `picker.pending` shows it now, or nil if it is no
   /// longer open.
   private static func pending(
     _ client: ControlClient, _ request: PickerRequest
-  ) throws(ControlClientError) -> JSONValue? {
-    let picker = try client.call("picker.pending")["picker"]
-    guard let picker, picker != .null,
-      picker["pickerID"] == request.pickerID
-    else { return nil }
+  ) throws(ControlClientError) -> PendingPicker? {
+    let picker = try client.call(PickerPendingRequest()).picker
+    guard let picker, picker.pickerID == request.pickerID else { return nil }
     return picker
   }
 
@@ -230,16 +231,15 @@ struct Picker {
     }
   }
 
-  /// Opens a connection; with a method, calls it to subscribe.
+  /// Opens a connection; with a request, sends it to subscribe.
   ///
   /// - Throws: The daemon's ``ExitCode`` after printing its error.
   private static func connect(
-    _ socket: String, subscribingTo method: String? = nil,
-    _ params: JSONValue? = nil
+    _ socket: String, subscribingTo subscription: (any DaemonRequest)? = nil
   ) throws -> ControlClient {
     do {
       let client = try ControlClient(path: socket)
-      if let method { _ = try client.call(method, params: params) }
+      if let subscription { _ = try client.callForJSON(subscription) }
       return client
     } catch {
       Output.error("Error: \(error.description)")
@@ -251,8 +251,8 @@ struct Picker {
   private static func devices(
     _ client: ControlClient, _ request: PickerRequest
   ) throws(ControlClientError) -> [JSONValue] {
-    let result = try client.call(
-      "discovery.list", params: .object(request.filter))
+    let result = try client.callForJSON(
+      DiscoveryListRequest(descriptors: request.descriptors))
     guard case .array(let devices)? = result["devices"] else { return [] }
     return devices
   }

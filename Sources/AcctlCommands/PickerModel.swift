@@ -3,6 +3,7 @@
 // have typed, and the frame that shows all of it.
 
 import AccessoryControl
+import AudioAccessoryKit
 import Foundation
 
 /// What the picker offers and how it answers: acctl's own request, made
@@ -10,12 +11,12 @@ import Foundation
 /// (`ASAccessorySession.showPicker(for:)`).
 struct PickerRequest {
   /// The app's picker, as `picker.pending` names it; nil for acctl's own.
-  let pickerID: JSONValue?
+  let pickerID: String?
   /// The lines above the list.
   let header: [String]
-  /// The parameters of `discovery.list` and `discovery.subscribe`:
-  /// `descriptor`, `descriptors`, or none.
-  let filter: [String: JSONValue]
+  /// The descriptors of `discovery.list` and `discovery.subscribe`; none
+  /// lists every device.
+  let descriptors: [ASDiscoveryDescriptor]
   /// Whether the person may rename the accessory before it is set up.
   let asksForName: Bool
   /// Whether the app chooses what the picker shows
@@ -32,79 +33,60 @@ struct PickerRequest {
 
   /// acctl's own request: the devices that match the descriptor options.
   ///
-  /// - Parameter descriptor: The descriptor options as the control socket
-  ///   takes them: `["descriptor": …]`, or empty for every device.
-  init(descriptor: [String: JSONValue]) {
+  /// - Parameter descriptor: The descriptor options; nil for every device.
+  init(descriptor: ASDiscoveryDescriptor?) {
     pickerID = nil
     header = [Self.instructions]
-    filter = descriptor
+    descriptors = descriptor.map { [$0] } ?? []
     asksForName = true
     filtersDiscoveryResults = false
     offered = []
   }
 
   /// The request an app waits on, from `picker.pending`'s `picker`; nil
-  /// if it has no identifier or no items.
-  init?(pending: JSONValue) {
-    guard let id = pending["pickerID"], id != .null,
-      case .array(let items)? = pending["items"], !items.isEmpty
-    else { return nil }
-    pickerID = id
-    let names = items.compactMap { Rendering.text($0["name"]) }
+  /// if it has no items.
+  init?(pending: PendingPicker) {
+    guard !pending.items.isEmpty else { return nil }
+    pickerID = pending.pickerID
     header = [
-      "Set up an accessory for: " + names.joined(separator: ", "),
+      "Set up an accessory for: "
+        + pending.items.map(\.name).joined(separator: ", "),
       Self.instructions,
     ]
-    let descriptors = items.compactMap(\.["descriptor"]).filter {
-      $0 != .null
-    }
-    filter = ["descriptors": .array(descriptors)]
-    asksForName = items.contains { item in
-      guard case .array(let options)? = item["setupOptions"] else {
-        return false
-      }
-      return options.contains("rename")
-    }
-    filtersDiscoveryResults =
-      Rendering.bool(pending["filterDiscoveryResults"]) == true
+    descriptors = pending.items.map(\.descriptor)
+    asksForName = pending.items.contains { $0.setupOptions.contains(.rename) }
+    filtersDiscoveryResults = pending.filtersDiscoveryResults
     offered = Self.offered(in: pending)
   }
 
   /// The accessories a picker from `picker.pending` offers, in the app's
-  /// order: its `offered` list, empty if it has none.
-  static func offered(in pending: JSONValue) -> [OfferedAccessory] {
-    guard case .array(let items)? = pending["offered"] else { return [] }
-    return items.compactMap { item in
-      guard let address = Rendering.text(item["address"]) else { return nil }
-      let canonical = Rendering.canonicalAddress(address)
-      return OfferedAccessory(
-        address: canonical, name: Rendering.text(item["name"]) ?? canonical)
+  /// order.
+  static func offered(in pending: PendingPicker) -> [OfferedAccessory] {
+    pending.offered.map { device in
+      OfferedAccessory(
+        address: Rendering.canonicalAddress(device.address), name: device.name)
     }
   }
 
-  /// The call that sets up the chosen device: `accessory.pair`, or
+  /// The request that sets up the chosen device: `accessory.pair`, or
   /// `picker.choose` for an app's request.
   ///
   /// - Parameters:
   ///   - address: The device's address.
   ///   - name: The name the person gave it; nil to keep the device's.
-  func answer(
-    address: String, name: String?
-  ) -> (method: String, params: JSONValue) {
-    var params: [String: JSONValue] = ["address": .string(address)]
-    if let name { params["name"] = .string(name) }
+  func answer(address: String, name: String?) -> any DaemonRequest {
     guard let pickerID else {
-      params.merge(filter) { own, _ in own }
-      return ("accessory.pair", .object(params))
+      return AccessoryPairRequest<AccessoryControlDevice.Configuration>(
+        address: address, name: name, descriptor: descriptors.first)
     }
-    params["pickerID"] = pickerID
-    return ("picker.choose", .object(params))
+    return PickerChooseRequest<AccessoryControlDevice.Configuration>(
+      pickerID: pickerID, address: address, name: name)
   }
 
-  /// The call that tells the app its picker was cancelled; nil for
+  /// The request that tells the app its picker was cancelled; nil for
   /// acctl's own request.
-  var cancellation: (method: String, params: JSONValue)? {
-    pickerID.map { ("picker.cancel", .object(["pickerID": $0])) }
+  var cancellation: PickerCancelRequest? {
+    pickerID.map { PickerCancelRequest(.pickerID($0)) }
   }
 }
 

@@ -15,17 +15,17 @@ import HeadphoneReaders
 extension DaemonMethods {
   /// `discovery.list`: the devices seen now, each with whether it matches
   /// the descriptor (or any of the descriptors) and, if not, why.
-  func discoveryList(_ request: DiscoveryListRequest) async -> JSONValue {
+  func discoveryList(_ request: DiscoveryListRequest) async -> DiscoveryList {
     let filter = DeviceFilter(request.descriptors)
     let registry = engine.registry
-    var devices: [JSONValue] = []
+    var devices: [DiscoveredDeviceRecord] = []
     for device in await discovery.devices {
       devices.append(
-        Self.deviceJSON(
+        Self.deviceRecord(
           device, matching: filter,
           authorized: registry.accessories[device.address] != nil))
     }
-    return .object(["devices": .array(devices)])
+    return DiscoveryList(devices: devices)
   }
 
   /// `discovery.subscribe`: from the answer on, `event` notifications with
@@ -35,7 +35,7 @@ extension DaemonMethods {
   /// removed).
   func discoverySubscribe(
     _ request: DiscoverySubscribeRequest, _ connection: ControlConnection
-  ) async throws -> JSONValue {
+  ) async throws -> EmptyReply {
     let filter = DeviceFilter(request.descriptors)
     let changes = discovery.changes()
     let (notifications, continuation) = AsyncStream.makeStream(
@@ -61,8 +61,9 @@ extension DaemonMethods {
             let isNew = shown.insert(device.address).inserted
             event = Self.discoveryEvent(
               isNew ? .added : .changed,
-              Self.deviceJSON(
-                device, matching: filter, authorized: authorized))
+              (try? JSONValue(
+                encoding: Self.deviceRecord(
+                  device, matching: filter, authorized: authorized))) ?? .null)
           } else if shown.remove(device.address) != nil {
             event = Self.discoveryEvent(
               .removed, .object(["address": .string("\(device.address)")]))
@@ -81,7 +82,7 @@ extension DaemonMethods {
       continuation.finish()
     }
     continuation.onTermination = { _ in task.cancel() }
-    return .object([:])
+    return EmptyReply()
   }
 
   /// `accessory.rename`: gives a paired accessory a new display name
@@ -151,47 +152,17 @@ extension DaemonMethods {
   }
 
   /// A device as the control socket shows it.
-  static func deviceJSON(
+  static func deviceRecord(
     _ device: DiscoveredDevice, matching filter: DeviceFilter?,
     authorized: Bool
-  ) -> JSONValue {
-    func hex(_ data: Data) -> JSONValue {
-      .string(
-        data.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined())
-    }
-    var fields: [String: JSONValue] = [
-      "address": .string("\(device.address)"),
-      "name": device.name.map(JSONValue.string) ?? .null,
-      "alias": device.alias.map(JSONValue.string) ?? .null,
-      "displayName": .string(device.displayName),
-      "serviceUUIDs": .array(device.serviceUUIDs.map { .string("\($0)") }),
-      "manufacturerData": .object(
-        Dictionary(
-          uniqueKeysWithValues: device.manufacturerData.map {
-            ("\($0.key)", hex($0.value))
-          })),
-      "serviceData": .object(
-        Dictionary(
-          uniqueKeysWithValues: device.serviceData.map {
-            ("\($0.key)", hex($0.value))
-          })),
-      "rssi": device.rssi.map { .number(Double($0)) } ?? .null,
-      "formFactor": device.formFactor.map { .string($0.rawValue) } ?? .null,
-      "icon": device.icon.map(JSONValue.string) ?? .null,
-      "paired": .bool(device.isPaired),
-      "connected": .bool(device.isConnected),
-      "audioOutput": device.audioOutput.map(JSONValue.string) ?? .null,
-      "audioProfiles": .array(device.audioProfiles.map(JSONValue.string)),
-      "sources": .array(
-        device.sources.map(\.rawValue).sorted().map(JSONValue.string)),
-      "authorized": .bool(authorized),
-    ]
+  ) -> DiscoveredDeviceRecord {
+    var record = DiscoveredDeviceRecord(device, authorized: authorized)
     if let filter {
       let mismatch = filter.mismatch(with: device)
-      fields["matches"] = .bool(mismatch == nil)
-      fields["mismatch"] = mismatch.map { .string("\($0)") } ?? .null
+      record.matches = mismatch == nil
+      record.mismatch = mismatch.map { "\($0)" }
     }
-    return .object(fields)
+    return record
   }
 }
 

@@ -15,14 +15,12 @@ extension DaemonMethods {
   /// items only, migrates at once (Apple's informational page) and closes
   /// it.
   func showPicker(
-    _ params: Parameters, _ connection: ControlConnection
-  ) async throws -> JSONValue {
-    try params.allow(["items", "session", "filterDiscoveryResults"])
-    let items = try params.pickerItems("items")
+    _ shown: PickerShowRequest, _ connection: ControlConnection
+  ) async throws -> PickerShowReply {
     guard
       let request = pickers.open(
-        items: items, session: try params.string("session"),
-        filtersDiscovery: try params.bool("filterDiscoveryResults") ?? false)
+        items: shown.items, session: shown.session,
+        filtersDiscovery: shown.filtersDiscoveryResults)
     else {
       throw ControlError(
         code: .pickerAlreadyActive,
@@ -45,10 +43,8 @@ extension DaemonMethods {
             descriptors: request.migrationItems.map(\.descriptor)))
       }
     }
-    return .object([
-      "pickerID": .string(request.id),
-      "open": .bool(pickers.current?.id == request.id),
-    ])
+    return PickerShowReply(
+      pickerID: request.id, open: pickers.current?.id == request.id)
   }
 
   /// `picker.choose`: authorizes a device for the open picker.
@@ -57,11 +53,12 @@ extension DaemonMethods {
   /// renamed it, `accessoryAdded`, then the migration of the picker's
   /// migration items, and `pickerDidDismiss`. A refused answer leaves the
   /// picker open.
-  func choose(_ params: Parameters) async throws -> JSONValue {
-    try params.allow(["pickerID", "address", "name"])
-    let id = try params.string("pickerID", required: true)!
-    let address = try params.address("address")
-    let name = try params.string("name")
+  func choose(
+    _ answer: PickerChooseRequest<AccessoryControlDevice.Configuration>
+  ) async throws -> DaemonAccessory {
+    let id = answer.pickerID
+    let address = try Self.address(answer.address)
+    let name = answer.name
     // Marked while it is answered: a second answer is refused, another
     // picker cannot show, and a cancel still closes it.
     guard let request = pickers.beginAnswer(id) else {
@@ -93,7 +90,7 @@ extension DaemonMethods {
       }
     }
     await router.reconcile(because: .accessoryPaired)
-    return try await reply(accessoryRecord(address))
+    return await accessoryRecord(address)
   }
 
   /// The device an answer chose, the item it matches and the name the
@@ -155,46 +152,32 @@ extension DaemonMethods {
   /// `picker.cancel`: closes the open picker, named by its `pickerID` or
   /// by the `session` that showed it, without an accessory; the app hears
   /// `pickerDidDismiss` with the reason.
-  func cancelPicker(_ params: Parameters) throws -> JSONValue {
-    try params.allow(["pickerID", "session", "reason"])
-    let reason = try params.string("reason") ?? "userCancelled"
-    guard ["userCancelled", "invalidated"].contains(reason) else {
-      throw ControlError.invalidParams(
-        "'reason' must be 'userCancelled' or 'invalidated', not '\(reason)'")
-    }
+  func cancelPicker(_ cancel: PickerCancelRequest) throws -> EmptyReply {
     let id: String
-    if let session = try params.string("session") {
+    switch cancel.target {
+    case .session(let session):
       guard let open = pickers.current, open.session == session else {
         throw Self.noSuchPicker("of session \(session)")
       }
       id = open.id
-    } else {
-      id = try params.string("pickerID", required: true)!
+    case .pickerID(let pickerID):
+      id = pickerID
     }
     guard let request = pickers.close(id) else { throw Self.noSuchPicker(id) }
-    publishPicker("pickerDidDismiss", request, error: reason)
-    return .object([:])
+    publishPicker(
+      "pickerDidDismiss", request,
+      error: (cancel.reason ?? .userCancelled).rawValue)
+    return EmptyReply()
   }
 
   /// `picker.update`: in `filterDiscoveryResults` mode, replaces the
   /// devices the app's open picker offers, each with the name the app gave
   /// it; `acctl pair` hears `pickerUpdated`.
-  func updatePicker(_ params: Parameters) throws -> JSONValue {
-    try params.allow(["session", "items"])
-    let session = try params.string("session", required: true)!
-    guard case .array(let values)? = params.fields["items"] else {
-      throw ControlError.invalidParams("'items' must be an array of devices")
-    }
+  func updatePicker(_ update: PickerUpdateRequest) throws -> EmptyReply {
+    let session = update.session
     var offered: [(address: BluetoothAddress, name: String)] = []
-    for (index, value) in values.enumerated() {
-      let item = Parameters(value)
-      try item.allow(["address", "name", "productImage"])
-      let address = try item.address("address")
-      guard let name = try item.string("name"), !name.isEmpty else {
-        throw ControlError.invalidParams(
-          "items[\(index)].name must be a name that is not empty")
-      }
-      offered.append((address, name))
+    for item in update.items {
+      offered.append((try Self.address(item.address), item.name))
     }
     guard let current = pickers.current, current.session == session else {
       throw Self.noSuchPicker("of session \(session)")
@@ -208,37 +191,34 @@ extension DaemonMethods {
       throw Self.noSuchPicker("of session \(session)")
     }
     publishPicker("pickerUpdated", request)
-    return .object([:])
+    return EmptyReply()
   }
 
   /// `picker.finishDiscovery`: the app is done filtering; a picker that
   /// offers nothing ends with `discoveryTimeout`.
-  func finishPickerDiscovery(_ params: Parameters) throws -> JSONValue {
-    try params.allow(["session"])
-    let session = try params.string("session", required: true)!
+  func finishPickerDiscovery(
+    _ finish: PickerFinishDiscoveryRequest
+  ) throws -> EmptyReply {
+    let session = finish.session
     guard let current = pickers.current, current.session == session else {
       throw Self.noSuchPicker("of session \(session)")
     }
     if current.offered.isEmpty, let request = pickers.close(current.id) {
       publishPicker("pickerDidDismiss", request, error: "discoveryTimeout")
     }
-    return .object([:])
+    return EmptyReply()
   }
 
   /// The open picker as `picker.pending` shows it.
-  static func pickerJSON(_ request: PickerRequests.Request) -> JSONValue {
-    .object([
-      "pickerID": .string(request.id),
-      "items": .array(request.items.map(\.json)),
-      "migrationItems": .array(request.migrationItems.map(\.json)),
-      "filterDiscoveryResults": .bool(request.filtersDiscovery),
-      "offered": .array(
-        request.offered.map {
-          .object([
-            "address": .string("\($0.address)"), "name": .string($0.name),
-          ])
-        }),
-    ])
+  static func pendingPicker(_ request: PickerRequests.Request) -> PendingPicker
+  {
+    PendingPicker(
+      pickerID: request.id, items: request.items,
+      migrationItems: request.migrationItems,
+      filtersDiscoveryResults: request.filtersDiscovery,
+      offered: request.offered.map {
+        OfferedDevice(address: "\($0.address)", name: $0.name)
+      })
   }
 
   /// The error for an answer to a picker that is not open.
@@ -264,48 +244,6 @@ extension DaemonMethods {
 }
 
 extension Parameters {
-  /// Reads picker items: objects with `name`, `descriptor`, and optionally
-  /// `setupOptions`, `productImage` and `migration`.
-  package func pickerItems(_ key: String) throws(ControlError) -> [PickerItem] {
-    guard case .array(let values)? = fields[key], !values.isEmpty else {
-      throw .invalidParams("'\(key)' must be a non-empty array of items")
-    }
-    var items: [PickerItem] = []
-    for (index, value) in values.enumerated() {
-      let path = "\(key)[\(index)]"
-      let item = Parameters(value)
-      try item.allow(
-        ["name", "descriptor", "setupOptions", "productImage", "migration"])
-      guard let name = try item.string("name"), !name.isEmpty else {
-        throw .invalidParams("\(path).name must be a name that is not empty")
-      }
-      guard let descriptorValue = item.fields["descriptor"] else {
-        throw .invalidParams("\(path).descriptor is missing")
-      }
-      let descriptor = try Parameters.descriptor(
-        from: descriptorValue, named: "\(path).descriptor")
-      var options: [String] = []
-      if case .array(let texts)? = item.fields["setupOptions"] {
-        for text in texts {
-          guard case .string(let option) = text,
-            ["rename", "confirmAuthorization", "finishInApp"].contains(option)
-          else {
-            throw .invalidParams(
-              "\(path).setupOptions holds \(text); expected 'rename', "
-                + "'confirmAuthorization' or 'finishInApp'")
-          }
-          options.append(option)
-        }
-      }
-      items.append(
-        PickerItem(
-          name: name, descriptor: descriptor, setupOptions: options,
-          productImage: try item.string("productImage"),
-          isMigration: try item.bool("migration") ?? false))
-    }
-    return items
-  }
-
   /// Reads a Bluetooth address.
   package func address(_ key: String) throws -> BluetoothAddress {
     try DaemonMethods.address(try requiredString(key))

@@ -77,18 +77,24 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       case AccessoryMigrateRequest<AccessoryControlDevice.Configuration>.method:
         return try reply(await migrate(.init(params: params)))
       case DiscoveryListRequest.method:
-        return try await discoveryList(.init(params: params))
-      case "picker.show": return try await showPicker(params, connection)
-      case "picker.pending":
-        try params.allow([])
-        return .object(["picker": pickers.current.map(Self.pickerJSON) ?? .null]
-        )
-      case "picker.choose": return try await choose(params)
-      case "picker.cancel": return try cancelPicker(params)
-      case "picker.update": return try updatePicker(params)
-      case "picker.finishDiscovery": return try finishPickerDiscovery(params)
+        return try reply(await discoveryList(.init(params: params)))
+      case PickerShowRequest.method:
+        return try reply(await showPicker(.init(params: params), connection))
+      case PickerPendingRequest.method:
+        _ = try PickerPendingRequest(params: params)
+        return try reply(
+          PickerPendingReply(picker: pickers.current.map(Self.pendingPicker)))
+      case PickerChooseRequest<AccessoryControlDevice.Configuration>.method:
+        return try reply(await choose(.init(params: params)))
+      case PickerCancelRequest.method:
+        return try reply(cancelPicker(.init(params: params)))
+      case PickerUpdateRequest.method:
+        return try reply(updatePicker(.init(params: params)))
+      case PickerFinishDiscoveryRequest.method:
+        return try reply(finishPickerDiscovery(.init(params: params)))
       case DiscoverySubscribeRequest.method:
-        return try await discoverySubscribe(.init(params: params), connection)
+        return try reply(
+          await discoverySubscribe(.init(params: params), connection))
       case RouteGetRequest.method:
         return try reply(await route(.init(params: params)))
       case RouteHistoryRequest.method:

@@ -9,33 +9,6 @@ import DaemonInputs
 import DaemonLifecycle
 import HeadphoneReaders
 
-/// One item of a picker request: what the app looks for.
-package struct PickerItem: Sendable {
-  /// The name the app gives the accessory kind.
-  let name: String
-  /// The devices it takes.
-  let descriptor: ASDiscoveryDescriptor
-  /// Apple's setup options: `rename`, `confirmAuthorization`,
-  /// `finishInApp`.
-  let setupOptions: [String]
-  /// The product image's name, if the app gave one.
-  let productImage: String?
-  /// Whether this is a migration item (`ASMigrationDisplayItem`).
-  let isMigration: Bool
-
-  /// The item as the control socket shows it.
-  var json: JSONValue {
-    var fields: [String: JSONValue] = [
-      "name": .string(name),
-      "setupOptions": .array(setupOptions.map(JSONValue.string)),
-      "productImage": productImage.map(JSONValue.string) ?? .null,
-      "migration": .bool(isMigration),
-    ]
-    fields["descriptor"] = (try? JSONValue(encoding: descriptor)) ?? .null
-    return .object(fields)
-  }
-}
-
 /// The open picker request, if any: at most one at a time, as on Apple's
 /// platforms.
 public final class PickerRequests: Sendable {

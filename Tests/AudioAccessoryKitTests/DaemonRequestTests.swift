@@ -9,18 +9,16 @@ import CoreBluetooth
 import Foundation
 import Testing
 
+/// Sends a request's params through the wire's text and reads them back
+/// as the daemon does.
+func roundTrip<Request: DaemonRequest>(_ request: Request) throws -> Request {
+  let text = request.params.map { $0.serialized() } ?? Array("null".utf8)
+  let value = try JSONDecoder().decode(JSONValue.self, from: Data(text))
+  return try Request(params: RequestParameters(value))
+}
+
 @Suite("Typed requests")
 struct DaemonRequestTests {
-  /// Sends a request's params through the wire's text and reads them back
-  /// as the daemon does.
-  private func roundTrip<Request: DaemonRequest>(
-    _ request: Request
-  ) throws -> Request {
-    let text = request.params.map { $0.serialized() } ?? Array("null".utf8)
-    let value = try JSONDecoder().decode(JSONValue.self, from: Data(text))
-    return try Request(params: RequestParameters(value))
-  }
-
   @Test("Each request reads back exactly what it sends")
   func roundTrips() throws {
     let configuration = AccessoryControlDevice.Configuration(
@@ -149,5 +147,29 @@ struct DaemonRequestTests {
     #expect(throws: ControlError.invalidParams("'accessory' is missing")) {
       try AccessoryUnpairRequest(params: RequestParameters(nil))
     }
+  }
+
+  @Test("Requests of one shape share its codec and keep their own methods")
+  func sharedShapes() throws {
+    let current = DaemonAccessoryCurrentRequest(accessory: "Buds")
+    let unpair = AccessoryUnpairRequest(accessory: "Buds")
+    #expect(current.params == unpair.params)
+    #expect(try roundTrip(current) == current)
+    #expect(DaemonAccessoryCurrentRequest.method == "accessory.current")
+    #expect(AccessoryUnpairRequest.method == "accessory.unpair")
+    #expect(
+      throws: ControlError.invalidParams(
+        "unknown parameter 'name'; expected 'accessory'")
+    ) {
+      try DaemonAccessoryCurrentRequest(
+        params: RequestParameters(
+          .object(["accessory": .string("Buds"), "name": .string("x")])))
+    }
+    let list = DiscoveryListRequest(descriptors: [])
+    let subscribe = DiscoverySubscribeRequest(descriptors: [])
+    #expect(list.params == .object([:]))
+    #expect(list.params == subscribe.params)
+    #expect(DiscoveryListRequest.method == "discovery.list")
+    #expect(DiscoverySubscribeRequest.method == "discovery.subscribe")
   }
 }

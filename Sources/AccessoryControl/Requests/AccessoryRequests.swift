@@ -21,35 +21,40 @@ public struct AccessoryListRequest<
 }
 
 /// `accessory.current`: one accessory, with its registration.
-public struct AccessoryCurrentRequest<
-  Configuration: WireConfiguration
->: DaemonRequest {
+public typealias AccessoryCurrentRequest<Configuration: WireConfiguration> =
+  AccessorySelectorRequest<AccessoryCurrentMethod<Configuration>>
+
+/// The method of ``AccessoryCurrentRequest``.
+public enum AccessoryCurrentMethod<Configuration: WireConfiguration>:
+  ControlMethod
+{
   /// What the daemon answers with.
   public typealias Reply = AccessoryRecord<Configuration>
   /// The method.
-  public static var method: String { "accessory.current" }
-  /// The accessory: its address or its name.
-  public var accessory: String
-
-  /// Creates the request.
-  public init(accessory: String) { self.accessory = accessory }
-
-  /// The params as sent.
-  public var params: JSONValue? { .object(["accessory": .string(accessory)]) }
-
-  /// Reads the params the daemon received.
-  public init(params: RequestParameters) throws(ControlError) {
-    try params.allow(["accessory"])
-    accessory = try params.requiredString("accessory")
-  }
+  public static var name: String { "accessory.current" }
 }
 
 /// `accessory.unpair`: takes the authorization back (`accessoryRemoved`).
-public struct AccessoryUnpairRequest: DaemonRequest {
+public typealias AccessoryUnpairRequest = AccessorySelectorRequest<
+  AccessoryUnpairMethod
+>
+
+/// The method of ``AccessoryUnpairRequest``.
+public enum AccessoryUnpairMethod: ControlMethod {
   /// What the daemon answers with.
   public typealias Reply = EmptyReply
   /// The method.
-  public static let method = "accessory.unpair"
+  public static var name: String { "accessory.unpair" }
+}
+
+/// A request that carries nothing but the accessory it is about, such as
+/// `accessory.current` and `accessory.unpair`; `Method` names the method
+/// and its reply.
+public struct AccessorySelectorRequest<Method: ControlMethod>: DaemonRequest {
+  /// What the daemon answers with.
+  public typealias Reply = Method.Reply
+  /// The method.
+  public static var method: String { Method.name }
   /// The accessory: its address or its name.
   public var accessory: String
 

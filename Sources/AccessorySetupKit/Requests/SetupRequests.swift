@@ -5,37 +5,39 @@ import AccessoryControl
 
 /// `discovery.list`: the devices seen now, each with whether it matches
 /// the descriptors (any of them) and, if not, why.
-public struct DiscoveryListRequest: DaemonRequest {
+public typealias DiscoveryListRequest = DescriptorsRequest<DiscoveryListMethod>
+
+/// The method of ``DiscoveryListRequest``.
+public enum DiscoveryListMethod: ControlMethod {
   /// What the daemon answers with: `{"devices": [...]}`.
-  public typealias Reply = JSONValue
+  public typealias Reply = DiscoveryList
   /// The method.
-  public static let method = "discovery.list"
-  /// The descriptors; none matches every device.
-  public var descriptors: [ASDiscoveryDescriptor]
-
-  /// Creates the request.
-  public init(descriptors: [ASDiscoveryDescriptor] = []) {
-    self.descriptors = descriptors
-  }
-
-  /// The params as sent.
-  public var params: JSONValue? { .object(descriptorFields(descriptors)) }
-
-  /// Reads the params the daemon received.
-  public init(params: RequestParameters) throws(ControlError) {
-    try params.allow(["descriptor", "descriptors"])
-    descriptors = try params.descriptors()
-  }
+  public static var name: String { "discovery.list" }
 }
 
 /// `discovery.subscribe`: from the answer on, a `discovery` event for each
 /// device that is added, changes or goes away, among those that match.
-public struct DiscoverySubscribeRequest: DaemonRequest {
+public typealias DiscoverySubscribeRequest = DescriptorsRequest<
+  DiscoverySubscribeMethod
+>
+
+/// The method of ``DiscoverySubscribeRequest``.
+public enum DiscoverySubscribeMethod: ControlMethod {
   /// What the daemon answers with: `{}`.
   public typealias Reply = EmptyReply
   /// The method.
-  public static let method = "discovery.subscribe"
-  /// The descriptors; none follows every device.
+  public static var name: String { "discovery.subscribe" }
+}
+
+/// A request that carries nothing but discovery descriptors, such as
+/// `discovery.list` and `discovery.subscribe`; `Method` names the method
+/// and its reply.
+public struct DescriptorsRequest<Method: ControlMethod>: DaemonRequest {
+  /// What the daemon answers with.
+  public typealias Reply = Method.Reply
+  /// The method.
+  public static var method: String { Method.name }
+  /// The descriptors; none matches every device.
   public var descriptors: [ASDiscoveryDescriptor]
 
   /// Creates the request.
@@ -167,7 +169,7 @@ extension RequestParameters {
     _ key: String
   ) throws(ControlError) -> ASDiscoveryDescriptor? {
     guard let value = fields[key], value != .null else { return nil }
-    return try Self.descriptor(from: value, named: "'\(key)'")
+    return try Self.descriptor(from: value, named: name(key))
   }
 
   /// Decodes and checks a descriptor; `name` names it in errors.

@@ -178,10 +178,10 @@ extension ASAccessorySession {
         DiscoverySubscribeRequest(descriptors: descriptors))
       guard subscribed != nil else { return }
       var delivered = Set<BluetoothAddress>()
-      func discovered(_ json: JSONValue?) {
+      func discovered(_ record: DiscoveredDeviceRecord?) {
         // Nothing after the picker was dismissed.
         guard self.state.withLock({ $0.filtering?.client === client }),
-          let device = DiscoveredDevice(json: json),
+          let record, let device = DiscoveredDevice(record: record),
           let descriptor = descriptors.first(where: { $0.matches(device) }),
           delivered.insert(device.address).inserted
         else { return }
@@ -192,17 +192,16 @@ extension ASAccessorySession {
               device: device, descriptor: descriptor)))
       }
       // The devices found before the picker, then each new one.
-      let listed = try? client.callForJSON(
+      let listed = try? client.call(
         DiscoveryListRequest(descriptors: descriptors))
-      if case .array(let devices)? = listed?["devices"] {
-        devices.forEach(discovered)
-      }
+      listed?.devices.forEach(discovered)
       while let notification = try? client.nextNotification() {
         if case .discovery(let event)? = try? notification.params?.decode(
           as: ControlEvent<JSONValue>.self),
           event.change == .added
         {
-          discovered(event.device)
+          discovered(
+            try? event.device.decode(as: DiscoveredDeviceRecord.self))
         }
       }
     }
@@ -210,25 +209,10 @@ extension ASAccessorySession {
 
   // MARK: - Helpers
 
-  /// Calls a method in the background and reports the outcome.
+  /// Sends a request on a thread of its own and reports the outcome to
+  /// the completion handler.
   func call<Request: DaemonRequest>(
     _ request: Request, _ completion: UncheckedCompletion
-  ) {
-    call(Request.method, request.params, completion)
-  }
-
-  /// Calls a method on a thread of its own and reports to the completion
-  /// handler.
-  func call(
-    _ method: String, _ params: [String: JSONValue],
-    _ completion: UncheckedCompletion
-  ) {
-    call(method, JSONValue.object(params), completion)
-  }
-
-  private func call(
-    _ method: String, _ params: JSONValue?,
-    _ completion: UncheckedCompletion
   ) {
     let client = state.withLock { state -> Result<ControlClient, ASError> in
       guard state.phase == .active, let calls = state.calls else {
@@ -246,7 +230,7 @@ extension ASAccessorySession {
       case .failure(let error): self.finish(completion, error)
       case .success(let client):
         do {
-          _ = try client.call(method, params: params)
+          _ = try client.call(request)
           self.finish(completion, nil)
         } catch {
           self.finish(completion, Self.sessionError(error))
@@ -262,19 +246,17 @@ extension ASAccessorySession {
   }
 
   /// One picker item as the daemon takes it; checks its descriptor.
-  func pickerItemJSON(_ item: ASPickerDisplayItem) throws -> JSONValue {
+  func pickerItem(_ item: ASPickerDisplayItem) throws -> PickerItem {
     do {
       try item.descriptor.validate(against: setupConfiguration)
     } catch {
       throw ASError(.invalidRequest, "picker item '\(item.name)': \(error)")
     }
-    return .object([
-      "name": .string(item.name),
-      "descriptor": try JSONValue(encoding: item.descriptor),
-      "setupOptions": .array(item.setupOptions.names.map(JSONValue.string)),
-      "productImage": .string(item.productImage.reference),
-      "migration": .bool(item.isMigration),
-    ])
+    return PickerItem(
+      name: item.name, descriptor: item.descriptor,
+      setupOptions: item.setupOptions,
+      productImage: item.productImage.reference,
+      isMigration: item.isMigration)
   }
 
   func addressJSON(_ accessory: ASAccessory) -> JSONValue {

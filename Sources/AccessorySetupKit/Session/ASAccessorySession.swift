@@ -216,8 +216,7 @@ public final class ASAccessorySession: Sendable {
     guard let taken else { return }
     if let completion = taken.pickerCompletion {
       _ = try? taken.calls?.call(
-        "picker.cancel",
-        params: .object(["session": .string(token), "reason": "invalidated"]))
+        PickerCancelRequest(.session(token), reason: .invalidated))
       completion(ASError(.invalidated, "the session was invalidated"))
     }
     taken.events?.interrupt()
@@ -245,9 +244,9 @@ public final class ASAccessorySession: Sendable {
       finish(completion, ASError(.invalidRequest, configurationProblem))
       return
     }
-    let items: [JSONValue]
+    let items: [PickerItem]
     do {
-      items = try displayItems.map(pickerItemJSON)
+      items = try displayItems.map(pickerItem)
     } catch {
       finish(completion, error)
       return
@@ -289,11 +288,9 @@ public final class ASAccessorySession: Sendable {
     startThread {
       do {
         _ = try client.call(
-          "picker.show",
-          params: .object([
-            "session": .string(self.token), "items": .array(items),
-            "filterDiscoveryResults": .bool(filters),
-          ]))
+          PickerShowRequest(
+            items: items, session: self.token, filtersDiscoveryResults: filters
+          ))
       } catch {
         let failed = self.state.withLock { state in
           defer { state.pickerCompletion = nil }
@@ -318,18 +315,24 @@ public final class ASAccessorySession: Sendable {
     showing displayItems: [ASDiscoveredDisplayItem],
     completionHandler: @escaping ((any Error)?) -> Void
   ) {
-    let items: [JSONValue] = displayItems.map { item in
-      .object([
-        "address": item.accessory.bluetoothAddress.map {
-          .string($0.description)
-        } ?? .null,
-        "name": .string(item.name),
-        "productImage": .string(item.productImage.reference),
-      ])
+    let completion = UncheckedCompletion(completionHandler)
+    var items: [OfferedDevice] = []
+    for item in displayItems {
+      guard let address = item.accessory.bluetoothAddress else {
+        finish(
+          completion,
+          ASError(
+            .invalidRequest,
+            "picker item '\(item.name)' offers an accessory without a "
+              + "Bluetooth address"))
+        return
+      }
+      items.append(
+        OfferedDevice(
+          address: address.description, name: item.name,
+          productImage: item.productImage.reference))
     }
-    call(
-      "picker.update", ["session": .string(token), "items": .array(items)],
-      UncheckedCompletion(completionHandler))
+    call(PickerUpdateRequest(session: token, items: items), completion)
   }
 
   /// Offers discovered accessories; see
@@ -351,7 +354,7 @@ public final class ASAccessorySession: Sendable {
     completionHandler: @escaping ((any Error)?) -> Void
   ) {
     call(
-      "picker.finishDiscovery", ["session": .string(token)],
+      PickerFinishDiscoveryRequest(session: token),
       UncheckedCompletion(completionHandler))
   }
 
@@ -470,58 +473,4 @@ struct UncheckedCompletion: @unchecked Sendable {
 /// own.
 func startThread(_ body: @escaping @Sendable () -> Void) {
   ConcurrencyHelpers.startThread(named: "ASAccessorySes", body)
-}
-
-extension DiscoveredDevice {
-  /// A device as accessoryd's `discovery` events carry it.
-  init?(json: JSONValue?) {
-    guard case .string(let text)? = json?["address"],
-      let address = BluetoothAddress(text)
-    else { return nil }
-    func string(_ key: String) -> String? {
-      if case .string(let value)? = json?[key] { return value }
-      return nil
-    }
-    func bytes(_ hex: String) -> Data {
-      var data = Data()
-      var index = hex.startIndex
-      while index < hex.endIndex,
-        let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
-        let byte = UInt8(hex[index..<next], radix: 16)
-      {
-        data.append(byte)
-        index = next
-      }
-      return data
-    }
-    self.init(address: address, name: string("name"), alias: string("alias"))
-    if case .array(let uuids)? = json?["serviceUUIDs"] {
-      serviceUUIDs = uuids.compactMap {
-        if case .string(let text) = $0 { return CBUUID(validating: text) }
-        return nil
-      }
-    }
-    if case .object(let data)? = json?["manufacturerData"] {
-      for (key, value) in data {
-        if let company = UInt16(key), case .string(let hex) = value {
-          manufacturerData[company] = bytes(hex)
-        }
-      }
-    }
-    if case .object(let data)? = json?["serviceData"] {
-      for (key, value) in data {
-        if let uuid = CBUUID(validating: key), case .string(let hex) = value {
-          serviceData[uuid] = bytes(hex)
-        }
-      }
-    }
-    if case .number(let rssi)? = json?["rssi"] { self.rssi = Int(rssi) }
-    formFactor = string("formFactor").map(AudioFormFactor.init(rawValue:))
-    icon = string("icon")
-    if case .bool(let paired)? = json?["paired"] { isPaired = paired }
-    if case .bool(let connected)? = json?["connected"] {
-      isConnected = connected
-    }
-    audioOutput = string("audioOutput")
-  }
 }
