@@ -1,6 +1,6 @@
-// Tests of acctl against a fake daemon: the requests it sends, how it
-// prints the answers as text and JSON, and the exit code for each
-// JSON-RPC error.
+// Tests of acctl against a fake daemon: the requests it sends, and the exit
+// code for each JSON-RPC error. How it prints the answers and the events is
+// in AcctlRenderingTests.swift.
 
 import AccessoryControl
 import AudioAccessoryKit
@@ -15,7 +15,7 @@ import Testing
 
 /// An accessory as the daemon describes it, with a lower-case address that
 /// acctl must print in canonical form.
-private let studioBudsRecord = DaemonAccessory(
+let studioBudsRecord = DaemonAccessory(
   address: "aa:bb:cc:dd:ee:01", displayName: "Studio Buds",
   formFactor: "headphone",
   registration: .init(
@@ -35,24 +35,9 @@ private let studioBudsRecord = DaemonAccessory(
       .init(part: "right", percent: 75, charging: true),
       .init(part: "case", percent: 40),
     ]))
-private let studioBuds = FakeDaemon.text(studioBudsRecord)
+let studioBuds = FakeDaemon.text(studioBudsRecord)
 
-/// A paired accessory without a registration or an output.
-private let deskSpeaker = FakeDaemon.text(
-  DaemonAccessory(
-    address: "AA:BB:CC:DD:EE:02", displayName: "Desk Speaker",
-    formFactor: "speaker"))
-
-/// A registered accessory whose registration was invalidated.
-private let oldBuds = FakeDaemon.text(
-  DaemonAccessory(
-    address: "AA:BB:CC:DD:EE:03", displayName: "Old Buds",
-    formFactor: "headset",
-    registration: .init(
-      configuration: .init(deviceCapabilities: [.audioSwitching]),
-      invalidated: true)))
-
-private let studioBudsText = """
+let studioBudsText = """
   Studio Buds (AA:BB:CC:DD:EE:01)
     form factor:       headphone
     state:             authorized
@@ -68,7 +53,7 @@ private let studioBudsText = """
 
   """
 
-private let studioBudsJSON = """
+let studioBudsJSON = """
   {
     "address": "AA:BB:CC:DD:EE:01",
     "displayName": "Studio Buds",
@@ -116,7 +101,7 @@ private let studioBudsJSON = """
 
   """
 
-private let route = FakeDaemon.text(
+let route = FakeDaemon.text(
   RouteReport(
     output: "bluez_output.AA_BB_CC_DD_EE_01.1", description: "Studio Buds",
     pending: false, soundServer: .connected,
@@ -135,7 +120,7 @@ private let route = FakeDaemon.text(
 
 /// Runs acctl against a fake daemon that answers each method with a
 /// canned result, and returns the transcript and the requests.
-private func run(
+func run(
   _ arguments: [String], results: [String: String]
 ) async throws -> (Transcript, [ControlRequest]) {
   let daemon = try FakeDaemon(results: results)
@@ -300,389 +285,6 @@ private func run(
             }
 
             """, error: "", status: 0))
-  }
-}
-
-// MARK: - Rendering
-
-@Suite struct AcctlRenderingTests {
-  @Test func currentAsText() async throws {
-    let (transcript, requests) = try await run(
-      ["current", "AA-BB-CC-DD-EE-01"],
-      results: ["accessory.current": studioBuds])
-    #expect(
-      transcript == Transcript(output: studioBudsText, error: "", status: 0))
-    #expect(requests.first?.method == "accessory.current")
-    #expect(
-      requests.first?.params
-        == .object(["accessory": .string("AA:BB:CC:DD:EE:01")]))
-  }
-
-  @Test func currentAsJSON() async throws {
-    let (transcript, _) = try await run(
-      ["current", "Studio Buds", "--json"],
-      results: ["accessory.current": studioBuds])
-    #expect(
-      transcript == Transcript(output: studioBudsJSON, error: "", status: 0))
-  }
-
-  @Test func currentOfAnUnregisteredAccessory() async throws {
-    let (transcript, _) = try await run(
-      ["current", "Desk Speaker"],
-      results: ["accessory.current": deskSpeaker])
-    #expect(
-      transcript.output == """
-        Desk Speaker (AA:BB:CC:DD:EE:02)
-          form factor:       speaker
-          state:             authorized
-          output:            none
-          registration:      none
-
-        """)
-  }
-
-  @Test func updateWhileTheSoundServerIsAway() async throws {
-    var record = studioBudsRecord
-    record.routePending = true
-    let pending = FakeDaemon.text(record)
-    let (transcript, _) = try await run(
-      ["update", "Studio Buds", "--placement", "inEar"],
-      results: ["accessory.update": pending])
-    #expect(
-      transcript.output
-        == studioBudsText
-        + "  route:             pending until the sound server is back\n")
-  }
-
-  @Test func listAsText() async throws {
-    let (transcript, requests) = try await run(
-      ["list"],
-      results: [
-        "accessory.list":
-          #"{"accessories":[\#(studioBuds),\#(deskSpeaker),\#(oldBuds)]}"#
-      ])
-    let expected = """
-      ADDRESS            NAME          CAPABILITIES              PLACEMENT  BATTERY         OUTPUT
-      AA:BB:CC:DD:EE:01  Studio Buds   audioSwitching,placement  inEar      L80% R75% C40%  bluez_output.AA_BB_CC_DD_EE_01.1
-      AA:BB:CC:DD:EE:02  Desk Speaker  -                         -          -               -
-      AA:BB:CC:DD:EE:03  Old Buds      invalidated               -          -               -
-
-      """
-    #expect(transcript == Transcript(output: expected, error: "", status: 0))
-    #expect(requests.first?.method == "accessory.list")
-    #expect(requests.first?.params == nil)
-  }
-
-  @Test func listWhenEmpty() async throws {
-    let (transcript, _) = try await run(
-      ["list"], results: ["accessory.list": #"{"accessories":[]}"#])
-    #expect(
-      transcript
-        == Transcript(
-          output: "No accessories are paired.\n", error: "", status: 0))
-    let (json, _) = try await run(
-      ["list", "--json"], results: ["accessory.list": #"{"accessories":[]}"#])
-    #expect(
-      json
-        == Transcript(
-          output: "{\n  \"accessories\": []\n}\n", error: "", status: 0))
-  }
-
-  @Test func statusWithoutTheOptionalFields() async throws {
-    let (transcript, _) = try await run(
-      ["status"],
-      results: [
-        "daemon.status": FakeDaemon.text(
-          DaemonStatus(
-            version: "0.1.0", soundServer: .init(state: .disconnected),
-            policyPath: "built-in default", statePath: "/s.json",
-            socketPath: "/c.sock", hostAddresses: []))
-      ])
-    let expected = """
-      accessoryd 0.1.0
-        sound server:   disconnected
-        policy:         built-in default
-        state:          /s.json
-        socket:         /c.sock
-
-      """
-    #expect(transcript == Transcript(output: expected, error: "", status: 0))
-  }
-
-  @Test func listAsJSON() async throws {
-    let (transcript, _) = try await run(
-      ["list", "--json"],
-      results: ["accessory.list": #"{"accessories":[\#(deskSpeaker)]}"#])
-    let expected = """
-      {
-        "accessories": [
-          {
-            "address": "AA:BB:CC:DD:EE:02",
-            "displayName": "Desk Speaker",
-            "formFactor": "speaker",
-            "headphones": null,
-            "output": null,
-            "placementSource": null,
-            "placementSourceChoice": null,
-            "registration": null,
-            "state": "authorized"
-          }
-        ]
-      }
-
-      """
-    #expect(transcript == Transcript(output: expected, error: "", status: 0))
-  }
-
-  @Test func jsonEscapesStringsAndKeepsNumbers() async throws {
-    let (transcript, _) = try await run(
-      ["current", "x", "--json"],
-      results: [
-        "accessory.current": #"""
-        {"displayName":"Bob's \"Buds\"/2\n\u0001é","weight":2.5,\#
-        "count":3,"nested":{"empty":{},"list":[]}}
-        """#
-      ])
-    let expected = #"""
-      {
-        "count": 3,
-        "displayName": "Bob's \"Buds\"/2\n\u0001é",
-        "nested": {
-          "empty": {},
-          "list": []
-        },
-        "weight": 2.5
-      }
-
-      """#
-    #expect(transcript == Transcript(output: expected, error: "", status: 0))
-  }
-
-  @Test func routeExplained() async throws {
-    let (transcript, requests) = try await run(
-      ["route", "--explain"], results: ["route.get": route])
-    let expected = """
-      output:       bluez_output.AA_BB_CC_DD_EE_01.1 (Studio Buds)
-      pending:      no
-      sound server: connected
-
-      Studio Buds is worn, so it plays.
-      1. placement: worn accessories first
-         Studio Buds: chosen (inEar)
-
-      """
-    #expect(transcript == Transcript(output: expected, error: "", status: 0))
-    #expect(requests.first?.method == "route.get")
-    #expect(requests.first?.params == .object(["explain": .bool(true)]))
-  }
-
-  @Test func routeWithoutExplanation() async throws {
-    let (transcript, requests) = try await run(
-      ["route"],
-      results: [
-        "route.get": FakeDaemon.text(
-          RouteReport(
-            output: nil, description: nil, pending: true,
-            soundServer: .disconnected, summary: "No output yet"))
-      ])
-    let expected = """
-      output:       none
-      pending:      yes, until the sound server is back
-      sound server: disconnected
-      summary:      No output yet
-
-      """
-    #expect(transcript == Transcript(output: expected, error: "", status: 0))
-    #expect(requests.first?.params == .object(["explain": .bool(false)]))
-  }
-
-  @Test func routeAsJSON() async throws {
-    let (transcript, _) = try await run(
-      ["route", "--explain", "--json"], results: ["route.get": route])
-    let expected = """
-      {
-        "description": "Studio Buds",
-        "explanation": {
-          "steps": [
-            {
-              "candidates": [
-                {
-                  "reason": "inEar",
-                  "subject": "Studio Buds",
-                  "verdict": "chosen"
-                }
-              ],
-              "conclusion": "worn accessories first",
-              "rule": "placement"
-            }
-          ],
-          "summary": "Studio Buds is worn, so it plays"
-        },
-        "output": "bluez_output.AA_BB_CC_DD_EE_01.1",
-        "pending": false,
-        "soundServer": "connected",
-        "summary": "Studio Buds is worn, so it plays",
-        "text": "Studio Buds is worn, so it plays.\\n1. placement: worn accessories first\\n   Studio Buds: chosen (inEar)\\n"
-      }
-
-      """
-    #expect(transcript == Transcript(output: expected, error: "", status: 0))
-  }
-
-  @Test func status() async throws {
-    let (transcript, _) = try await run(
-      ["status"],
-      results: [
-        "daemon.status": FakeDaemon.text(
-          DaemonStatus(
-            version: "0.1.0",
-            soundServer: .init(
-              state: .connected, name: "PulseAudio (on PipeWire 1.2.7)",
-              version: "15.0.0"),
-            policyPath: "/home/u/.config/accessoryd/policy.json5",
-            statePath: "/home/u/.local/state/accessoryd/state.json",
-            socketPath: "/run/user/1000/accessoryd/control.sock",
-            hostAddresses: ["12:34:56:78:9a:bc", "12:34:56:78:9A:BD"]))
-      ])
-    let expected = """
-      accessoryd 0.1.0
-        sound server:   connected (PulseAudio (on PipeWire 1.2.7) 15.0.0)
-        policy:         /home/u/.config/accessoryd/policy.json5
-        state:          /home/u/.local/state/accessoryd/state.json
-        socket:         /run/user/1000/accessoryd/control.sock
-        host addresses: 12:34:56:78:9A:BC, 12:34:56:78:9A:BD
-
-      """
-    #expect(transcript == Transcript(output: expected, error: "", status: 0))
-  }
-
-  @Test func policyShowPrintsTheText() async throws {
-    let (transcript, _) = try await run(
-      ["policy", "show"],
-      results: [
-        "policy.show":
-          #"{"path":"/p.json5","description":"d","text":"{ version: 1 }\n"}"#
-      ])
-    #expect(
-      transcript
-        == Transcript(output: "{ version: 1 }\n", error: "", status: 0))
-  }
-}
-
-// MARK: - Events
-
-@Suite struct AcctlEventTests {
-  static let budsInEvents = AccessoryEvent<
-    AccessoryControlDevice.Configuration
-  >.Accessory(
-    address: "aa:bb:cc:dd:ee:01", displayName: "Studio Buds",
-    formFactor: "headphone",
-    configuration: studioBudsRecord.registration?.configuration,
-    invalidated: false)
-
-  static let events: [String] = [
-    DaemonEvent.soundServer(.init(state: .connected)),
-    .accessory(.init(change: .updated, accessory: budsInEvents)),
-    .route(
-      RouteEvent(
-        output: "bluez_output.AA_BB_CC_DD_EE_01.1",
-        summary: "Studio Buds is worn, so it plays", moves: 2,
-        defaultChanged: true, pending: false, chosenBy: .accessoryd)),
-    .accessory(.init(change: .paired, accessory: budsInEvents)),
-    .accessory(.init(change: .renamed, accessory: budsInEvents)),
-    .accessory(.init(change: .unpaired, accessory: budsInEvents)),
-    .session(SessionEvent(migrated: 1)),
-    .session(
-      SessionEvent(picker: "pickerDidDismiss", pickerID: "1", session: nil)),
-    .media(
-      MediaEvent(
-        eventType: .mediaPaused, accessory: "AA:BB:CC:DD:EE:01",
-        players: [
-          .init(
-            busName: "org.mpris.MediaPlayer2.mpv", name: "mpv Media Player"),
-          .init(busName: "org.mpris.MediaPlayer2.spotify", name: "Spotify"),
-        ],
-        reason: "the accessory that had the output was taken off")),
-    .route(
-      RouteEvent(
-        output: "bluez_output.AA_BB_CC_DD_EE_01.1",
-        summary: "Studio Buds is worn, so it plays; input "
-          + "bluez_input.AA_BB_CC_DD_EE_01.0", moves: 0,
-        defaultChanged: false, pending: false, chosenBy: .accessoryd,
-        inputChanged: "bluez_input.AA_BB_CC_DD_EE_01.0",
-        profiles: [
-          RouteEvent.ProfileSwitch(
-            card: "bluez_card.AA_BB_CC_DD_EE_01", profile: "headset-head-unit",
-            purpose: .call, previousProfile: "a2dp-sink-sbc")
-        ])),
-  ].map(FakeDaemon.text)
-
-  /// A daemon that sends the events after the subscription, then closes
-  /// the connection.
-  private func daemon() throws -> FakeDaemon {
-    try FakeDaemon { request in
-      guard request.method == "events.subscribe" else { return .close }
-      return .lines(
-        [FakeDaemon.result(request, "{}")]
-          + Self.events.map(FakeDaemon.event), close: true)
-    }
-  }
-
-  @Test func eventsAsText() async throws {
-    let daemon = try daemon()
-    defer { daemon.stop() }
-    let transcript = try await acctl("events", "--socket", daemon.path)
-    #expect(
-      transcript
-        == Transcript(
-          output: """
-            sound server connected
-            accessory updated: Studio Buds (AA:BB:CC:DD:EE:01)
-            route bluez_output.AA_BB_CC_DD_EE_01.1: Studio Buds is worn, so it \
-            plays [2 streams moved, default changed]
-            accessoryAdded: accessory paired: Studio Buds (AA:BB:CC:DD:EE:01)
-            accessoryChanged: accessory renamed: Studio Buds (AA:BB:CC:DD:EE:01)
-            accessoryRemoved: accessory unpaired: Studio Buds (AA:BB:CC:DD:EE:01)
-            migrationComplete (1 accessory)
-            pickerDidDismiss (picker 1)
-            mediaPaused: mpv Media Player, Spotify: the accessory that had the \
-            output was taken off
-            route bluez_output.AA_BB_CC_DD_EE_01.1: Studio Buds is worn, so it \
-            plays; input bluez_input.AA_BB_CC_DD_EE_01.0 [input \
-            bluez_input.AA_BB_CC_DD_EE_01.0, bluez_card.AA_BB_CC_DD_EE_01 to \
-            'headset-head-unit' for the call]
-
-            """,
-          error: "Error: accessoryd ended the event stream: it stopped, or "
-            + "this reader fell more than 256 KiB of events behind\n",
-          status: 1))
-    #expect(daemon.requests.map(\.method) == ["events.subscribe"])
-  }
-
-  @Test func eventsAsJSONLines() async throws {
-    let daemon = try daemon()
-    defer { daemon.stop() }
-    let transcript = try await acctl(
-      "events", "--json", "--socket", daemon.path)
-    let lines = transcript.output.split(separator: "\n").map(String.init)
-    #expect(lines.count == 10)
-    #expect(lines.first == #"{"kind":"soundServer","state":"connected"}"#)
-    #expect(
-      lines[2]
-        == #"{"chosenBy":"accessoryd","defaultChanged":true,"kind":"route","#
-        + #""moves":2,"output":"bluez_output.AA_BB_CC_DD_EE_01.1","#
-        + #""pending":false,"summary":"Studio Buds is worn, so it plays"}"#)
-    #expect(lines[1].contains(#""address":"AA:BB:CC:DD:EE:01""#))
-    #expect(
-      lines[9].contains(
-        #""inputChanged":"bluez_input.AA_BB_CC_DD_EE_01.0","#
-          + #""kind":"route","moves":0"#), "\(lines[9])")
-    #expect(
-      lines[9].contains(
-        #""profiles":[{"card":"bluez_card.AA_BB_CC_DD_EE_01","#
-          + #""previousProfile":"a2dp-sink-sbc","profile":"headset-head-unit","#
-          + #""purpose":"call"}]"#), "\(lines[9])")
-    #expect(transcript.status == 1)
   }
 }
 
