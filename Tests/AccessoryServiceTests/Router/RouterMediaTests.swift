@@ -235,6 +235,29 @@ struct RouterMediaTests {
     }
   }
 
+  @Test(
+    "Gone for good and back, worn, with the output on it: resumed when the policy asks"
+  )
+  func backAfterGoneForGood() async throws {
+    try await Rig.run(
+      policy: "{ version: 1, media: { resumeOnReconnect: true } }",
+      withPlayers: true
+    ) { rig in
+      let players = try await budsPlaying(rig)
+      await rig.server.removeSink(Rig.buds)
+      _ = await rig.events.nextMedia("streamMuted")
+      rig.clock.advance(by: 5.5)
+      _ = await rig.events.nextMedia("mediaPaused")
+      #expect(players.status("mpv") == .paused)
+      // The buds connect again and take the output back.
+      await rig.server.addSink(Rig.buds, address: Rig.budsAddress)
+      _ = await rig.events.nextMedia("mediaResumed")
+      #expect(players.status("mpv") == .playing)
+      #expect(await rig.server.sinkOf(1) == Rig.buds)
+      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+    }
+  }
+
   @Test("A muted stream the person moves is theirs, unmuted where they put it")
   func personMovesAMutedStream() async throws {
     try await Rig.run(withPlayers: true) { rig in
