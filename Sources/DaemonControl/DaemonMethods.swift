@@ -282,21 +282,9 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       @escaping @Sendable (inout AccessoryControlDevice.Configuration) ->
       Void
   ) async throws -> DaemonAccessory {
-    // The engine's loop pauses what plays on headphones taken off before
-    // it stages the change, and stages each accessory's changes in order.
+    // The engine's loop pauses, stages, routes, saves and resumes.
     let staged = try await router.update(address, by: source, edit)
-    do {
-      try await engine.saved(through: staged.generation)
-    } catch {
-      await router.reconcile(because: .updateNotSaved)
-      if staged.pausedFirst { await router.undoPause(of: address) }
-      throw error
-    }
     publishAccessory(.updated, address)
-    if staged.putOn, !staged.pending {
-      // Back on: resume what was paused, once the route is back on it.
-      await router.resumeIfBack(address)
-    }
     return await accessoryRecord(address, routePending: staged.pending)
   }
 

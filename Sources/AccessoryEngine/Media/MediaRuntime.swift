@@ -29,10 +29,9 @@ struct MediaRuntime {
   /// late for the loop: given back as the engine stops.
   var mutedAfterTheLoop: [UInt32: BluetoothAddress] = [:]
   /// Put-back resumes that wait for the server to show the route back on
-  /// the accessory, with when they stop waiting and who waits for them.
+  /// the accessory, with when they stop waiting and the answers that wait
+  /// for them.
   var resumesAwaitingMoves:
-    [BluetoothAddress: (
-      until: Double, replies: [CheckedContinuation<Void, Never>]
-    )] =
+    [BluetoothAddress: (until: Double, answers: [@Sendable () -> Void])] =
       [:]
 }

@@ -67,7 +67,7 @@ extension RouteController {
     for task in media.pauseTasks.values { task.cancel() }
     media.pauseTasks = [:]
     for (_, wait) in media.resumesAwaitingMoves {
-      for reply in wait.replies { reply.resume() }
+      for answer in wait.answers { answer() }
     }
     media.resumesAwaitingMoves = [:]
     var held = rules.media.heldMuted
@@ -158,21 +158,27 @@ extension RouteController {
         media.pauseTasks[accessory] = nil
       }
       return await mediaTake(input)
-    case .resumeIfBack(let address, let reply):
-      guard followsMedia, let output = outputName(for: address),
-        reportedOutput == output
-      else {
-        reply.resume()
-        return []
-      }
-      // Once the server shows the streams moved there, so that none is
-      // heard where it was: PipeWire acknowledges a move before
-      // WirePlumber relinks the stream.
-      let until = mediaNow + Self.movesShownLimit
-      media.resumesAwaitingMoves[address, default: (until, [])].replies
-        .append(reply)
-      return []
     }
+  }
+
+  /// Resumes what was paused for an accessory put back on, once the
+  /// server shows the route back on it (at most ``movesShownLimit`` later),
+  /// then answers; answers at once when nothing is to be resumed.
+  func resumeWhenBack(
+    _ address: BluetoothAddress, then answer: @escaping @Sendable () -> Void
+  ) {
+    guard followsMedia, let output = outputName(for: address),
+      reportedOutput == output
+    else {
+      answer()
+      return
+    }
+    // Once the server shows the streams moved there, so that none is
+    // heard where it was: PipeWire acknowledges a move before
+    // WirePlumber relinks the stream.
+    let until = mediaNow + Self.movesShownLimit
+    media.resumesAwaitingMoves[address, default: (until, [])].answers
+      .append(answer)
   }
 
   /// Follows the server's state the router last took in, if the media
@@ -247,7 +253,7 @@ extension RouteController {
         .putBack(
           accessory: address.description,
           window: policies.policy.resumeWhenPutBackWithinSeconds))
-      for reply in wait.replies { reply.resume() }
+      for answer in wait.answers { answer() }
     }
   }
 

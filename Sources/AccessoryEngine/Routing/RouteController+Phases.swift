@@ -125,10 +125,11 @@ extension RouteController {
   }
 
   /// Answers the requests and updates held through a phase.
-  func answerAfterPhase() {
+  func answerAfterPhase() async {
     let replies = repliesAfterPhase
     repliesAfterPhase = []
     for reply in replies { reply.resume(returning: pending) }
     answerStagedUpdates()
+    await answerUpdatesNotSaved()
   }
 }

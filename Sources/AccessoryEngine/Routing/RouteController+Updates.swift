@@ -1,7 +1,10 @@
 // Accessories' updates in the engine's loop: each is staged in the order
 // it came; one that takes off the headphones that have the output waits,
 // as a phase of the loop, for their media to pause before it is staged,
-// and later updates of the same accessory wait behind it.
+// and later updates of the same accessory wait behind it. Once routed, the
+// answer waits for the state file: a change not saved is undone and routed
+// again, and what was paused for it is given back; a change saved that
+// puts the headphones back on resumes their media once the route is back.
 
 import AccessoryBackend
 import AccessoryControl
@@ -19,18 +22,24 @@ extension RouteController {
 
   /// Changes an accessory's configuration through the loop: its media is
   /// paused first if this takes it off while it has the output; the
-  /// change is staged and routed.
+  /// change is staged, routed and saved; its media is resumed if this
+  /// puts it back on.
   ///
-  /// Once the engine has stopped, the change is staged at once, and the
-  /// route is pending.
+  /// The answer comes once the save is done too, so the save's encoding
+  /// and `fsync`s neither delay the switch nor compete with the sound
+  /// server while it moves the streams. A change that is not saved is
+  /// undone, the route follows the undone registry, and what was paused
+  /// for it is given back. Once the engine has stopped, the change is
+  /// staged and saved at once, and the route is pending.
   ///
   /// - Parameters:
   ///   - address: A registered accessory.
   ///   - source: Who reports the change.
   ///   - edit: Changes its configuration.
-  /// - Returns: The staged change: the generation to wait for the save
-  ///   of, and what happened around it.
-  /// - Throws: ``AccessoryControlFailure`` naming a refused value.
+  /// - Returns: The change as staged and routed.
+  /// - Throws: ``AccessoryControlFailure`` naming a refused value, or why
+  ///   the change could not be saved.
+  @discardableResult
   public nonisolated func update(
     _ address: BluetoothAddress, by source: PlacementSource,
     _ edit:
@@ -44,32 +53,16 @@ extension RouteController {
         continuation.resume(returning: Self.stageAlone(update, on: engine))
       }
     }
-    return try result.get()
-  }
-
-  /// Undoes what the engine paused or muted before a change that was not
-  /// saved.
-  public nonisolated func undoPause(of address: BluetoothAddress) async {
-    await post(.pauseUndone(accessory: address.description))
+    let staged = try result.get()
+    // Saved already when the loop answered; staged alone, saved now.
+    try await engine.saved(through: staged.generation)
+    return staged
   }
 
   /// Forgets what was paused or muted for an unpaired accessory, and
   /// unmutes what it muted.
   public nonisolated func forgetMedia(of address: BluetoothAddress) async {
     await post(.unpaired(accessory: address.description))
-  }
-
-  /// Resumes what was paused for an accessory put back on.
-  ///
-  /// Called once the update is saved: it resumes once the route is back
-  /// on the accessory and the server shows the moves (at most ``movesShownLimit`` later). Returns when it
-  /// is done, or nothing is to be resumed.
-  public nonisolated func resumeIfBack(_ address: BluetoothAddress) async {
-    await withCheckedContinuation { continuation in
-      if !inbox.post(.media(.resumeIfBack(address, reply: continuation))) {
-        continuation.resume()
-      }
-    }
   }
 
   /// Posts a media event, and returns once the loop took it.
@@ -151,7 +144,7 @@ extension RouteController {
       let after = engine.registry.registrations[update.address]?.configuration
       stagedUpdates.append(
         (
-          update.reply,
+          update.address, update.reply,
           StagedUpdate(
             generation: generation, pending: true, pausedFirst: pausedFirst,
             putOn: before?.devicePlacement?.isWorn == false
@@ -168,14 +161,67 @@ extension RouteController {
     }
   }
 
-  /// Answers the updates staged in this pass, with whether the route is
-  /// pending.
+  /// Hands the updates staged in this pass, with whether the route is
+  /// pending, to the state file: each answer waits for its save.
   func answerStagedUpdates() {
     let staged = stagedUpdates
     stagedUpdates = []
-    for (reply, var update) in staged {
+    let engine = self.engine
+    let inbox = self.inbox
+    for (address, reply, var update) in staged {
       update.pending = pending
-      reply.resume(returning: .success(update))
+      let waiting = UpdateAwaitingSave(
+        address: address, staged: update, reply: reply)
+      let answer = update
+      Task {
+        let saved: Result<Void, AccessoryControlFailure>
+        do throws(AccessoryControlFailure) {
+          try await engine.saved(through: answer.generation)
+          saved = .success(())
+        } catch {
+          saved = .failure(error)
+        }
+        if !inbox.post(.saved(waiting, saved)) {
+          reply.resume(returning: saved.map { answer })
+        }
+      }
+    }
+  }
+
+  /// Takes the state file's answer for an update: answers it, once what
+  /// was paused for it is resumed if it put the headphones back on.
+  ///
+  /// - Returns: Whether it was not saved: the registry was undone, to
+  ///   route again; the answer waits for that route.
+  func take(
+    _ waiting: UpdateAwaitingSave,
+    saved: Result<Void, AccessoryControlFailure>
+  ) -> Bool {
+    guard case .success = saved else {
+      updatesNotSaved.append((waiting, saved))
+      return true
+    }
+    let (staged, reply) = (waiting.staged, waiting.reply)
+    guard staged.putOn, !staged.pending else {
+      reply.resume(returning: .success(staged))
+      return false
+    }
+    resumeWhenBack(waiting.address) {
+      reply.resume(returning: .success(staged))
+    }
+    return false
+  }
+
+  /// Answers the updates that were not saved, once the route followed the
+  /// undone registry, and gives back what was paused for them.
+  func answerUpdatesNotSaved() async {
+    let unsaved = updatesNotSaved
+    updatesNotSaved = []
+    for (waiting, saved) in unsaved {
+      if waiting.staged.pausedFirst {
+        await mediaTake(.pauseUndone(accessory: waiting.address.description))
+      }
+      waiting.reply.resume(returning: saved.map { waiting.staged })
     }
   }
 
@@ -231,9 +277,10 @@ extension RouteController {
       switch trigger {
       case .request(let request): request.reply.resume(returning: true)
       case .update(let update): updates.append(update)
-      case .media(.resumeIfBack(_, let reply)),
-        .media(.acknowledged(_, let reply)):
+      case .media(.acknowledged(_, let reply)):
         reply.resume()
+      case .saved(let waiting, let saved):
+        waiting.reply.resume(returning: saved.map { waiting.staged })
       case .media(.outputVanished(let address, _, let muted)):
         for stream in muted { media.mutedAfterTheLoop[stream] = address }
       case .link, .media: break
@@ -243,5 +290,10 @@ extension RouteController {
       update.reply.resume(returning: Self.stageAlone(update, on: engine))
     }
     answerStagedUpdates()
+    // Not saved, and undone: nothing is routed or resumed any more.
+    for (waiting, saved) in updatesNotSaved {
+      waiting.reply.resume(returning: saved.map { waiting.staged })
+    }
+    updatesNotSaved = []
   }
 }

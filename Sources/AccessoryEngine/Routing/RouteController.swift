@@ -77,12 +77,18 @@ public actor RouteController: Service {
   /// Updates that wait for the media of an accessory taken off to pause,
   /// by accessory, oldest first.
   var updatesAwaitingPause: [BluetoothAddress: [AccessoryUpdate]] = [:]
-  /// Updates staged in this pass, answered once it has routed.
+  /// Updates staged in this pass, handed to the state file once it has
+  /// routed.
   var stagedUpdates:
     [(
+      BluetoothAddress,
       CheckedContinuation<Result<StagedUpdate, AccessoryControlFailure>, Never>,
       StagedUpdate
     )] = []
+  /// Updates the state file could not save, answered once the route has
+  /// followed the undone registry.
+  var updatesNotSaved:
+    [(UpdateAwaitingSave, Result<Void, AccessoryControlFailure>)] = []
   /// How many decisions the loop has made, for the tests that count them
   /// per event.
   package internal(set) var decisionCount = 0
@@ -284,7 +290,7 @@ public actor RouteController: Service {
         await end(phase)
         if case .moveWhatStayed = phase.then {
           // The route is out: its requests are answered.
-          answerAfterPhase()
+          await answerAfterPhase()
           await mediaFollowServer()
           await mediaWakes()
         }
@@ -300,6 +306,7 @@ public actor RouteController: Service {
         !triggers.isEmpty || graceEnded || confirming || mediaDue
           || !followUpReasons.isEmpty || !streamsAwaitingDefaultCheck.isEmpty
           || !repliesAfterPhase.isEmpty || !stagedUpdates.isEmpty
+          || !updatesNotSaved.isEmpty
       else {
         await waitForTriggers(
           until: [reconsiderAt, confirmAt, nextMediaWake].compactMap { $0 }
@@ -337,6 +344,8 @@ public actor RouteController: Service {
             leavingFollowers = true
           }
           if case .acknowledged(_, let reply) = event { reply.resume() }
+        case .saved(let waiting, let saved):
+          if take(waiting, saved: saved) { reasons.append(.updateNotSaved) }
         }
       }
       await mediaFollowServer()
@@ -373,6 +382,7 @@ public actor RouteController: Service {
       }
       for reply in replies { reply.resume(returning: pending) }
       answerStagedUpdates()
+      await answerUpdatesNotSaved()
       await mediaFollowServer()
       await mediaWakes()
     }

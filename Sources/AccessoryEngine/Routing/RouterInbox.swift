@@ -23,6 +23,19 @@ enum RouterTrigger: Sendable {
   case update(AccessoryUpdate)
   /// Something for the media rules.
   case media(MediaTrigger)
+  /// The state file's answer for a staged update: saved, or why not.
+  case saved(UpdateAwaitingSave, Result<Void, AccessoryControlFailure>)
+}
+
+/// A staged and routed update whose answer waits for the state file.
+struct UpdateAwaitingSave: Sendable {
+  /// The accessory.
+  let address: BluetoothAddress
+  /// The update as staged and routed.
+  let staged: StagedUpdate
+  /// Receives the update, or why it was not saved.
+  let reply:
+    CheckedContinuation<Result<StagedUpdate, AccessoryControlFailure>, Never>
 }
 
 /// An event for the media rules.
@@ -38,9 +51,6 @@ enum MediaTrigger: Sendable {
   /// One of the rules' own inputs, from a caller that waits until the
   /// loop has taken it.
   case acknowledged(MediaInput, reply: CheckedContinuation<Void, Never>)
-  /// An accessory was put back on and its update saved: resume what was
-  /// paused once the server shows the route back on it.
-  case resumeIfBack(BluetoothAddress, reply: CheckedContinuation<Void, Never>)
 }
 
 /// A change to an accessory's configuration, from a companion, `acctl`

@@ -258,6 +258,41 @@ struct RouterMediaTests {
     }
   }
 
+  @Test(
+    "A change the state file cannot save is undone, routed back, and what was paused for it resumed"
+  )
+  func notSaved() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("router-state-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = StateFile(url: directory.appendingPathComponent("state.json"))
+    try await Rig.run(withPlayers: true, stateFile: file) { rig in
+      let players = try await budsPlaying(rig)
+      // A file where the state directory was: the next save fails, as
+      // root too.
+      try FileManager.default.removeItem(at: directory)
+      try Data().write(to: directory)
+      let failure = await #expect(throws: AccessoryControlFailure.self) {
+        try await rig.report(Rig.budsAddress, .offHead)
+      }
+      #expect(failure?.reason.contains("state file") == true)
+      // Undone: still worn, the output on the buds, and what was paused
+      // and muted for the change given back.
+      let address = BluetoothAddress(Rig.budsAddress)!
+      #expect(
+        rig.engine.registry.registrations[address]?.configuration
+          .devicePlacement == .inEar)
+      #expect(await rig.server.sinkOf(1) == Rig.buds)
+      #expect(await rig.server.sinkOf(2) == Rig.buds)
+      #expect(!(await rig.server.isMuted(2)))
+      _ = await rig.events.nextMedia("mediaResumed")
+      #expect(players.status("mpv") == .playing)
+      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+    }
+  }
+
   @Test("A muted stream the person moves is theirs, unmuted where they put it")
   func personMovesAMutedStream() async throws {
     try await Rig.run(withPlayers: true) { rig in

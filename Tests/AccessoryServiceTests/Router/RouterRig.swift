@@ -42,6 +42,7 @@ struct RouterRig: Sendable {
     policy: String? = nil,
     hostAddresses: [String] = [],
     withPlayers: Bool = false,
+    stateFile: StateFile? = nil,
     _ body: (RouterRig) async throws -> Void
   ) async throws {
     let server = ScriptedSoundServer(
@@ -51,7 +52,8 @@ struct RouterRig: Sendable {
       defaultSink: defaultSink,
       streams: streams.map { ($0, defaultSink) }, isPipeWire: isPipeWire)
     let clock = ManualRouterClock()
-    let engine = InProcessAccessoryEngine(clock: { clock.now() })
+    let engine = InProcessAccessoryEngine(
+      stateFile: stateFile, clock: { clock.now() })
     let policies = try policyStore(policy)
     let hub = EventHub()
     let events = RouterEvents(hub.subscribe())
@@ -125,13 +127,9 @@ struct RouterRig: Sendable {
   func report(
     _ address: String, _ placement: AccessoryControlDevice.Placement
   ) async throws -> StagedUpdate {
-    let address = BluetoothAddress(address)!
-    let staged = try await router.update(address, by: .update) {
+    try await router.update(BluetoothAddress(address)!, by: .update) {
       $0.devicePlacement = placement
     }
-    try await engine.saved(through: staged.generation)
-    if staged.putOn, !staged.pending { await router.resumeIfBack(address) }
-    return staged
   }
 
   /// Reports a new primary audio source, and waits for the route.
