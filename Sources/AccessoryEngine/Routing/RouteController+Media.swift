@@ -30,12 +30,16 @@ extension RouteController {
   func mediaTake(_ input: MediaInput) async -> [MediaEffect] {
     guard followsMedia else { return [] }
     let mirror = self.mirror
-    let (next, effects) = MediaRules.step(
-      rules.media, mediaView(input), input, policies.policy, now: mediaNow)
-    rules.media = next
+    let (next, effects) = EngineRules.step(
+      rules, EngineView(media: mediaView(input)), .media(input),
+      policies.policy, now: mediaNow)
+    rules = next
     holdMutes()
-    await carryOut(effects, on: mirror)
-    return effects
+    let mediaEffects = effects.compactMap {
+      if case .media(let effect) = $0 { effect } else { nil }
+    }
+    await carryOut(mediaEffects, on: mirror)
+    return mediaEffects
   }
 
   /// What the rules see: the server's state, the players, and the

@@ -1,6 +1,6 @@
 // Accessories' updates in the engine's loop: each is staged in the order
-// it came; one that takes off the headphones that have the output waits,
-// as a phase of the loop, for their media to pause before it is staged,
+// it came; one that takes off the headphones that have the output waits
+// for their media to pause before it is staged (everything else goes on),
 // and later updates of the same accessory wait behind it. Once routed, the
 // answer waits for the state file: a change not saved is undone and routed
 // again, and what was paused for it is given back; a change saved that

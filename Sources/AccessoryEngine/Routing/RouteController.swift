@@ -237,6 +237,8 @@ public actor RouteController: Service {
     if let phase = awaiting {
       awaiting = nil
       await end(phase)
+      // What stayed behind was not moved.
+      pending = true
     }
     for reply in repliesAfterPhase { reply.resume(returning: true) }
     repliesAfterPhase = []

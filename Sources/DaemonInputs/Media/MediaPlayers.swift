@@ -120,6 +120,10 @@ public final class MediaPlayers: Service {
 
   /// Applies a change, tells the subscribers and wakes the waiters whose
   /// condition now holds.
+  ///
+  /// Only the task that follows the bus calls it: the waiters are woken
+  /// outside the lock, with the players as this change left them, and a
+  /// second caller could wake them with a value already out of date.
   private func apply(_ change: MediaPlayerChange) {
     let players = state.withLock { state in
       switch change {
