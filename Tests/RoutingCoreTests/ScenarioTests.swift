@@ -38,6 +38,12 @@ struct ScenarioTests {
     if let reconsiderAt = expect.reconsiderAt {
       #expect(decision.reconsiderAt == reconsiderAt, context)
     }
+    if let inputChange = expect.defaultInputChange {
+      #expect(decision.defaultInputChange == inputChange, context)
+    }
+    if let callPhase = expect.callPhase {
+      #expect(decision.callPhase == callPhase, context)
+    }
     #expect(decision.reassertsDefault == expect.reassertsDefault, context)
     let text = decision.explanation.text
     for part in expect.explanationContains {
@@ -69,7 +75,7 @@ struct ScenarioTests {
     }
   }
 
-  @Test("The scenarios cover behaviours 1 to 10, numbered once each")
+  @Test("The scenarios cover every behaviour, numbered once each")
   func coverage() throws {
     try #require(!scenarioFileNames.isEmpty, "no scenarios found")
     var behaviours = Set<Int>()
@@ -83,7 +89,7 @@ struct ScenarioTests {
         "\(fileName): expected a name like NN-short-name.json5")
       #expect(numbers.insert(number).inserted, "\(fileName): number reused")
     }
-    #expect(behaviours == Set(1...10))
+    #expect(behaviours == Set(Scenario.behaviours))
   }
 }
 
@@ -105,6 +111,10 @@ struct Scenario: Decodable {
       }
     }
   }
+
+  /// The behaviours the scenarios show, by number: 1 to 10 the routing
+  /// ones (the first scenario of each names it), 11 calls.
+  static let behaviours = 1...11
 
   var title: String
   var behaviour: Int
@@ -135,8 +145,9 @@ struct Scenario: Decodable {
         "\(fileName): unknown keys: \(unknown.joined(separator: ", "))")
     }
     let scenario = try decoder.decode(Scenario.self, from: data)
-    guard (1...10).contains(scenario.behaviour) else {
-      throw ScenarioError("\(fileName): behaviour must be from 1 to 10")
+    guard behaviours.contains(scenario.behaviour) else {
+      throw ScenarioError(
+        "\(fileName): behaviour must be from 1 to \(behaviours.upperBound)")
     }
     if scenario.idempotent == false, scenario.idempotentReason == nil {
       throw ScenarioError(
@@ -188,10 +199,14 @@ struct Expectation: Decodable {
   var explanationContains: [String]
   /// Whether the decision sets the default again; `false` when not given.
   var reassertsDefault: Bool
+  /// `nil` when not given; `.some(nil)` when given as `null`.
+  var defaultInputChange: String??
+  /// Where the call stands; not checked when not given.
+  var callPhase: CallPhase?
 
   private enum CodingKeys: String, CodingKey {
     case target, defaultChange, moves, profileRequests, reconsiderAt
-    case explanationContains, reassertsDefault
+    case explanationContains, reassertsDefault, defaultInputChange, callPhase
   }
 
   init(from decoder: any Decoder) throws {
@@ -222,6 +237,13 @@ struct Expectation: Decodable {
       try c.decodeIfPresent([String].self, forKey: .explanationContains) ?? []
     reassertsDefault =
       try c.decodeIfPresent(Bool.self, forKey: .reassertsDefault) ?? false
+    if c.contains(.defaultInputChange) {
+      defaultInputChange = .some(
+        try c.decodeIfPresent(String.self, forKey: .defaultInputChange))
+    } else {
+      defaultInputChange = nil
+    }
+    callPhase = try c.decodeIfPresent(CallPhase.self, forKey: .callPhase)
   }
 }
 
@@ -311,7 +333,9 @@ indirect enum ScenarioSchema: Sendable {
       .object([
         "name": .any, "accessory": .any, "activeProfile": .any,
         "profiles": .list(
-          fields(["name", "outputCount", "priority", "isAvailable"])),
+          fields([
+            "name", "outputCount", "inputCount", "priority", "isAvailable",
+          ])),
       ])),
     "streams": .list(
       fields(["id", "output", "role", "application", "pinnedBy"])),
@@ -321,6 +345,22 @@ indirect enum ScenarioSchema: Sendable {
     "outputHistory": .any,
     "goneConfiguredOutput": fields(["name", "accessory"]),
     "forgottenAccessories": .any,
+    "inputs": .list(
+      fields([
+        "name", "description", "properties", "ports", "activePort",
+        "accessory", "monitorOf",
+      ])),
+    "captureStreams": .list(
+      fields([
+        "id", "input", "role", "application", "isCorked", "isPeakMeter",
+        "recordingSince",
+      ])),
+    "defaultInput": .any,
+    "inputHistory": .any,
+    "manualInputChoice": fields(["output", "at"]),
+    "callProfiles": .list(fields(["card", "previousProfile", "callProfile"])),
+    "callEndedAt": .any,
+    "callInput": .any,
     "now": .any,
   ])
 
@@ -330,9 +370,10 @@ indirect enum ScenarioSchema: Sendable {
     "expect": .object([
       "target": .any, "defaultChange": .any,
       "moves": .list(fields(["stream", "to"])),
-      "profileRequests": .list(fields(["card", "profile"])),
+      "profileRequests": .list(
+        fields(["card", "profile", "purpose", "previousProfile"])),
       "reconsiderAt": .any, "explanationContains": .any,
-      "reassertsDefault": .any,
+      "reassertsDefault": .any, "defaultInputChange": .any, "callPhase": .any,
     ]),
     "idempotent": .any, "idempotentReason": .any,
   ])

@@ -27,13 +27,13 @@ final class ScriptedPlayers: MediaPlayerControl {
     var players: [String: MediaPlayer] = [:]
     var streams: [String: Set<UInt32>] = [:]
     var answers: [String: Answer] = [:]
+    var subscribers: [AsyncStream<MediaPlayerChange>.Continuation] = []
     /// Every pause and play asked for, in order, as `pause NAME` and
     /// `play NAME`.
     var calls: [String] = []
   }
 
   private let state = Mutex(State())
-  private let subscribers = Broadcast<MediaPlayerChange>()
   private let waiters = ConditionWaiters<[String: MediaPlayer]>()
   /// The scripted server, whose streams a player corks as it pauses.
   let server: ScriptedSoundServer
@@ -92,8 +92,11 @@ final class ScriptedPlayers: MediaPlayerControl {
   }
 
   private func announce(_ change: MediaPlayerChange) {
-    subscribers.publish(change)
-    waiters.wake(with: state.withLock { $0.players })
+    let (subscribers, players) = state.withLock {
+      ($0.subscribers, $0.players)
+    }
+    for subscriber in subscribers { subscriber.yield(change) }
+    waiters.wake(with: players)
   }
 
   // MARK: - MediaPlayerControl
@@ -107,7 +110,10 @@ final class ScriptedPlayers: MediaPlayerControl {
   }
 
   func changes() -> AsyncStream<MediaPlayerChange> {
-    subscribers.subscribe()
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: MediaPlayerChange.self)
+    state.withLock { $0.subscribers.append(continuation) }
+    return stream
   }
 
   func pause(_ busName: String, timeout: Duration) async throws(MPRISError) {
