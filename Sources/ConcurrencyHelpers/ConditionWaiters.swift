@@ -22,16 +22,19 @@ public final class ConditionWaiters<Value: Sendable>: Sendable {
   /// Creates a set with no waiter.
   public init() {}
 
-  /// Waits until the value meets a condition, or until a deadline of the
-  /// continuous clock.
+  /// Waits until the value meets a condition, or until a deadline.
   ///
   /// - Parameters:
-  ///   - deadline: When to stop waiting.
+  ///   - sleepUntilTheDeadline: Returns at the deadline, or once
+  ///     cancelled, on whichever clock the caller keeps time with.
+  ///   - isPastTheDeadline: Whether the deadline has passed.
   ///   - current: The value now.
   ///   - condition: What the value must meet.
   /// - Returns: Whether the condition held.
   public func wait(
-    until deadline: ContinuousClock.Instant,
+    sleepingUntilTheDeadline sleepUntilTheDeadline:
+      @escaping @Sendable () async -> Void,
+    isPastTheDeadline: @Sendable () -> Bool,
     current: @Sendable () -> Value,
     _ condition: @escaping @Sendable (Value) -> Bool
   ) async -> Bool {
@@ -40,7 +43,7 @@ public final class ConditionWaiters<Value: Sendable>: Sendable {
       return state.next
     }
     let timeout = Task {
-      try? await Task.sleep(until: deadline, clock: .continuous)
+      await sleepUntilTheDeadline()
       self.end(id, met: false)
     }
     defer { timeout.cancel() }
@@ -53,7 +56,7 @@ public final class ConditionWaiters<Value: Sendable>: Sendable {
       // meanwhile, or the deadline.
       if condition(current()) {
         end(id, met: true)
-      } else if ContinuousClock.now >= deadline {
+      } else if isPastTheDeadline() {
         end(id, met: false)
       }
     }

@@ -15,6 +15,8 @@ import PulseAudio
 struct MediaHands: Sendable {
   let players: any MediaPlayerControl
   let logger: Logger
+  /// The engine's clock, which the pause's deadline is kept on.
+  let clock: any RouterClock
 
   /// How long the players have to accept the pause and report Paused
   /// before the route may change, as Android and WirePlumber wait.
@@ -31,7 +33,7 @@ struct MediaHands: Sendable {
   ) async -> (players: [String: String], streams: Set<UInt32>) {
     let owned = await playingPlayers(among: inputs)
     guard !Task.isCancelled else { return ([:], []) }
-    let deadline = ContinuousClock.now + Self.pauseWait
+    let deadline = clock.now().addingTimeInterval(Self.pauseWait.seconds)
     let paused = await pause(owned.map(\.0), until: deadline)
     await waitForPaused(Set(paused.keys), accessory, until: deadline)
     return (
@@ -61,9 +63,13 @@ struct MediaHands: Sendable {
   ///
   /// - Returns: Those that accepted, by bus name, with their names.
   func pause(
-    _ targets: [MediaPlayer], until deadline: ContinuousClock.Instant
+    _ targets: [MediaPlayer], until deadline: Date
   ) async -> [String: String] {
-    let timeout = max(deadline - .now, .milliseconds(1))
+    // The players' bus calls time out in real time.
+    let timeout = max(
+      Duration.milliseconds(
+        Int64(deadline.timeIntervalSince(clock.now()) * 1000)),
+      .milliseconds(1))
     var paused: [String: String] = [:]
     await withTaskGroup(of: (String, String, MPRISError?).self) { group in
       for player in targets {
@@ -91,11 +97,10 @@ struct MediaHands: Sendable {
 
   /// Waits, until the deadline, for the players to report Paused.
   func waitForPaused(
-    _ names: Set<String>, _ accessory: String,
-    until deadline: ContinuousClock.Instant
+    _ names: Set<String>, _ accessory: String, until deadline: Date
   ) async {
     guard !names.isEmpty else { return }
-    let allPaused = await players.waitUntil(deadline) { players in
+    let allPaused = await players.waitUntil(deadline, on: clock) { players in
       names.allSatisfy { players[$0]?.playbackStatus != .playing }
     }
     if !allPaused {

@@ -178,7 +178,7 @@ extension RouteController {
     _ accessory: String, of streams: Set<UInt32>, on mirror: ServerMirror?
   ) {
     guard let players else { return }
-    let hands = MediaHands(players: players, logger: logger)
+    let hands = MediaHands(players: players, logger: logger, clock: clock)
     let inputs = (mirror?.sinkInputs ?? []).filter {
       streams.contains($0.index)
     }
@@ -202,7 +202,7 @@ extension RouteController {
     _ accessory: String, _ paused: [String: String], reason: String
   ) {
     guard let players else { return }
-    let hands = MediaHands(players: players, logger: logger)
+    let hands = MediaHands(players: players, logger: logger, clock: clock)
     let events = self.events
     let logger = self.logger
     Task {

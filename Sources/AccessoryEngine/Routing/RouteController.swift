@@ -89,6 +89,11 @@ public actor RouteController: Service {
   /// followed the undone registry.
   var updatesNotSaved:
     [(UpdateAwaitingSave, Result<Void, AccessoryControlFailure>)] = []
+  /// How many updates wait for the pause of their accessory's media, the
+  /// one that started it included, for tests.
+  package var updatesWaitingForAPause: Int {
+    updatesAwaitingPause.values.reduce(0) { $0 + $1.count }
+  }
   /// How many decisions the loop has made, for the tests that count them
   /// per event.
   package internal(set) var decisionCount = 0

@@ -4,6 +4,7 @@
 // the engine's unit tests script it.
 
 import DaemonLifecycle
+import FoundationEssentials
 import MPRIS
 import PulseAudio
 
@@ -25,9 +26,9 @@ public protocol MediaPlayerControl: Sendable {
   func play(_ busName: String) async throws(MPRISError)
 
   /// Waits until the players, by bus name, meet a condition, or until a
-  /// deadline; returns whether the condition held.
+  /// deadline of the engine's clock; returns whether the condition held.
   func waitUntil(
-    _ deadline: ContinuousClock.Instant,
+    _ deadline: Date, on clock: any RouterClock,
     _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
   ) async -> Bool
 

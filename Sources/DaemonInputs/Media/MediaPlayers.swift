@@ -5,6 +5,7 @@
 import AccessoryControl
 import ConcurrencyHelpers
 import DaemonLifecycle
+import FoundationEssentials
 import Logging
 import MPRIS
 
@@ -94,16 +95,17 @@ public final class MediaPlayers: Service {
   }
 
   /// Waits until the players, by bus name, meet a condition, or until a
-  /// deadline of the continuous clock.
+  /// deadline of the engine's clock.
   ///
   /// - Returns: Whether the condition held.
   public func waitUntil(
-    _ deadline: ContinuousClock.Instant,
+    _ deadline: Date, on clock: any RouterClock,
     _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
   ) async -> Bool {
     await waiters.wait(
-      until: deadline, current: { self.state.withLock { $0.players } },
-      condition)
+      sleepingUntilTheDeadline: { try? await clock.sleep(until: deadline) },
+      isPastTheDeadline: { clock.now() >= deadline },
+      current: { self.state.withLock { $0.players } }, condition)
   }
 
   private func connectedClient(

@@ -141,17 +141,22 @@ struct RouterMediaTests {
   func updateDuringThePause() async throws {
     try await Rig.run(withPlayers: true) { rig in
       let players = try #require(rig.players)
-      // mpv never reports Paused: the pause waits its full second.
+      // mpv never reports Paused: the pause waits its full second, on
+      // the engine's clock.
       players.add("mpv", playing: [1], answer: .staysSilent)
       try await rig.register(Rig.budsAddress, placement: .inEar)
       async let off = rig.report(Rig.budsAddress, .offHead)
       while players.calls.isEmpty { await Task.yield() }
-      // Meanwhile: a request is answered at once, and the buds go back in.
+      // Meanwhile: a request is answered at once, and the buds go back in,
+      // behind the update that waits for the pause.
       await rig.router.reconcile(because: "a test asked")
       #expect(
         rig.engine.registry.registrations[.init(Rig.budsAddress)!]?
           .configuration.devicePlacement == .inEar)
-      let on = try await rig.report(Rig.budsAddress, .inEar)
+      async let back = rig.report(Rig.budsAddress, .inEar)
+      while await rig.router.updatesWaitingForAPause < 2 { await Task.yield() }
+      rig.clock.advance(by: 1)
+      let on = try await back
       let first = try await off
       #expect(first.generation < on.generation)
       #expect(

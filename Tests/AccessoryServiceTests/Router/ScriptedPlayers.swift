@@ -7,6 +7,7 @@ import ConcurrencyHelpers
 import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
+import Foundation
 import HeadphoneReaders
 import MPRIS
 import PulseAudio
@@ -137,12 +138,13 @@ final class ScriptedPlayers: MediaPlayerControl {
   }
 
   func waitUntil(
-    _ deadline: ContinuousClock.Instant,
+    _ deadline: Date, on clock: any RouterClock,
     _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
   ) async -> Bool {
     await waiters.wait(
-      until: deadline, current: { self.state.withLock { $0.players } },
-      condition)
+      sleepingUntilTheDeadline: { try? await clock.sleep(until: deadline) },
+      isPastTheDeadline: { clock.now() >= deadline },
+      current: { self.state.withLock { $0.players } }, condition)
   }
 
   func streams(
