@@ -123,13 +123,4 @@ extension RouteController {
     repliesAfterPhase += replies
     followUpLeavesFollowers = followUpLeavesFollowers || leavingFollowers
   }
-
-  /// Answers the requests and updates held through a phase.
-  func answerAfterPhase() async {
-    let replies = repliesAfterPhase
-    repliesAfterPhase = []
-    for reply in replies { reply.resume(returning: pending) }
-    answerStagedUpdates()
-    await answerUpdatesNotSaved()
-  }
 }

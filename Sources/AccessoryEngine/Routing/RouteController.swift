@@ -297,9 +297,9 @@ public actor RouteController: Service {
         await end(phase)
         if case .moveWhatStayed = phase.then {
           // The route is out: its requests are answered.
-          await answerAfterPhase()
-          await mediaFollowServer()
-          await mediaWakes()
+          let replies = repliesAfterPhase
+          repliesAfterPhase = []
+          await endPass(answering: replies)
         }
         continue
       }
@@ -387,12 +387,19 @@ public actor RouteController: Service {
           continue
         }
       }
-      for reply in replies { reply.resume(returning: pending) }
-      answerStagedUpdates()
-      await answerUpdatesNotSaved()
-      await mediaFollowServer()
-      await mediaWakes()
+      await endPass(answering: replies)
     }
+  }
+
+  /// Ends a pass once its route is out: answers its requests with whether
+  /// the route is pending, hands its updates to the state file, answers
+  /// those not saved, and lets the media part follow what came meanwhile.
+  func endPass(answering replies: [CheckedContinuation<Bool, Never>]) async {
+    for reply in replies { reply.resume(returning: pending) }
+    answerStagedUpdates()
+    await answerUpdatesNotSaved()
+    await mediaFollowServer()
+    await mediaWakes()
   }
 
   /// The reason a merged reconcile gives: the first that is not an echo
