@@ -58,7 +58,7 @@ struct Options: Sendable, CommandLineOptions {
     and 1,000 registered accessories and 200 streams.
     Reads policies/default.json5 from the current directory.
 
-      --quick            11 repetitions, 50 acctl runs, 3 media repetitions, 15 s
+      --quick            31 repetitions, 50 acctl runs, 3 media repetitions, 15 s
                          idle, 10 faults (for CI)
       --repetitions K    repetitions per switch figure (default 30)
       --server NAME      measure switches only on this server
@@ -87,7 +87,7 @@ struct Options: Sendable, CommandLineOptions {
       switch argument {
       case "--quick":
         options.isQuick = true
-        options.repetitions = 11
+        options.repetitions = 31
         options.acctlRuns = 50
         options.mediaRepetitions = 3
         options.idleDuration = .seconds(15)

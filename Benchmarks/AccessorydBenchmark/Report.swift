@@ -31,7 +31,8 @@ enum Report {
         + "daemon --log-level \(options.daemonLogLevel)")
     print(
       "method: \(options.repetitions) measured repetitions per switch figure "
-        + "(plus 1 unrecorded warm-up), streams "
+        + "in interleaved blocks (accessoryd's in three, the references' in "
+        + "two between them), each after an unrecorded warm-up, streams "
         + options.streamCounts.map(String.init).joined(separator: "/")
         + " (silent pacat), "
         + format(options.settleInterval.milliseconds, digits: 0)

@@ -42,6 +42,32 @@ struct Figure: Sendable {
   var neverHappened: Bool { samples.neverHappened }
 }
 
+extension Figure {
+  /// This figure with the samples of another series of the same kind, as
+  /// one series; the routes per update weighed by each series' count.
+  ///
+  /// - Parameter other: The other series, of the same server, kind and
+  ///   stream count.
+  /// - Returns: The joined figure.
+  func joined(with other: Figure) -> Figure {
+    precondition(
+      server == other.server && kind == other.kind && streams == other.streams)
+    var joined = self
+    joined.samples.append(contentsOf: other.samples)
+    if let mine = routesPerUpdate, let theirs = other.routesPerUpdate {
+      let total =
+        samples.count + samples.timeouts + other.samples.count
+        + other.samples.timeouts
+      let weight = Double(samples.count + samples.timeouts)
+      joined.routesPerUpdate =
+        total == 0
+        ? mine
+        : (mine * weight + theirs * (Double(total) - weight)) / Double(total)
+    }
+    return joined
+  }
+}
+
 extension Array where Element == Figure {
   /// The figure of a kind on a server with a stream count, if measured.
   func first(

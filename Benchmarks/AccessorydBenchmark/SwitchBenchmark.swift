@@ -19,8 +19,10 @@ let benchmarkHeadphones = ASAccessory(
 /// switching on the same streams, for each stream count.
 ///
 /// The daemon is stopped while a reference runs, so it cannot fight it,
-/// and started again (same state directory, so the registration stays)
-/// for the next stream count.
+/// and started again (same state directory, so the registration stays).
+/// The repetitions are taken in interleaved blocks (accessoryd's in three,
+/// the references' in two between them), so that a machine busier in one
+/// part of the run than in another weighs on both sides of a ratio alike.
 struct SwitchBenchmark {
   let kind: SoundServerKind
   let options: Options
@@ -40,15 +42,30 @@ struct SwitchBenchmark {
       daemon = try await startDaemon(for: rig)
       try await pairAndRegister(with: daemon!)
       var figures: [Figure] = []
+      let daemonBlocks = Self.blocks(of: options.repetitions, count: 3)
+      let referenceBlocks = Self.blocks(of: options.repetitions, count: 2)
       for streams in options.streamCounts {
         progress("\(kind): \(streams) streams")
         try await rig.growStreams(to: streams)
-        if daemon == nil { daemon = try await startDaemon(for: rig) }
-        figures += try await measureDaemon(on: rig, daemon!)
-        daemon!.stop()
-        daemon = nil
-        figures += try await measureReferences(on: rig)
+        var daemonFigures: [Figure] = []
+        var referenceFigures: [Figure] = []
+        for (index, repetitions) in daemonBlocks.enumerated() {
+          if daemon == nil { daemon = try await startDaemon(for: rig) }
+          daemonFigures = Self.joining(
+            daemonFigures,
+            try await measureDaemon(on: rig, daemon!, repetitions: repetitions))
+          guard index < referenceBlocks.count else { continue }
+          daemon!.stop()
+          daemon = nil
+          referenceFigures = Self.joining(
+            referenceFigures,
+            try await measureReferences(
+              on: rig, repetitions: referenceBlocks[index]))
+        }
+        figures += daemonFigures + referenceFigures
       }
+      daemon?.stop()
+      daemon = nil
       await rig.close()
       return (figures, setup)
     } catch {
@@ -59,6 +76,18 @@ struct SwitchBenchmark {
       await rig.close()
       throw error
     }
+  }
+
+  /// `total` repetitions cut into `count` blocks as even as can be, the
+  /// larger first.
+  static func blocks(of total: Int, count: Int) -> [Int] {
+    (0..<count).map { total / count + ($0 < total % count ? 1 : 0) }
+  }
+
+  /// The figures of two series of the same figures, joined kind by kind;
+  /// the second alone when there is no first.
+  static func joining(_ first: [Figure], _ second: [Figure]) -> [Figure] {
+    first.isEmpty ? second : zip(first, second).map { $0.joined(with: $1) }
   }
 
   private func startDaemon(for rig: Rig) async throws -> Daemon {
@@ -88,8 +117,14 @@ struct SwitchBenchmark {
   /// Then, to show where the daemon's own time goes, the same number of
   /// `current(for:)` calls (the control round trip alone) and of updates
   /// that change nothing (round trip, saving the state file, deciding).
+  ///
+  /// - Parameters:
+  ///   - rig: The server and its streams.
+  ///   - daemon: The running daemon, with the headphones registered.
+  ///   - repetitions: How many repetitions to record, after the warm-up.
+  /// - Returns: The figures, always in the same order.
   private func measureDaemon(
-    on rig: Rig, _ daemon: Daemon
+    on rig: Rig, _ daemon: Daemon, repetitions: Int
   ) async throws -> [Figure] {
     let onSpeaker = rig.everything(on: Rig.speaker)
     let onHeadphones = rig.everything(on: Rig.headphones)
@@ -100,7 +135,7 @@ struct SwitchBenchmark {
     var returned = Samples()
     let streams = rig.streamIndexes.count
     // Repetition 0 warms the daemon up and is not recorded.
-    for repetition in 0...options.repetitions {
+    for repetition in 0...repetitions {
       try await rig.observer.arm(onHeadphones)
       var configuration = device.configuration
       configuration.devicePlacement = .inEar
@@ -130,7 +165,7 @@ struct SwitchBenchmark {
       try await rig.observer.reach(onSpeaker)
       try await Task.sleep(for: options.settleInterval)
     }
-    let updates = 2 * (options.repetitions + 1)
+    let updates = 2 * (repetitions + 1)
     let routes = Double(daemon.routesApplied() - routesBefore)
     let perUpdate =
       ["info", "debug", "trace"].contains(options.daemonLogLevel)
@@ -140,7 +175,7 @@ struct SwitchBenchmark {
     var noChange = Samples()
     var configuration = device.configuration
     configuration.devicePlacement = .offHead
-    for repetition in 0...options.repetitions {
+    for repetition in 0...repetitions {
       let start = ContinuousClock.now
       _ = try AccessoryControlDevice.current(for: benchmarkHeadphones)
       let middle = ContinuousClock.now
@@ -173,26 +208,37 @@ struct SwitchBenchmark {
   /// Measurement 2, with the daemon stopped: on PulseAudio the server's
   /// module-switch-on-connect; on both, the streams following a default
   /// change (WirePlumber's on PipeWire).
-  private func measureReferences(on rig: Rig) async throws -> [Figure] {
+  ///
+  /// - Parameters:
+  ///   - rig: The server and its streams.
+  ///   - repetitions: How many repetitions to record, after the warm-up.
+  /// - Returns: The figures, always in the same order.
+  private func measureReferences(
+    on rig: Rig, repetitions: Int
+  ) async throws -> [Figure] {
     var figures: [Figure] = []
     if kind == .pulseAudio {
-      figures += try await measureSwitchOnConnect(on: rig)
+      figures += try await measureSwitchOnConnect(
+        on: rig, repetitions: repetitions)
     }
-    figures += try await measureFollowDefault(on: rig)
+    figures += try await measureFollowDefault(
+      on: rig, repetitions: repetitions)
     return figures
   }
 
   /// With every stream on the speaker, loads a new null sink and times
   /// until the observer sees it the default with every stream on it; then
   /// unloads it.
-  private func measureSwitchOnConnect(on rig: Rig) async throws -> [Figure] {
+  private func measureSwitchOnConnect(
+    on rig: Rig, repetitions: Int
+  ) async throws -> [Figure] {
     let arguments = try NullSinkSpec.speaker(
       name: Rig.newSink, description: "Bench New"
     ).moduleArguments()
     let goal = rig.everything(on: Rig.newSink)
     var done = Samples()
     var loadAck = Samples()
-    for repetition in 0...options.repetitions {
+    for repetition in 0...repetitions {
       try await rig.reset()
       try await Task.sleep(for: options.settleInterval)
       try await rig.observer.arm(goal)
@@ -226,13 +272,15 @@ struct SwitchBenchmark {
   /// With every stream on the speaker following the default, makes the
   /// headphones the default through the control connection and times until
   /// the observer sees every stream on them; then the speaker again.
-  private func measureFollowDefault(on rig: Rig) async throws -> [Figure] {
+  private func measureFollowDefault(
+    on rig: Rig, repetitions: Int
+  ) async throws -> [Figure] {
     let onSpeaker = rig.everything(on: Rig.speaker)
     let onHeadphones = rig.everything(on: Rig.headphones)
     try await rig.reset()
     var done = Samples()
     var ack = Samples()
-    for repetition in 0...options.repetitions {
+    for repetition in 0...repetitions {
       try await rig.observer.arm(onHeadphones)
       let start = ContinuousClock.now
       try await rig.control.setDefaultSink(Rig.headphones)

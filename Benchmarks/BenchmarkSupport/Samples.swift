@@ -13,6 +13,12 @@ public struct Samples: Sendable {
     milliseconds.append(duration.milliseconds)
   }
 
+  /// Adds every duration and timeout of another series, after this one's.
+  public mutating func append(contentsOf other: Samples) {
+    milliseconds += other.milliseconds
+    timeouts += other.timeouts
+  }
+
   /// How many durations were measured.
   public var count: Int { milliseconds.count }
 

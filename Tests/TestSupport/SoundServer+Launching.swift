@@ -113,9 +113,20 @@ extension SoundServer {
     // seen them all.
     let sinksToConfirm = [initialSinks.last?.name, initialDefaultSink]
     for name in sinksToConfirm.compactMap(\.self) {
-      try await waitUntil("WirePlumber to accept \(name)") {
-        _ = try? await pactl(["set-default-sink", name])
-        return try await defaultSinkName() == name
+      let lastSeen = Mutex<String?>(nil)
+      do {
+        try await waitUntil("WirePlumber to accept \(name)") {
+          _ = try? await pactl(["set-default-sink", name])
+          let current = try await defaultSinkName()
+          lastSeen.withLock { $0 = current }
+          return current == name
+        }
+      } catch let error as SoundServerError {
+        // What the server showed instead, for the log of a failed start.
+        let sinks = (try? await pactl(["list", "sinks", "short"])) ?? "?"
+        throw SoundServerError(
+          "\(error.message); the default was "
+            + "\(lastSeen.withLock { $0 } ?? "none"), the sinks:\n\(sinks)")
       }
     }
   }
