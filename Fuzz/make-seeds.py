@@ -15,7 +15,7 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "Tests" / "Emulators"))
-from galaxybuds import frame  # noqa: E402
+from galaxybuds import frame, legacy_frame  # noqa: E402
 
 from gi.repository import Gio, GLib  # noqa: E402
 
@@ -190,10 +190,16 @@ def aap_packets():
 
 
 def galaxy_buds_stream():
-    extended = frame(0x61, bytes([0x01, 0x00, 90, 80, 0x01, 0x00, 0x11, 50]))
-    update = frame(0x60, bytes([0x01, 90, 80, 0x01, 0x00, 0x13, 50, 0x00]))
-    write("galaxy-buds-stream", "status", pieces(extended, update))
-    write("galaxy-buds-stream", "split", pieces(update[:5], update[5:], b"\x00\xfd"))
+    # The first byte picks the model: the index in GalaxyBudsModel.allCases
+    # (0 the 2019 Buds, 1 the Buds+, 4 the Buds2, 13 renamed later buds).
+    buds2 = b"\x04"
+    extended = frame(0x61, bytes([10, 0x00, 90, 80, 0x01, 0x00, 0x11, 50]) + bytes(28) + b"\x15")
+    update = frame(0x60, bytes([10, 90, 80, 0x01, 0x00, 0x13, 50, 0x11]))
+    write("galaxy-buds-stream", "status", buds2 + pieces(extended, update))
+    write("galaxy-buds-stream", "split", b"\x01" + pieces(update[:5], update[5:], b"\x00\xfd"))
+    legacy = legacy_frame(0x61, bytes([0x03, 0x00, 70, 95, 0x01, 0x00, 0x11, 0x00]))
+    legacy_update = legacy_frame(0x60, bytes([0x00, 70, 95, 0x01, 0x00, 0x10]))
+    write("galaxy-buds-stream", "legacy", b"\x00" + pieces(legacy, legacy_update[:4], legacy_update[4:]))
 
 
 def main():

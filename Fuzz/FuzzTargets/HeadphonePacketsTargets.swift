@@ -30,24 +30,30 @@ extension FuzzTarget {
     return nil
   }
 
-  /// Galaxy Buds' byte stream.
+  /// Galaxy Buds' byte stream, as the model the first byte picks frames
+  /// and lays it out.
   static let galaxyBudsStream = FuzzTarget(
     name: "galaxy-buds-stream",
-    summary: "Galaxy Buds' RFCOMM stream, in reads each after a length byte"
+    summary:
+      "Galaxy Buds' RFCOMM stream: a byte that picks the model, then reads "
+      + "each after a length byte"
   ) { bytes in
-    var session = GalaxyBudsSession()
-    var reader = GalaxyBudsFrameReader()
-    for read in bytes.lengthPrefixedPieces() {
+    let models = GalaxyBudsModel.allCases
+    let model = models[Int(bytes.first ?? 0) % models.count]
+    var session = GalaxyBudsSession(model: model)
+    var reader = GalaxyBudsFrameReader(framing: model.framing)
+    for read in Array(bytes.dropFirst()).lengthPrefixedPieces() {
       _ = session.receive(read)
       // Each frame read must read back the same once encoded again.
       for case .success(let frame) in reader.append(read) {
-        var again = GalaxyBudsFrameReader()
-        let results = again.append(frame.encoded)
+        var again = GalaxyBudsFrameReader(framing: model.framing)
+        let encoded = frame.encoded(as: model.framing)
+        let results = again.append(encoded)
         guard results.count == 1, case .success(let copy) = results[0],
           copy == frame
         else {
-          return "a frame that does not read back once encoded: "
-            + frame.encoded.hexDescription
+          return "a frame of the \(model.rawValue) that does not read back "
+            + "once encoded: \(encoded.hexDescription)"
         }
       }
     }

@@ -312,7 +312,9 @@ struct Checkup {
 
   private mutating func checkDeviceID(_ devices: [BluetoothStatus.Device]) {
     let airPods = devices.filter {
-      $0.paired && HeadphoneProtocol(serviceUUIDs: $0.serviceUUIDs) == .aap
+      $0.paired
+        && HeadphoneProtocol(DeviceIdentity(serviceUUIDs: $0.serviceUUIDs))
+          == .aap
     }
     guard !airPods.isEmpty else {
       ok("airpods", "none paired, so BlueZ's DeviceID does not matter")

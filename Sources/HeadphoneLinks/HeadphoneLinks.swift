@@ -56,17 +56,20 @@ public enum GalaxyBudsLink {
   /// The host sends nothing: the buds send their full status as the link
   /// opens, and an update at each change.
   ///
-  /// - Parameter socket: The RFCOMM socket BlueZ handed over
-  ///   (``HeadphoneSocket/init(adopting:)``), or one end of
-  ///   ``HeadphoneSocket/pair(streaming:)``.
+  /// - Parameters:
+  ///   - socket: The RFCOMM socket BlueZ handed over
+  ///     (``HeadphoneSocket/init(adopting:)``), or one end of
+  ///     ``HeadphoneSocket/pair(streaming:)``.
+  ///   - model: The buds' model, which decides the framing and layouts.
   /// - Returns: The reports, ending with ``LinkReport/ended(_:)``.
-  public static func run(on socket: HeadphoneSocket) -> AsyncStream<LinkReport>
-  {
+  public static func run(
+    on socket: HeadphoneSocket, model: GalaxyBudsModel
+  ) -> AsyncStream<LinkReport> {
     LinkReader.run(
       on: socket, threadName: "galaxy-buds.link",
       capacity: GalaxyBudsFrameReader.bufferLimit, opening: [], silence: nil
     ) {
-      var session = GalaxyBudsSession()
+      var session = GalaxyBudsSession(model: model)
       return { bytes in
         let step = session.receive(bytes)
         return (step.events, step.skipped)

@@ -1,5 +1,6 @@
 // Which of the protocols here a device speaks, told by the services it
-// offers (BlueZ's `Device1.UUIDs`).
+// offers (BlueZ's `Device1.UUIDs`), and for Galaxy Buds by their name and
+// Device ID too.
 
 /// A protocol headphones speak to tell where they are.
 public enum HeadphoneProtocol: String, Sendable, Hashable, CaseIterable {
@@ -8,50 +9,21 @@ public enum HeadphoneProtocol: String, Sendable, Hashable, CaseIterable {
   /// Samsung's Galaxy Buds protocol, on RFCOMM.
   case galaxyBuds
 
-  /// The protocol a device with these service UUIDs speaks, or nil for
-  /// none of them.
+  /// The protocol a device speaks, or nil for none of them.
   ///
-  /// AAP comes first: AirPods also offer the serial port service that the
-  /// older Galaxy Buds use.
+  /// AAP comes first: AirPods also offer the serial-port service. Galaxy
+  /// Buds are told by what only they carry (``GalaxyBudsModel/init(_:)``),
+  /// not by the serial-port service many headsets offer.
   ///
-  /// - Parameter uuids: The services, 128-bit or as 16-bit aliases of
-  ///   the Bluetooth base UUID (`1101`), in any case.
-  public init?(serviceUUIDs uuids: some Sequence<String>) {
-    let offered = Self.fullUUIDs(uuids)
-    if offered.contains(AAP.serviceUUID) {
+  /// - Parameter device: What BlueZ tells of the device.
+  public init?(_ device: DeviceIdentity) {
+    if device.fullServiceUUIDs.contains(AAP.serviceUUID) {
       self = .aap
-    } else if offered.contains(GalaxyBuds.buds2UUID)
-      || offered.contains(GalaxyBuds.serialPortUUID)
-    {
+    } else if GalaxyBudsModel(device) != nil {
       self = .galaxyBuds
     } else {
       return nil
     }
-  }
-
-  /// The service UUID the host connects to: for Galaxy Buds, the newer
-  /// models' own service when offered, else the serial port.
-  ///
-  /// - Parameter uuids: The device's services.
-  public func connectionUUID(among uuids: some Sequence<String>) -> String {
-    switch self {
-    case .aap: return AAP.serviceUUID
-    case .galaxyBuds:
-      let offered = Self.fullUUIDs(uuids)
-      return offered.contains(GalaxyBuds.buds2UUID)
-        ? GalaxyBuds.buds2UUID : GalaxyBuds.serialPortUUID
-    }
-  }
-
-  /// UUIDs in their 128-bit form, lower case.
-  private static func fullUUIDs(_ uuids: some Sequence<String>) -> Set<String> {
-    Set(
-      uuids.map { uuid in
-        let text = uuid.lowercased()
-        guard text.count == 4 || text.count == 8 else { return text }
-        return String(repeating: "0", count: 8 - text.count) + text
-          + "-0000-1000-8000-00805f9b34fb"
-      })
   }
 
   /// Whether headphones with this Device ID (BlueZ's `Modalias`, such as
@@ -66,5 +38,41 @@ public enum HeadphoneProtocol: String, Sendable, Hashable, CaseIterable {
     let product = modalias.dropFirst("bluetooth:v004cp".count).prefix(4)
     return UInt16(product, radix: 16).map(AAP.overEarProducts.contains)
       ?? false
+  }
+}
+
+/// How to read one pair of headphones: the protocol, and for Galaxy Buds
+/// the model, whose framing and layouts differ.
+public enum HeadphoneDialect: Sendable, Hashable {
+  /// Apple's accessory protocol.
+  case aap
+  /// The Galaxy Buds protocol, as this model speaks it.
+  case galaxyBuds(GalaxyBudsModel)
+
+  /// How a device is read, or nil for a device accessoryd does not read
+  /// (``HeadphoneProtocol/init(_:)``).
+  ///
+  /// - Parameter device: What BlueZ tells of the device.
+  public init?(_ device: DeviceIdentity) {
+    switch HeadphoneProtocol(device) {
+    case .aap?: self = .aap
+    case .galaxyBuds?:
+      guard let model = GalaxyBudsModel(device) else { return nil }
+      self = .galaxyBuds(model)
+    case nil: return nil
+    }
+  }
+
+  /// The protocol.
+  public var `protocol`: HeadphoneProtocol {
+    switch self {
+    case .aap: .aap
+    case .galaxyBuds: .galaxyBuds
+    }
+  }
+
+  /// The Galaxy Buds' model, or nil for AAP.
+  public var galaxyBudsModel: GalaxyBudsModel? {
+    if case .galaxyBuds(let model) = self { model } else { nil }
   }
 }

@@ -46,7 +46,7 @@ public actor HeadphoneSources: Service {
   private var readers: [BluetoothAddress: Reader] = [:]
 
   private struct Reader {
-    var spoken: HeadphoneProtocol
+    var spoken: HeadphoneDialect
     var task: Task<Void, Never>
   }
 
@@ -111,7 +111,7 @@ public actor HeadphoneSources: Service {
   /// Starts a reader for each accessory that should be read and stops the
   /// others.
   private func settle() async {
-    var wanted: [BluetoothAddress: HeadphoneProtocol] = [:]
+    var wanted: [BluetoothAddress: HeadphoneDialect] = [:]
     let registry = methods.engine.registry
     // BlueZ's own word on each device: a sound server's output of the
     // same address does not make it connected.
@@ -131,37 +131,34 @@ public actor HeadphoneSources: Service {
     }
     for (address, spoken) in wanted where readers[address] == nil {
       let device = devices.first { $0.address == address }
-      let overEar = spoken.isOverEar(modalias: device?.modalias)
-      let service = spoken.connectionUUID(
-        among: device?.serviceUUIDs.map(\.uuidString) ?? [])
+      let overEar = spoken.protocol.isOverEar(modalias: device?.modalias)
       readers[address] = Reader(
         spoken: spoken,
         task: Task { [weak self] in
-          await self?.read(
-            address, spoken, service: service, overEar: overEar)
+          await self?.read(address, spoken, overEar: overEar)
         })
-      logger.info(
-        "Reading the headphones",
-        metadata: [
-          "accessory": "\(address)", "protocol": "\(spoken.rawValue)",
-        ])
+      var metadata: Logger.Metadata = [
+        "accessory": "\(address)", "protocol": "\(spoken.protocol.rawValue)",
+      ]
+      if let model = spoken.galaxyBudsModel {
+        metadata["model"] = "\(model.rawValue)"
+      }
+      logger.info("Reading the headphones", metadata: metadata)
     }
   }
 
-  /// The protocol accessoryd reads a device with, or nil when it does not
-  /// read it: BlueZ must say it is connected; it must be paired with
-  /// accessoryd, not
-  /// registered with `placementSource: none`, and speak a protocol read
-  /// here.
+  /// How accessoryd reads a device, or nil when it does not read it:
+  /// BlueZ must say it is connected; it must be paired with accessoryd,
+  /// not registered with `placementSource: none`, and speak a protocol
+  /// read here.
   package static func protocolToRead(
     _ device: DiscoveredDevice, in registry: AccessoryRegistry
-  ) -> HeadphoneProtocol? {
+  ) -> HeadphoneDialect? {
     guard device.isConnected,
       registry.accessories[device.address] != nil,
       registry.registrations[device.address]?.readsHeadphones != false,
-      let spoken = HeadphoneProtocol(
-        serviceUUIDs: device.serviceUUIDs.map(\.uuidString)),
-      readProtocols.contains(spoken)
+      let spoken = HeadphoneDialect(device.headphoneIdentity),
+      readProtocols.contains(spoken.protocol)
     else { return nil }
     return spoken
   }
@@ -171,29 +168,29 @@ public actor HeadphoneSources: Service {
   /// Opens the link and reads it until cancelled, opening it again after
   /// each end with a growing pause.
   private func read(
-    _ address: BluetoothAddress, _ spoken: HeadphoneProtocol,
-    service: String, overEar: Bool
+    _ address: BluetoothAddress, _ spoken: HeadphoneDialect, overEar: Bool
   ) async {
     var pause = Self.firstRetryPause
     if let reason = links.reading.reason {
       publish(
         address,
         links.change(address) {
-          $0 = HeadphoneLink(spoken)
+          $0 = HeadphoneLink(spoken.protocol)
           $0?.state = .unavailable
           $0?.message = reason
         })
       return
     }
     while !Task.isCancelled {
-      publish(address, links.change(address) { $0 = HeadphoneLink(spoken) })
+      publish(
+        address, links.change(address) { $0 = HeadphoneLink(spoken.protocol) })
       let ended: LinkError?
       do throws(LinkError) {
         let adapter = await discovery.device(at: address)?.adapter
         let reports = try await open(
-          address, spoken, service: service, from: adapter)
+          address, spoken, from: adapter)
         ended = await follow(
-          reports, of: address, spoken, overEar: overEar,
+          reports, of: address, spoken.protocol, overEar: overEar,
           answered: { pause = Self.firstRetryPause })
       } catch {
         ended = error
@@ -234,8 +231,8 @@ public actor HeadphoneSources: Service {
   /// Opens a link over the kernel's Bluetooth sockets, connecting on a
   /// thread of its own.
   private func open(
-    _ address: BluetoothAddress, _ spoken: HeadphoneProtocol,
-    service: String, from adapter: BluetoothAddress?
+    _ address: BluetoothAddress, _ spoken: HeadphoneDialect,
+    from adapter: BluetoothAddress?
   ) async throws(LinkError) -> AsyncStream<LinkReport> {
     switch spoken {
     case .aap:
@@ -246,9 +243,10 @@ public actor HeadphoneSources: Service {
           receiveBuffer: AAP.receiveBufferSize, from: adapter?.description)
       }
       return AAPLink.run(on: socket)
-    case .galaxyBuds:
-      let socket = try await handedOver.connect(service, of: address)
-      return GalaxyBudsLink.run(on: socket)
+    case .galaxyBuds(let model):
+      let socket = try await handedOver.connect(
+        model.connectionUUID, of: address)
+      return GalaxyBudsLink.run(on: socket, model: model)
     }
   }
 
@@ -365,5 +363,14 @@ extension AccessoryControlDevice.Placement {
       case .both: WearRule.both.isWorn(buds)
       }
     self = worn ? (overEar ? .onHead : .inEar) : .offHead
+  }
+}
+
+extension DiscoveredDevice {
+  /// What BlueZ tells of the device that says which headphones it is.
+  package var headphoneIdentity: DeviceIdentity {
+    DeviceIdentity(
+      serviceUUIDs: serviceUUIDs.map(\.uuidString), name: name ?? alias,
+      modalias: modalias)
   }
 }

@@ -61,10 +61,18 @@ struct HeadphoneSourcesTests {
     // Galaxy Buds are read too; headphones with no protocol it knows not.
     var buds = airpods
     buds.serviceUUIDs = [CBUUID(string: GalaxyBuds.buds2UUID)]
-    #expect(HeadphoneSources.protocolToRead(buds, in: registry) == .galaxyBuds)
+    buds.name = "Galaxy Buds2 Pro (DAC1)"
+    #expect(
+      HeadphoneSources.protocolToRead(buds, in: registry)
+        == .galaxyBuds(.buds2Pro))
     var plain = airpods
     plain.serviceUUIDs = [CBUUID(string: "110B")]
     #expect(HeadphoneSources.protocolToRead(plain, in: registry) == nil)
+    // A headset with a serial port, named as no Galaxy Buds are: not read.
+    var headset = airpods
+    headset.name = "Bose QC35 II"
+    headset.serviceUUIDs = [CBUUID(string: "110B"), CBUUID(string: "1101")]
+    #expect(HeadphoneSources.protocolToRead(headset, in: registry) == nil)
     // Registered with placementSource none: a companion reports.
     try registry.register(
       registry.accessory(at: address),

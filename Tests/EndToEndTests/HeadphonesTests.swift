@@ -124,6 +124,11 @@ struct InsideTheBluetoothVM {
     #expect(current["headphones"]?["protocol"] == "galaxyBuds")
     #expect(current["headphones"]?["buds"] == ["inCase", "inCase"])
     #expect(battery(current, 0)?["percent"] == 90)
+    // The full status already says which parts charge (the Buds2 at
+    // revision 10 carry it in byte 36): both buds, not the case.
+    #expect(battery(current, 0)?["charging"] == true)
+    #expect(battery(current, 1)?["charging"] == true)
+    #expect(battery(current, 2)?["charging"] == false)
 
     // The left bud in: worn, and the output moves to them.
     try buds.send("wear 1 3")

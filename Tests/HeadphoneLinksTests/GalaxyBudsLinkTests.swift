@@ -15,7 +15,8 @@ import Testing
 
   @Test func theLinkReadsFramesCutAnywhereAndSkipsGarbage() async throws {
     let (host, buds) = try HeadphoneSocket.pair(streaming: true)
-    var reports = GalaxyBudsLink.run(on: host).makeAsyncIterator()
+    var reports = GalaxyBudsLink.run(on: host, model: .budsPlus)
+      .makeAsyncIterator()
     // The full status in two pieces, cut inside the header.
     try buds.send(Array(extendedStatus[..<2]))
     try await Task.sleep(for: .milliseconds(20))

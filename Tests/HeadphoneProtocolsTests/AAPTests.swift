@@ -7,7 +7,21 @@ import Testing
 
 /// Bytes from their hexadecimal text, "04 00 04 00".
 func bytes(_ hex: String) -> [UInt8] {
-  hex.split(separator: " ").map { UInt8($0, radix: 16)! }
+  bytes(fromHex: hex)!
+}
+
+/// Bytes from hexadecimal digits, spaces or none between the bytes
+/// ("04 00", "0400"); nil for anything else.
+func bytes(fromHex text: String) -> [UInt8]? {
+  let digits = Array(text.filter { !$0.isWhitespace })
+  guard digits.count.isMultiple(of: 2) else { return nil }
+  var result: [UInt8] = []
+  for index in stride(from: 0, to: digits.count, by: 2) {
+    guard let byte = UInt8(String(digits[index...index + 1]), radix: 16)
+    else { return nil }
+    result.append(byte)
+  }
+  return result
 }
 
 @Suite struct AAPTests {
@@ -100,8 +114,8 @@ func bytes(_ hex: String) -> [UInt8] {
     ),
     (
       "04 00 04 00 06 00 07 00",
-      "an ear detection status 07; expected 00 (in ear), 01 (out of ear) or "
-        + "02 (in case)"
+      "an ear detection status 07; expected 00 (in ear), 01 (out of ear), "
+        + "02 (in case) or 03 (not connected)"
     ),
   ])
   func badPacketsSayWhatIsWrong(_ packet: String, _ message: String) {

@@ -68,7 +68,11 @@ import Testing
     let endResults = ends.append(badEnd + good.encoded)
     #expect(
       endResults.contains {
-        if case .failure(.badEnd(0x00)) = $0 { true } else { false }
+        if case .failure(.badEnd(0x00, expected: 0xDD)) = $0 {
+          true
+        } else {
+          false
+        }
       })
     #expect(endResults.compactMap { try? $0.get() } == [good])
   }
@@ -78,7 +82,7 @@ import Testing
     // left wearing and right idle (0x12), case 50 %.
     let frame = GalaxyBudsFrame(
       id: 0x61, payload: bytes("0C 00 50 4B 01 00 12 32 00 00"))
-    let status = try #require(try GalaxyBudsStatus(frame))
+    let status = try #require(try GalaxyBudsStatus(frame, model: .budsPlus))
     #expect(status.left == .inEar)
     #expect(status.right == .outOfEar)
     #expect(
@@ -93,14 +97,29 @@ import Testing
     // Both in the case (3, and 4: the case closed), all three charging.
     let frame = GalaxyBudsFrame(
       id: 0x60, payload: bytes("0C 5A 55 01 00 34 28 15"))
-    let status = try #require(try GalaxyBudsStatus(frame))
+    let status = try #require(
+      try GalaxyBudsStatus(frame, model: .buds2, fullStatusRevision: 10))
     #expect(status.left == .inCase && status.right == .inCase)
     #expect(status.battery.allSatisfy { $0.isCharging == true })
     #expect(status.battery.map(\.percent) == [90, 85, 40])
+    // Byte 7 is something else before the Buds2's revision 10, on the
+    // Buds+, and on buds whose model is not known; and unknown before the
+    // first full status.
+    for (model, revision) in [
+      (GalaxyBudsModel.buds2, 9), (.budsPlus, 13), (.laterRenamed, 20),
+      (.buds2, nil),
+    ] {
+      let read = try #require(
+        try GalaxyBudsStatus(
+          frame, model: model, fullStatusRevision: revision))
+      #expect(
+        read.battery.allSatisfy { $0.isCharging == nil },
+        "\(model), revision \(revision.map(String.init) ?? "none")")
+    }
   }
 
   @Test func theSessionReportsChangesAndSkipsWhatItCannotRead() {
-    var session = GalaxyBudsSession()
+    var session = GalaxyBudsSession(model: .budsPlus)
     let worn = GalaxyBudsFrame(
       id: 0x61, payload: bytes("0C 00 50 4B 01 00 11 32"))
     let first = session.receive(worn.encoded)

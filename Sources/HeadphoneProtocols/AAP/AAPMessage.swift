@@ -1,5 +1,6 @@
 // Reading AAP notifications: ear detection (opcode 0x06) and battery
-// (opcode 0x04). Everything else is named by its opcode and left alone.
+// (opcode 0x04). The answer to the host's connection packet is known by its
+// header; everything else is named by its opcode and left alone.
 
 /// One packet from AirPods, read.
 public enum AAPMessage: Sendable, Hashable {
@@ -11,6 +12,9 @@ public enum AAPMessage: Sendable, Hashable {
   case battery([BatteryLevel])
   /// A packet with another opcode.
   case other(opcode: UInt16)
+  /// The headphones' answer to the host's connection packet (the first of
+  /// ``AAP/opening``): `01 00 04 00`, then what they support.
+  case connectionAnswer
 
   /// Reads a packet.
   ///
@@ -19,6 +23,10 @@ public enum AAPMessage: Sendable, Hashable {
   public init(_ packet: some Collection<UInt8>) throws(AAPDecodingError) {
     let bytes = Array(packet)
     guard bytes.count >= 6 else { throw .tooShort(bytes) }
+    if Array(bytes[0..<4]) == AAP.connectionAnswerHeader {
+      self = .connectionAnswer
+      return
+    }
     guard Array(bytes[0..<4]) == AAP.header else {
       throw .notANotification(bytes)
     }
@@ -61,6 +69,8 @@ public enum AAPMessage: Sendable, Hashable {
     case 0x00: .inEar
     case 0x01: .outOfEar
     case 0x02: .inCase
+    // The other bud is not connected to the one that reports.
+    case 0x03: .disconnected
     default: throw .unknownPosition(byte)
     }
   }
@@ -116,7 +126,7 @@ public enum AAPDecodingError: Error, Sendable, Hashable, CustomStringConvertible
         + "(\(packet.hexDescription)); expected at least \(needed)"
     case .unknownPosition(let byte):
       "an ear detection status \([byte].hexDescription); expected 00 (in "
-        + "ear), 01 (out of ear) or 02 (in case)"
+        + "ear), 01 (out of ear), 02 (in case) or 03 (not connected)"
     }
   }
 }

@@ -23,6 +23,9 @@ public enum AAP {
 
   /// Every notification and request begins with these four bytes.
   public static let header: [UInt8] = [0x04, 0x00, 0x04, 0x00]
+  /// The header of the headphones' answer to the host's connection
+  /// packet.
+  public static let connectionAnswerHeader: [UInt8] = [0x01, 0x00, 0x04, 0x00]
 
   /// The first packet of a session; without it the headphones answer
   /// nothing.

@@ -60,7 +60,7 @@ public struct AAPSession: Sendable {
       guard !levels.isEmpty, levels != lastBattery else { return .success([]) }
       lastBattery = levels
       return .success([.battery(levels)])
-    case .other:
+    case .other, .connectionAnswer:
       return .success([])
     }
   }

@@ -1,5 +1,5 @@
-// Samsung's Galaxy Buds protocol on RFCOMM (Buds+, Live, Pro, Buds2 and
-// later): the frames, and how a byte stream is cut into them.
+// Samsung's Galaxy Buds protocol on RFCOMM: the frames, and how a byte
+// stream is cut into them.
 //
 // Sources (read, not copied): GalaxyBudsClient's SppMessage.cs, Crc16.cs
 // and "GalaxyBudsPlusRFCommProtocol.md" (timschneeb/GalaxyBudsClient on
@@ -8,7 +8,9 @@
 // A frame: FD, a 2-byte little-endian header (the size in the low 10 bits,
 // 0x1000 the request/response bit, 0x2000 a fragment), the message id, the
 // payload, the CRC-16/XMODEM of the id and payload (little-endian), DD. The
-// size counts the id, the payload and the checksum.
+// size counts the id, the payload and the checksum. The 2019 Buds frame
+// their messages otherwise: FE, a type byte (0 request, 1 response), a
+// 1-byte size, the id, the payload, the same checksum, EE.
 
 /// The constants of the Galaxy Buds protocol.
 public enum GalaxyBuds {
@@ -17,11 +19,11 @@ public enum GalaxyBuds {
   public static let serialPortUUID = "00001101-0000-1000-8000-00805f9b34fb"
   /// The `Device1.UUIDs` entry of the Buds2 and later.
   public static let buds2UUID = "2e73a4ad-332d-41fc-90e2-16bef06523f2"
-
-  /// The first byte of a frame.
-  public static let startOfFrame: UInt8 = 0xFD
-  /// The last byte of a frame.
-  public static let endOfFrame: UInt8 = 0xDD
+  /// The `Device1.UUIDs` entry of the 2019 Buds: a serial port of their
+  /// own (not the Bluetooth base UUID's LAN access service, which ends in
+  /// `fb`).
+  public static let legacySerialPortUUID =
+    "00001102-0000-1000-8000-00805f9b34fd"
 
   /// The message ids this module reads.
   public enum MessageID: UInt8, Sendable {
@@ -32,20 +34,34 @@ public enum GalaxyBuds {
   }
 }
 
+/// How a model of Galaxy Buds frames its messages.
+public enum GalaxyBudsFraming: Sendable, Hashable {
+  /// FD, a 2-byte header with the size and flags, …, DD: the Buds+ and
+  /// later.
+  case standard
+  /// FE, a type byte, a 1-byte size, …, EE: the 2019 Buds.
+  case legacy
+
+  /// The first byte of a frame.
+  public var startOfFrame: UInt8 { self == .standard ? 0xFD : 0xFE }
+  /// The last byte of a frame.
+  public var endOfFrame: UInt8 { self == .standard ? 0xDD : 0xEE }
+  /// The largest size the header holds: the id, payload and checksum.
+  public var maximumSize: Int { self == .standard ? 0x3FF : 0xFF }
+}
+
 /// One Galaxy Buds frame.
 public struct GalaxyBudsFrame: Sendable, Hashable {
   /// The message id.
   public var id: UInt8
   /// The payload.
   public var payload: [UInt8]
-  /// The header's request/response bit (0x1000).
+  /// The header's request/response bit (0x1000); the type byte's 1 in
+  /// the 2019 Buds' frames.
   public var typeBit: Bool
   /// Whether it is a fragment of a larger message (0x2000); only firmware
   /// updates and dumps use them.
   public var isFragment: Bool
-
-  /// The largest size the header holds: the id, payload and checksum.
-  public static let maximumSize = 0x3FF
 
   /// Creates a frame.
   public init(
@@ -58,19 +74,30 @@ public struct GalaxyBudsFrame: Sendable, Hashable {
     self.isFragment = isFragment
   }
 
-  /// The frame's bytes.
-  public var encoded: [UInt8] {
-    let size = UInt16(1 + payload.count + 2)
+  /// The frame's bytes, framed as the Buds+ and later frame them.
+  public var encoded: [UInt8] { encoded(as: .standard) }
+
+  /// The frame's bytes, framed as a model frames them.
+  ///
+  /// - Parameter framing: The framing.
+  /// - Returns: The bytes, from the start byte to the end byte.
+  public func encoded(as framing: GalaxyBudsFraming) -> [UInt8] {
+    let size = 1 + payload.count + 2
     precondition(
-      size <= Self.maximumSize, "a payload of \(payload.count) bytes")
-    var header = size
-    if typeBit { header |= 0x1000 }
-    if isFragment { header |= 0x2000 }
+      size <= framing.maximumSize, "a payload of \(payload.count) bytes")
+    let header: [UInt8]
+    switch framing {
+    case .standard:
+      var bits = UInt16(size)
+      if typeBit { bits |= 0x1000 }
+      if isFragment { bits |= 0x2000 }
+      header = [UInt8(bits & 0xFF), UInt8(bits >> 8)]
+    case .legacy:
+      header = [typeBit ? 1 : 0, UInt8(size)]
+    }
     let crc = CRC16.xmodem([id] + payload)
-    return [
-      GalaxyBuds.startOfFrame, UInt8(header & 0xFF), UInt8(header >> 8), id,
-    ]
-      + payload + [UInt8(crc & 0xFF), UInt8(crc >> 8), GalaxyBuds.endOfFrame]
+    return [framing.startOfFrame] + header + [id] + payload
+      + [UInt8(crc & 0xFF), UInt8(crc >> 8), framing.endOfFrame]
   }
 }
 
@@ -80,10 +107,12 @@ public enum GalaxyBudsFrameError: Error, Sendable, Hashable,
 {
   /// Bytes before the start of a frame.
   case garbage([UInt8])
-  /// A header whose size cannot hold an id and a checksum.
-  case badSize(Int)
-  /// A frame that does not end with DD.
-  case badEnd(UInt8)
+  /// A header whose size cannot hold an id and a checksum, and the
+  /// largest size of the framing.
+  case badSize(Int, maximum: Int)
+  /// A frame that does not end with its framing's end byte (DD, or EE for
+  /// the 2019 Buds), and that byte.
+  case badEnd(UInt8, expected: UInt8)
   /// A checksum that does not match.
   case badChecksum(expected: UInt16, found: UInt16)
   /// A fragment, which this reader does not put together.
@@ -94,10 +123,11 @@ public enum GalaxyBudsFrameError: Error, Sendable, Hashable,
     switch self {
     case .garbage(let bytes):
       "\(bytes.count) bytes before the start of a frame: \(bytes.prefix(16).hexDescription)"
-    case .badSize(let size):
-      "a frame size of \(size); expected 3 to \(GalaxyBudsFrame.maximumSize)"
-    case .badEnd(let byte):
-      "a frame that ends with \([byte].hexDescription); expected DD"
+    case .badSize(let size, let maximum):
+      "a frame size of \(size); expected 3 to \(maximum)"
+    case .badEnd(let byte, let expected):
+      "a frame that ends with \([byte].hexDescription); expected "
+        + [expected].hexDescription
     case .badChecksum(let expected, let found):
       "a frame checksum of \(found); its bytes give \(expected)"
     case .fragment(let id):
@@ -109,15 +139,22 @@ public enum GalaxyBudsFrameError: Error, Sendable, Hashable,
 /// Cuts the byte stream of an RFCOMM socket into frames.
 ///
 /// RFCOMM is a stream: a read may end inside a frame, or hold several.
-/// Whatever is not a frame is skipped up to the next FD and reported.
+/// Whatever is not a frame is skipped up to the next start byte and
+/// reported.
 public struct GalaxyBudsFrameReader: Sendable {
   private var buffer: [UInt8] = []
+  /// How the buds frame their messages.
+  public let framing: GalaxyBudsFraming
 
   /// The most bytes held while waiting for the rest of a frame.
   public static let bufferLimit = 4096
 
   /// Creates an empty reader.
-  public init() {}
+  ///
+  /// - Parameter framing: How the buds frame their messages.
+  public init(framing: GalaxyBudsFraming = .standard) {
+    self.framing = framing
+  }
 
   /// Takes in bytes read from the socket.
   ///
@@ -138,7 +175,7 @@ public struct GalaxyBudsFrameReader: Sendable {
   /// The next frame or skip, or nil when more bytes are needed.
   private mutating func next() -> Result<GalaxyBudsFrame, GalaxyBudsFrameError>?
   {
-    guard let start = buffer.firstIndex(of: GalaxyBuds.startOfFrame) else {
+    guard let start = buffer.firstIndex(of: framing.startOfFrame) else {
       guard !buffer.isEmpty else { return nil }
       defer { buffer = [] }
       return .failure(.garbage(buffer))
@@ -148,19 +185,33 @@ public struct GalaxyBudsFrameReader: Sendable {
       return .failure(.garbage(Array(buffer[..<start])))
     }
     guard buffer.count >= 3 else { return nil }
+    // The standard header's size, request and fragment bits; the legacy
+    // header's type byte and size.
     let header = UInt16(buffer[1]) | UInt16(buffer[2]) << 8
-    let size = Int(header & 0x3FF)
+    let size: Int
+    let typeBit: Bool
+    let isFragment: Bool
+    switch framing {
+    case .standard:
+      size = Int(header & 0x3FF)
+      typeBit = header & 0x1000 != 0
+      isFragment = header & 0x2000 != 0
+    case .legacy:
+      size = Int(buffer[2])
+      typeBit = buffer[1] == 1
+      isFragment = false
+    }
     guard size >= 3 else {
       buffer.removeFirst()
-      return .failure(.badSize(size))
+      return .failure(.badSize(size, maximum: framing.maximumSize))
     }
     let total = 3 + size + 1
     guard buffer.count >= total else { return nil }
     let frame = Array(buffer[..<total])
-    guard frame[total - 1] == GalaxyBuds.endOfFrame else {
+    guard frame[total - 1] == framing.endOfFrame else {
       // Not a frame after all: look for the next start.
       buffer.removeFirst()
-      return .failure(.badEnd(frame[total - 1]))
+      return .failure(.badEnd(frame[total - 1], expected: framing.endOfFrame))
     }
     buffer.removeFirst(total)
     let id = frame[3]
@@ -170,9 +221,8 @@ public struct GalaxyBudsFrameReader: Sendable {
     guard found == expected else {
       return .failure(.badChecksum(expected: expected, found: found))
     }
-    guard header & 0x2000 == 0 else { return .failure(.fragment(id: id)) }
+    guard !isFragment else { return .failure(.fragment(id: id)) }
     return .success(
-      GalaxyBudsFrame(
-        id: id, payload: payload, typeBit: header & 0x1000 != 0))
+      GalaxyBudsFrame(id: id, payload: payload, typeBit: typeBit))
   }
 }

@@ -14,12 +14,22 @@ public struct GalaxyBudsSession: Sendable {
     public var skipped: [String] = []
   }
 
-  private var reader = GalaxyBudsFrameReader()
+  /// The buds' model, which decides the framing and the layouts.
+  public let model: GalaxyBudsModel
+  private var reader: GalaxyBudsFrameReader
   private var lastWear: [BudPosition]?
   private var lastBattery: [BatteryLevel]?
+  /// The revision of the last full status, which says what the status
+  /// updates carry.
+  private var fullStatusRevision: Int?
 
   /// Creates a session that has received nothing.
-  public init() {}
+  ///
+  /// - Parameter model: The buds' model (``GalaxyBudsModel/init(_:)``).
+  public init(model: GalaxyBudsModel) {
+    self.model = model
+    reader = GalaxyBudsFrameReader(framing: model.framing)
+  }
 
   /// Takes in bytes read from the socket.
   public mutating func receive(_ bytes: some Sequence<UInt8>) -> Step {
@@ -34,12 +44,16 @@ public struct GalaxyBudsSession: Sendable {
       }
       let status: GalaxyBudsStatus?
       do {
-        status = try GalaxyBudsStatus(frame)
+        status = try GalaxyBudsStatus(
+          frame, model: model, fullStatusRevision: fullStatusRevision)
       } catch {
         step.skipped.append(error.description)
         continue
       }
       guard let status else { continue }
+      if let revision = status.fullStatusRevision {
+        fullStatusRevision = revision
+      }
       let wear = [status.left, status.right]
       if wear != lastWear {
         lastWear = wear
