@@ -1,6 +1,8 @@
 // A connected socket to headphones: L2CAP SOCK_SEQPACKET to a pair of
-// AirPods (message boundaries kept), RFCOMM SOCK_STREAM to Galaxy Buds
-// (a byte stream, handed over by BlueZ), or a Unix socket pair for tests.
+// AirPods or a device's SDP server (message boundaries kept), RFCOMM
+// SOCK_STREAM to Galaxy Buds (a byte stream, handed over by BlueZ or
+// connected to the channel their SDP record names), or a Unix socket pair
+// for tests.
 // Every call blocks: run them on a thread of their own, never on the
 // shared task threads.
 
@@ -69,6 +71,57 @@ public final class HeadphoneSocket: Sendable {
     to address: String, psm: UInt16, receiveBuffer: Int,
     from adapter: String? = nil
   ) throws(LinkError) -> HeadphoneSocket {
+    try connect(
+      SOCK_SEQPACKET, l2capProtocol, to: address, from: adapter,
+      receiveBuffer: receiveBuffer
+    ) { bytes, isTarget in
+      SocketAddressL2(
+        family: sa_family_t(bluetoothFamily),
+        psm: (isTarget ? psm : 0).littleEndian, address: bytes, channel: 0,
+        addressType: 0)
+    }
+  }
+
+  /// Connects to an RFCOMM channel of a Bluetooth device, a byte stream.
+  ///
+  /// - Parameters:
+  ///   - address: The device's address, such as `AA:BB:CC:DD:EE:01`.
+  ///   - channel: The channel, 1 to 30, as the device's SDP record says.
+  ///   - adapter: The address of the host's adapter to connect from; nil
+  ///     lets the kernel choose.
+  /// - Throws: ``LinkError/noBluetoothSockets`` on a kernel without
+  ///   Bluetooth, or why the connection failed.
+  public static func connectRFCOMM(
+    to address: String, channel: UInt8, from adapter: String? = nil
+  ) throws(LinkError) -> HeadphoneSocket {
+    try connect(
+      SOCK_STREAM, rfcommProtocol, to: address, from: adapter,
+      receiveBuffer: nil
+    ) { bytes, isTarget in
+      SocketAddressRFCOMM(
+        family: sa_family_t(bluetoothFamily), address: bytes,
+        channel: isTarget ? channel : 0)
+    }
+  }
+
+  /// Opens a Bluetooth socket, binds it to the adapter if one is named,
+  /// and connects it, waiting at most ``connectTimeoutSeconds``.
+  ///
+  /// - Parameters:
+  ///   - type: The socket type.
+  ///   - proto: The Bluetooth protocol.
+  ///   - address: The device's address.
+  ///   - adapter: The adapter's address, or nil.
+  ///   - receiveBuffer: The receive buffer to ask for, or nil.
+  ///   - socketAddress: The kernel's address for an address's bytes: the
+  ///     device's with its port (true), or the adapter's without (false).
+  private static func connect<Address>(
+    _ type: __socket_type, _ proto: Int32, to address: String,
+    from adapter: String?, receiveBuffer: Int?,
+    socketAddress: (
+      (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8), _ isTarget: Bool
+    ) -> Address
+  ) throws(LinkError) -> HeadphoneSocket {
     guard let bytes = bluetoothAddressBytes(address) else {
       throw .badAddress(address)
     }
@@ -79,42 +132,40 @@ public final class HeadphoneSocket: Sendable {
       return bytes
     }
     let descriptor = socket(
-      bluetoothFamily,
-      Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
-      l2capProtocol)
+      bluetoothFamily, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+      proto)
     guard descriptor >= 0 else {
       let code = Errno.current
       throw code == .addressFamilyNotSupported
         ? .noBluetoothSockets : .socket(errno: code)
     }
     let socket = HeadphoneSocket(descriptor: descriptor)
-    var size = Int32(receiveBuffer)
-    _ = setsockopt(
-      descriptor, SOL_SOCKET, SO_RCVBUF, &size,
-      socklen_t(MemoryLayout<Int32>.size))
-    // L2CAP's connect waits as long as the send timeout: headphones out of
-    // range then fail in seconds, not after the kernel's 40.
+    if var size = receiveBuffer.map(Int32.init) {
+      _ = setsockopt(
+        descriptor, SOL_SOCKET, SO_RCVBUF, &size,
+        socklen_t(MemoryLayout<Int32>.size))
+    }
+    // A Bluetooth connect waits as long as the send timeout: headphones
+    // out of range then fail in seconds, not after the kernel's 40.
     var wait = timeval(tv_sec: Self.connectTimeoutSeconds, tv_usec: 0)
     _ = setsockopt(
       descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait,
       socklen_t(MemoryLayout<timeval>.size))
+    // The stride is C's size, with its padding.
+    let length = socklen_t(MemoryLayout<Address>.stride)
     if let local {
-      var source = SocketAddressL2(
-        family: sa_family_t(bluetoothFamily), psm: 0, address: local,
-        channel: 0, addressType: 0)
+      var source = socketAddress(local, false)
       let bound = withUnsafePointer(to: &source) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          Glibc.bind(descriptor, $0, SocketAddressL2.length)
+          Glibc.bind(descriptor, $0, length)
         }
       }
       guard bound == 0 else { throw .bind(errno: .current) }
     }
-    var target = SocketAddressL2(
-      family: sa_family_t(bluetoothFamily), psm: psm.littleEndian,
-      address: bytes, channel: 0, addressType: 0)
+    var target = socketAddress(bytes, true)
     let connected = withUnsafePointer(to: &target) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(descriptor, $0, SocketAddressL2.length)
+        Glibc.connect(descriptor, $0, length)
       }
     }
     guard connected == 0 else {
@@ -164,6 +215,8 @@ public final class HeadphoneSocket: Sendable {
 let bluetoothFamily: Int32 = 31
 /// `BTPROTO_L2CAP`.
 let l2capProtocol: Int32 = 0
+/// `BTPROTO_RFCOMM`.
+let rfcommProtocol: Int32 = 3
 
 /// `struct sockaddr_l2`: the family, the PSM (little-endian), the address
 /// with its last byte first, the channel id and the address type.
@@ -174,8 +227,14 @@ struct SocketAddressL2 {
   var channel: UInt16
   var addressType: UInt8
 
-  /// The size the kernel expects, with C's padding.
-  static let length = socklen_t(14)
+}
+
+/// `struct sockaddr_rc`: the family, the address with its last byte first,
+/// and the channel.
+struct SocketAddressRFCOMM {
+  var family: sa_family_t
+  var address: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)
+  var channel: UInt8
 }
 
 /// A Bluetooth address's six bytes in the kernel's order (the last byte of

@@ -24,6 +24,8 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
   /// BlueZ did not open the link (a Galaxy Buds' RFCOMM link, which BlueZ
   /// opens and hands over), and why.
   case bluez(String)
+  /// The device's SDP server could not be asked, or its answer not read.
+  case serviceDiscovery(String)
 
   /// What failed, and the system's words for why.
   public var description: String {
@@ -42,6 +44,7 @@ public enum LinkError: Error, Sendable, Hashable, CustomStringConvertible {
     case .send(let code): "cannot send: \(code)"
     case .receive(let code): "cannot receive: \(code)"
     case .bluez(let why): why
+    case .serviceDiscovery(let why): "cannot read the service records: \(why)"
     }
   }
 }

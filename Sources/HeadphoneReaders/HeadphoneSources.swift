@@ -244,9 +244,54 @@ public actor HeadphoneSources: Service {
       }
       return AAPLink.run(on: socket)
     case .galaxyBuds(let model):
+      if let channel = await managerChannel(of: address, model, from: adapter) {
+        let socket = try await BlockingPool.shared.run(
+          named: "galaxy-buds.connect"
+        ) { () throws(LinkError) in
+          try HeadphoneSocket.connectRFCOMM(
+            to: address.description, channel: channel,
+            from: adapter?.description)
+        }
+        return GalaxyBudsLink.run(on: socket, model: model)
+      }
       let socket = try await handedOver.connect(
         model.connectionUUID, of: address)
       return GalaxyBudsLink.run(on: socket, model: model)
+    }
+  }
+
+  /// The RFCOMM channel of the buds' manager when they offer their
+  /// service in several records (``GalaxyBudsModel/managerChannel(among:)``),
+  /// read from their SDP server; nil to let BlueZ connect the service, as
+  /// when the records cannot be read.
+  private func managerChannel(
+    of address: BluetoothAddress, _ model: GalaxyBudsModel,
+    from adapter: BluetoothAddress?
+  ) async -> UInt8? {
+    guard model.servesOnPlainSerialPort,
+      let service = SDPUUID(model.connectionUUID)
+    else { return nil }
+    do {
+      let records = try await BlockingPool.shared.run(named: "sdp.search") {
+        () throws(LinkError) in
+        try SDPClient.records(
+          offering: service, at: address.description,
+          from: adapter?.description)
+      }
+      let channel = model.managerChannel(among: records)
+      logger.info(
+        "Read the headphones' service records",
+        metadata: [
+          "accessory": "\(address)", "sdp.records": "\(records.count)",
+          "rfcomm.channel": "\(channel.map(String.init) ?? "BlueZ's choice")",
+        ])
+      return channel
+    } catch {
+      logger.info(
+        "Could not read the headphones' service records; BlueZ picks the "
+          + "record",
+        metadata: ["accessory": "\(address)", "reason": "\(error)"])
+      return nil
     }
   }
 

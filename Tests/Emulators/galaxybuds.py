@@ -21,12 +21,19 @@ input drive it:
 It reports on standard output, one line each: listening, connected,
 sent HEX, closed, and error TEXT.
 
+With --sdp it also answers SDP on L2CAP PSM 1 as a Galaxy Buds Pro does:
+three serial-port records, the first on channel 1 ("Serial Port", which
+BlueZ's ConnectProfile would take), the manager on the emulator's channel
+("GEARMANAGER") and a factory service on channel 20; it says "sdp asked"
+for each request.
+
 Run it with Debian's /usr/bin/python3 (Bluetooth sockets); the layouts are
 those in accessoryd's HeadphoneProtocols module (GalaxyBudsFrame,
 GalaxyBudsStatus).
 """
 
 import socket
+import threading
 import time
 
 import peer
@@ -64,9 +71,81 @@ def legacy_frame(message_id, payload, message_type=1):
     )
 
 
+def element(kind, body):
+    """An SDP data element of a variable size: sequence (6) or text (4)."""
+    if len(body) < 0x100:
+        return bytes([kind << 3 | 5, len(body)]) + body
+    return bytes([kind << 3 | 6]) + len(body).to_bytes(2, "big") + body
+
+
+def sequence(*items):
+    return element(6, b"".join(items))
+
+
+def uint(value, size):
+    index = {1: 0, 2: 1, 4: 2}[size]
+    return bytes([1 << 3 | index]) + value.to_bytes(size, "big")
+
+
+def uuid16(value):
+    return bytes([3 << 3 | 1]) + value.to_bytes(2, "big")
+
+
+def serial_port_record(handle, channel, name):
+    """A record of the serial port (0x1101) on an RFCOMM channel."""
+    return sequence(
+        uint(0x0000, 2), uint(handle, 4),
+        uint(0x0001, 2), sequence(uuid16(0x1101)),
+        uint(0x0004, 2), sequence(sequence(uuid16(0x0100)), sequence(uuid16(0x0003), uint(channel, 1))),
+        uint(0x0100, 2), element(4, name.encode() + b"\0"),
+    )
+
+
+class ServiceRecords:
+    """An SDP server on L2CAP PSM 1 that answers every service search
+    attribute request with the same records, in one part."""
+
+    def __init__(self, buds, address, records):
+        self.buds = buds
+        self.lists = sequence(*records)
+        self.server = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP)
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind((address, 1))
+        self.server.listen(1)
+
+    def serve(self):
+        while True:
+            connection, _ = self.server.accept()
+            threading.Thread(target=self.answer, args=(connection,), daemon=True).start()
+
+    def answer(self, connection):
+        with connection:
+            while True:
+                try:
+                    request = connection.recv(1024)
+                except OSError:
+                    return
+                if len(request) < 5:
+                    return
+                self.buds.say("sdp asked")
+                if request[0] != 0x06:
+                    error = bytes([0x01]) + request[1:3] + bytes([0, 2, 0, 3])
+                    connection.send(error)
+                    continue
+                parameters = len(self.lists).to_bytes(2, "big") + self.lists + b"\0"
+                connection.send(bytes([0x07]) + request[1:3] + len(parameters).to_bytes(2, "big") + parameters)
+
+
 class GalaxyBuds(Peer):
-    def __init__(self, address, channel):
+    def __init__(self, address, channel, sdp=False):
         super().__init__(socket.SOCK_STREAM, socket.BTPROTO_RFCOMM, address, channel)
+        if sdp:
+            records = ServiceRecords(self, address, [
+                serial_port_record(0x10001, 1, "Serial Port"),
+                serial_port_record(0x10002, channel, "GEARMANAGER"),
+                serial_port_record(0x10003, 20, "FACTORY"),
+            ])
+            threading.Thread(target=records.serve, daemon=True).start()
         self.left, self.right = 3, 3
         self.battery = (90, 80, 50)
         # In the case, both buds charge; the case does not.
@@ -135,4 +214,4 @@ class GalaxyBuds(Peer):
 
 
 if __name__ == "__main__":
-    peer.main(__doc__.splitlines()[0], GalaxyBuds, "channel", 1)
+    peer.main(__doc__.splitlines()[0], GalaxyBuds, "channel", 1, flags=("sdp",))

@@ -83,11 +83,15 @@ class Peer:
                 self.say(f"error unknown command {line.strip()!r}")
 
 
-def main(description, make, port, default, parse=int):
-    """Runs an emulator: `--address` and its `--PORT` from the command
-    line, then the commands on standard input until they end."""
+def main(description, make, port, default, parse=int, flags=()):
+    """Runs an emulator: `--address`, its `--PORT` and its own `flags`
+    (each `--NAME`, given to `make` as NAME=True or False) from the
+    command line, then the commands on standard input until they end."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--address", required=True)
     parser.add_argument("--" + port, type=parse, default=default)
+    for flag in flags:
+        parser.add_argument("--" + flag, action="store_true")
     options = parser.parse_args()
-    make(options.address, getattr(options, port)).run()
+    extra = {flag: getattr(options, flag) for flag in flags}
+    make(options.address, getattr(options, port), **extra).run()

@@ -95,6 +95,10 @@ struct InsideTheBluetoothVM {
       "galaxyBuds",
       "Galaxy Buds over RFCOMM, handed over by BlueZ: placement, drops, BlueZ restarts"
     ),
+    (
+      "galaxyBudsPro",
+      "Galaxy Buds Pro with three serial-port records: the manager's channel from their SDP server"
+    ),
   ]
 
   @Test(
@@ -185,6 +189,51 @@ struct InsideTheBluetoothVM {
     _ = try await eventuallyCurrent(rig, address) {
       $0["headphones"] == .null
     }
+    await #expect(
+      daemon.stop() == 0,
+      "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")
+  }
+
+  @Test(
+    "Galaxy Buds Pro with three serial-port records: the manager's channel from their SDP server"
+  )
+  func galaxyBudsPro() async throws {
+    let policy = try DaemonFixture.policyText(offHeadGraceSeconds: 0)
+    let parts = try await HeadphoneRig.start(.galaxyBudsPro, policy: policy)
+    defer { parts.stop() }
+    let (address, buds, daemon) = (
+      parts.address, parts.emulator, parts.daemon
+    )
+    let rig = Rig(server: parts.server, daemon: daemon)
+
+    // BlueZ would connect the first serial-port record, channel 1, where
+    // nothing answers; accessoryd reads the buds' records over SDP and
+    // connects the manager's, channel 2, itself.
+    try await rig.ok(["pair", address])
+    try await said("sdp asked", times: 1, by: buds, rig)
+    try await said("connected", times: 1, by: buds, rig)
+    var current = try await eventuallyCurrent(rig, address) {
+      $0["headphones"]?["state"] == "connected" && $0["registration"] != .null
+    }
+    #expect(current["headphones"]?["buds"] == ["inCase", "inCase"])
+    let log = daemon.logTail(lines: 2000)
+    #expect(log.contains("Read the headphones' service records"), "\(log)")
+    #expect(log.contains("rfcomm.channel=2"), "\(log)")
+    #expect(log.contains("model=Galaxy Buds Pro"), "\(log)")
+    // The Buds Pro say nothing of charging: none is claimed.
+    #expect(battery(current, 0)?["percent"] == 90)
+    let charging = battery(current, 0)?["charging"]
+    #expect(charging == nil || charging == .null)
+
+    // Worn: the output moves to them.
+    try buds.send("wear 1 1")
+    try await rig.eventually("the default on the buds") {
+      $0.defaultSink == "buds"
+    }
+    current = try await eventuallyCurrent(rig, address) {
+      placement($0) == "inEar"
+    }
+    #expect(current["placementSource"] == "galaxyBuds")
     await #expect(
       daemon.stop() == 0,
       "accessoryd did not exit cleanly on SIGTERM\n\(daemon.logTail())")

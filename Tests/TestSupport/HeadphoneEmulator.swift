@@ -27,15 +27,22 @@ public final class HeadphoneEmulator: Sendable {
   public enum Kind: String, Sendable {
     /// AirPods: AAP on L2CAP.
     case airPods = "airpods"
-    /// Galaxy Buds: their frames on RFCOMM.
+    /// Galaxy Buds2: their frames on RFCOMM.
     case galaxyBuds = "galaxybuds"
+    /// Galaxy Buds Pro: their frames on RFCOMM channel 2, and an SDP
+    /// server with three serial-port records, the manager's the second.
+    case galaxyBudsPro = "galaxybuds-pro"
 
     /// The emulator program, beside the tests.
     var script: String {
-      URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      let program = self == .airPods ? "airpods" : "galaxybuds"
+      return URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent()
-        .appendingPathComponent("Emulators/\(rawValue).py").path
+        .appendingPathComponent("Emulators/\(program).py").path
     }
+
+    /// The RFCOMM channel the Galaxy Buds' manager listens on.
+    public var managerChannel: UInt8 { self == .galaxyBudsPro ? 2 : 1 }
   }
 
   private init(process: ChildProcess, commands: Int32, outputPath: String) {
@@ -75,6 +82,7 @@ public final class HeadphoneEmulator: Sendable {
       switch kind {
       case .airPods: ["--psm", "\(port ?? 0x1001)"]
       case .galaxyBuds: ["--channel", "\(port ?? 1)"]
+      case .galaxyBudsPro: ["--channel", "\(port ?? 2)", "--sdp"]
       }
     let process: ChildProcess
     do {

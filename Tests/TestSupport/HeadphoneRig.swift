@@ -36,6 +36,23 @@ public struct HeadphoneRig: Sendable {
     "2e73a4ad-332d-41fc-90e2-16bef06523f2",
   ]
 
+  /// BlueZ's `UUIDs` of Galaxy Buds Pro: A2DP sink and the serial port.
+  public static let galaxyBudsProUUIDs = [
+    "0000110b-0000-1000-8000-00805f9b34fb",
+    "00001101-0000-1000-8000-00805f9b34fb",
+  ]
+
+  /// The name and `UUIDs` BlueZ lists for the headphones.
+  static func identity(
+    of kind: HeadphoneEmulator.Kind
+  ) -> (name: String, uuids: [String]) {
+    switch kind {
+    case .airPods: ("AirPods Pro", uuids)
+    case .galaxyBuds: ("Galaxy Buds2 (4E2A)", galaxyBudsUUIDs)
+    case .galaxyBudsPro: ("Galaxy Buds Pro (3F09)", galaxyBudsProUUIDs)
+    }
+  }
+
   /// The headphones' address: hci1's.
   public var address: String { BluetoothVM.headphones }
 
@@ -44,7 +61,7 @@ public struct HeadphoneRig: Sendable {
   ///
   /// - Parameters:
   ///   - kind: AirPods or Galaxy Buds; for Galaxy Buds the mock hands the
-  ///     daemon a real RFCOMM socket to the emulator.
+  ///     daemon a real RFCOMM socket to channel 1 when it asks BlueZ.
   ///   - policy: The daemon's policy text.
   /// - Throws: ``FixtureError`` if a part does not start; what started is
   ///   stopped.
@@ -64,7 +81,7 @@ public struct HeadphoneRig: Sendable {
           .speaker(name: "speaker", description: "Built-in Speaker"),
           .bluetoothHeadphones(
             name: "buds", address: address,
-            description: kind == .airPods ? "AirPods Pro" : "Galaxy Buds2",
+            description: identity(of: kind).name,
             deviceAPI: SoundServerKind.pulseAudio.bluetoothDeviceAPI),
         ])
       started.append { server.stop() }
@@ -96,9 +113,7 @@ public struct HeadphoneRig: Sendable {
     _ mock: BlueZMock, with kind: HeadphoneEmulator.Kind
   ) async throws {
     let address = BluetoothVM.headphones
-    let (name, uuids) =
-      kind == .airPods
-      ? ("AirPods Pro", uuids) : ("Galaxy Buds2", galaxyBudsUUIDs)
+    let (name, uuids) = identity(of: kind)
     try await mock.addAdapter("hci0", systemName: "laptop")
     try await mock.setAdapterProperty(
       "hci0", "Address", .string(BluetoothVM.hostAdapter))
@@ -109,7 +124,9 @@ public struct HeadphoneRig: Sendable {
     ] {
       try await mock.setDeviceProperty(address, property, value)
     }
-    if kind == .galaxyBuds {
+    // BlueZ's ConnectProfile connects the first record that offers the
+    // service: for the Buds Pro, channel 1, where their manager is not.
+    if kind != .airPods {
       try await mock.handOverRFCOMM(
         of: address, channel: 1, from: BluetoothVM.hostAdapter)
     }

@@ -188,6 +188,37 @@ public enum GalaxyBudsModel: String, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// Whether the buds offer their manager on the plain serial port, which
+  /// they may offer in several records (the Buds+, Live and Pro): the
+  /// host then reads their records to pick the manager's.
+  public var servesOnPlainSerialPort: Bool {
+    connectionUUID == GalaxyBuds.serialPortUUID
+  }
+
+  /// The RFCOMM channel of the buds' manager among several records.
+  ///
+  /// When their SDP records offer the model's service in more than one
+  /// record, the manager's is the one Samsung names so (`GEARMANAGER`,
+  /// `GEARMANAGER3`), else the first not named `FACTORY`. Nil when one
+  /// record offers it, or none says which: then BlueZ's choice, the first,
+  /// stands.
+  ///
+  /// - Parameter records: The records that offer the model's service.
+  public func managerChannel(among records: [SDPServiceRecord]) -> UInt8? {
+    let service = SDPUUID(connectionUUID)
+    let offering = records.filter { record in
+      record.rfcommChannel != nil
+        && record.serviceClasses.contains { uuid in
+          service.map(uuid.isSame(as:)) ?? false
+        }
+    }
+    guard offering.count > 1 else { return nil }
+    let manager =
+      offering.first { $0.name?.uppercased().hasPrefix("GEARMANAGER") == true }
+      ?? offering.first { $0.name?.uppercased().hasPrefix("FACTORY") != true }
+    return manager?.rfcommChannel
+  }
+
   /// How the model frames its messages.
   public var framing: GalaxyBudsFraming {
     self == .buds ? .legacy : .standard
