@@ -95,6 +95,9 @@ extension Policy {
         // switch), the streams the server moved elsewhere are muted.
         pauseWhenDisconnected: true,
         resumeOnReconnect: false,
+        // Headphones nobody registered (a Bluetooth headset paired in the
+        // desktop's settings) are guarded the same way when they go away.
+        guardUnregisteredHeadphones: true,
       },
 
       profiles: {

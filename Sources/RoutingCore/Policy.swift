@@ -156,6 +156,11 @@ public struct Policy: Sendable, Hashable {
   /// accessory connects again and the output is back on it (within
   /// ``resumeWhenPutBackWithinSeconds`` of the pause).
   public var resumeOnReconnect = false
+  /// Whether headphones nobody registered (a Bluetooth headphone, headset
+  /// or hands-free output) are guarded as registered accessories are when
+  /// their output goes away: what the server moves off them muted, their
+  /// players paused if they do not come back.
+  public var guardUnregisteredHeadphones = true
   /// Whether a call switches the worn accessory that has the output to its
   /// headset profile and makes its microphone the default input.
   public var callsUseHeadset = true

@@ -271,6 +271,17 @@ public enum PolicySchema {
       meaning: "resume the players a disconnect paused when the accessory "
         + "connects again, is worn and has the output again, within "
         + "`media.resumeWhenPutBackWithinSeconds` of the pause"),
+    boolean(
+      "media.guardUnregisteredHeadphones", \.guardUnregisteredHeadphones,
+      meaning: "treat headphones nobody registered (an output the sound "
+        + "server marks as a Bluetooth headphone, headset or hands-free "
+        + "device) as registered accessories are treated when their output "
+        + "goes away: the streams the server moves off them are muted at "
+        + "once, unmuted when they are back on them as the default, and "
+        + "their players paused if they do not come back within "
+        + "`connection.reappearGraceSeconds`",
+      valuesNote: "`false`: only registered accessories are guarded; the "
+        + "streams of other headphones play where the server moves them"),
 
     boolean(
       "calls.useHeadset", \.callsUseHeadset,

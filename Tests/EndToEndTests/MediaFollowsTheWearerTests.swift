@@ -201,6 +201,45 @@ struct MediaFollowsTheWearerTests {
     }
   }
 
+  @Test(
+    "A headset nobody registered: a flip is never heard and keeps playing; a disconnect pauses",
+    arguments: SoundServerKind.allCases)
+  func unregisteredHeadset(_ kind: SoundServerKind) async throws {
+    try await withMediaRig(kind, registered: false) { rig in
+      let tone = try #require(try await rig.server.startStreams(1).first)
+      defer { tone.stop() }
+      try await rig.waitForTheTone(tone)
+      let processes = Set(
+        rig.playing.map(\.processID) + [tone.processIdentifier])
+      let watch = try await AudibilityWatch.start(
+        rig.server, sink: "speaker", processes: processes)
+      defer { _ = watch.stop() }
+      do {
+        // The person's choice follows the headset to its headset profile.
+        let headset = try await flipIsNeverHeard(rig, watch, processes)
+        // Gone for good: paused; the tone, which no player pauses, muted.
+        try await rig.reloadPolicy(
+          try DaemonFixture.policyText().replacingOccurrences(
+            of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 1,"))
+        try await rig.server.unloadModule(try await rig.module(of: headset))
+        try await rig.waitForStatuses(
+          [(rig.playing[0], .paused), (rig.playing[1], .paused)],
+          "both players paused once the grace time ended")
+        try await waitUntil("the tone still muted", within: .seconds(10)) {
+          try await watch.streams(of: tone.processIdentifier)
+            .allSatisfy(\.isMuted)
+        }
+        #expect(watch.neverSilenced().isEmpty, "\(watch.audibleMoments)")
+        #expect(watch.audibleAfterMuted().isEmpty, "\(watch.audibleMoments)")
+      } catch {
+        throw FixtureError(
+          "\(error)",
+          logTail: rig.daemon.logTail() + "\nserver running: "
+            + "\(rig.server.isRunning)\n" + rig.server.logTail())
+      }
+    }
+  }
+
   /// The card switches from A2DP to the headset profile: the A2DP sink
   /// goes, and the headset's comes with the same address, within the
   /// reappear grace time.

@@ -206,24 +206,36 @@ func withSessionBus(
 
 /// Runs a test with the buds worn and three players on them, two playing
 /// and one the person paused.
+///
+/// - Parameters:
+///   - kind: The server.
+///   - policy: The daemon's policy text, or nil for the default.
+///   - registered: Whether the buds are paired and registered worn, or,
+///     as an ordinary headset nobody registered, made the default by the
+///     person (as in the desktop's sound settings).
+///   - body: The test.
 func withMediaRig(
-  _ kind: SoundServerKind, policy: String? = nil,
+  _ kind: SoundServerKind, policy: String? = nil, registered: Bool = true,
   _ body: (MediaRig) async throws -> Void
 ) async throws {
   try await withSessionBus(kind, policy: policy) { bus, server, daemon in
-    try await withPlayers(bus, server, daemon, body)
+    try await withPlayers(bus, server, daemon, registered: registered, body)
   }
 }
 
 private func withPlayers(
   _ bus: PrivateBus, _ server: SoundServer, _ daemon: DaemonFixture,
-  _ body: (MediaRig) async throws -> Void
+  registered: Bool, _ body: (MediaRig) async throws -> Void
 ) async throws {
-  _ = try await daemon.acctl(["pair", budsAddress])
-  _ = try await daemon.acctl([
-    "register", budsAddress, "--capabilities", "audioSwitching,placement",
-    "--placement", "inEar",
-  ])
+  if registered {
+    _ = try await daemon.acctl(["pair", budsAddress])
+    _ = try await daemon.acctl([
+      "register", budsAddress, "--capabilities", "audioSwitching,placement",
+      "--placement", "inEar",
+    ])
+  } else {
+    _ = try await server.pactl(["set-default-sink", "buds"])
+  }
   try await waitForDefault(server, "buds")
   let watcher = try await MPRISClient.connect(busAddress: bus.address)
   defer { watcher.close() }

@@ -164,10 +164,11 @@ struct MediaScenario {
     try node.allow(["outputs", "streams", "defaultOutput"])
     return MediaView.Server(
       outputs: try node.require("outputs").list().map {
-        try $0.allow(["index", "accessory"])
+        try $0.allow(["index", "accessory", "headphones"])
         return .init(
           index: try $0.require("index").stream(),
-          accessory: try $0["accessory"]?.string())
+          accessory: try $0["accessory"]?.string(),
+          isHeadphones: try $0["headphones"]?.bool() ?? false)
       },
       streams: try node["streams"]?.list().map {
         try $0.allow(["index", "output", "muted", "corked"])

@@ -128,7 +128,8 @@ struct PolicyLoaderTests {
       message:
         "media.pauseOnDisconnect: is not a known setting; expected one of "
         + "'pauseWhenTakenOff', 'resumeWhenPutBackWithinSeconds', "
-        + "'whenUnpausable', 'pauseWhenDisconnected', 'resumeOnReconnect'"),
+        + "'whenUnpausable', 'pauseWhenDisconnected', 'resumeOnReconnect', "
+        + "'guardUnregisteredHeadphones'"),
     BadPolicy(
       kind: "media: a reconnect resume that is not a boolean",
       text: "{ version: 1, media: { resumeOnReconnect: 1 } }",

@@ -109,7 +109,8 @@ extension RouteController {
         .init(
           index: $0.index,
           accessory: bluetoothAddress(of: $0).flatMap(BluetoothAddress.init)?
-            .description)
+            .description,
+          isHeadphones: isBluetoothHeadphones(properties: $0.properties))
       },
       streams: mirror.sinkInputs.map {
         .init(

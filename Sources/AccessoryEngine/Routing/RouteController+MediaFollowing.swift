@@ -37,15 +37,22 @@ extension RouteController {
     let engine = self.engine
     let ledger = self.mutedLedger
     let inbox = self.inbox
+    let policies = self.policies
     await link.muteStreams(
       whenTheirSinkVanishes: VanishingSinkMute(
         appliesTo: { sink in
           guard let address = Self.accessoryAddress(of: sink) else {
             return false
           }
-          return engine.registry.registrations[address].map {
-            !$0.isInvalidated
-          } ?? false
+          // A registered accessory's, or, as the policy says, any
+          // headphones' (the rules' `guards`).
+          if engine.registry.registrations[address].map({ !$0.isInvalidated })
+            ?? false
+          {
+            return true
+          }
+          return policies.policy.guardUnregisteredHeadphones
+            && isBluetoothHeadphones(properties: sink.properties)
         },
         muted: { sink, streams in
           guard let address = Self.accessoryAddress(of: sink) else { return }

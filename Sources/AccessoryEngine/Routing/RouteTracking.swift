@@ -117,6 +117,14 @@ public struct DefaultTracking: Sendable, Hashable {
     lastNames = names
   }
 
+  /// Moves the person's choice to another device of the same thing, as
+  /// when headphones come back from a profile switch under another name;
+  /// when it was made stays.
+  mutating func carryManualChoice(to name: String) {
+    guard let choice = manualChoice else { return }
+    manualChoice = ManualChoice(output: name, at: choice.at)
+  }
+
   /// Forgets ``configuredButGone``: this service set the default again,
   /// which replaces the server's configured one.
   mutating func forgetConfiguredButGone() {
@@ -235,6 +243,8 @@ public struct RouteTracking: Sendable {
   /// The Bluetooth address of ``DefaultTracking/configuredButGone`` when
   /// it was last seen.
   private var goneConfiguredAccessory: String?
+  /// Since when the output of the person's choice has been gone.
+  private var chosenOutputMissingSince: Instant?
 
   /// The most outputs remembered in the history.
   public static let historyLimit = DefaultTracking.historyLimit
@@ -339,9 +349,38 @@ public struct RouteTracking: Sendable {
 
     notePresence(
       of: accessories, sinks: sinks, reappearGrace: reappearGrace, now: now)
+    carryChoiceThroughAProfileSwitch(
+      sinks: sinks, names: sinkNames, reappearGrace: reappearGrace, now: now)
 
     lastStreamSinks = streamSinks
     hasObserved = true
+  }
+
+  /// The person's choice follows their headphones through a profile
+  /// switch.
+  ///
+  /// When the output they chose went and, within the reappear grace time,
+  /// an output of the same Bluetooth address came (the headset profile's,
+  /// under another name), the choice is that output, as made when it was.
+  /// Registered or not: the router brings a registered accessory's output
+  /// back by itself, and the person's headset otherwise.
+  private mutating func carryChoiceThroughAProfileSwitch(
+    sinks: [Sink], names: Set<String>, reappearGrace: Double, now: Instant
+  ) {
+    guard let choice = outputs.manualChoice, !names.contains(choice.output)
+    else {
+      chosenOutputMissingSince = nil
+      return
+    }
+    let missingSince = chosenOutputMissingSince ?? now
+    chosenOutputMissingSince = missingSince
+    guard now - missingSince <= reappearGrace,
+      let address = bluetoothOutputs[choice.output],
+      let successor = sinks.first(where: { bluetoothAddress(of: $0) == address }
+      )
+    else { return }
+    outputs.carryManualChoice(to: successor.name)
+    chosenOutputMissingSince = nil
   }
 
   /// Learns which registered accessories' outputs are present, without a

@@ -170,6 +170,26 @@ public func bluetoothAddress(of sink: Sink) -> String? {
   bluetoothAddress(properties: sink.properties)
 }
 
+/// Whether a property list is a Bluetooth device worn on the head: one
+/// with a Bluetooth address and a headphone, headset or hands-free form
+/// factor (`device.form_factor`, `device.form-factor` as PipeWire writes
+/// it), or, without one, a headphone or headset icon (`device.icon_name`).
+///
+/// A Bluetooth speaker or car kit is none.
+public func isBluetoothHeadphones(properties: [String: String]) -> Bool {
+  guard bluetoothAddress(properties: properties) != nil else { return false }
+  if let formFactor = properties["device.form_factor"]
+    ?? properties["device.form-factor"]
+  {
+    return ["headphone", "headset", "hands-free", "handsfree"].contains(
+      formFactor.lowercased())
+  }
+  let icon =
+    (properties["device.icon_name"] ?? properties["device.icon-name"]
+    ?? "").lowercased()
+  return icon.hasPrefix("audio-headphones") || icon.hasPrefix("audio-headset")
+}
+
 /// Returns the Bluetooth address in a property list, normalized, or nil.
 public func bluetoothAddress(properties: [String: String]) -> String? {
   if let value = properties["api.bluez5.address"],

@@ -12,11 +12,16 @@ public struct MediaView: Sendable, Hashable {
       public var index: UInt32
       /// The accessory's address, for an accessory's output.
       public var accessory: String?
+      /// Whether the output is headphones: a Bluetooth headphone, headset
+      /// or hands-free device, registered or not.
+      public var isHeadphones: Bool
 
       /// Creates an output.
-      public init(index: UInt32, accessory: String?) {
+      public init(index: UInt32, accessory: String?, isHeadphones: Bool = false)
+      {
         self.index = index
         self.accessory = accessory
+        self.isHeadphones = isHeadphones
       }
     }
 

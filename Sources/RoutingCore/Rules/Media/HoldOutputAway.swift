@@ -20,15 +20,14 @@ extension MediaRun {
     settleAll()
   }
 
-  /// Starts the reappear grace time of every registered accessory's
-  /// output that the new state no longer shows, with the streams that
-  /// played on it (the link muted them already if it could): the players
-  /// among them are paused if it does not come back.
+  /// Starts the reappear grace time of every guarded output that the new
+  /// state no longer shows (``guards(_:)``), with the streams that played
+  /// on it (the link muted them already if it could): the players among
+  /// them are paused if it does not come back.
   mutating func noteVanishedOutputs(from previous: MediaView.Server) {
     let present = Set(view.server?.outputs.map(\.index) ?? [])
     for output in previous.outputs where !present.contains(output.index) {
-      guard let address = output.accessory, view.registered.contains(address)
-      else { continue }
+      guard let address = output.accessory, guards(output) else { continue }
       let streams = previous.streams.filter {
         $0.output == output.index && !$0.isCorked
       }.map(\.index)
@@ -36,6 +35,15 @@ extension MediaRun {
       memory.absences[address]?.gone.insert(output.index)
       memory.absences[address]?.played.formUnion(streams)
     }
+  }
+
+  /// Whether the rules keep an output's streams from being heard
+  /// elsewhere when it goes away: a registered accessory's, or, with
+  /// `media.guardUnregisteredHeadphones`, any headphones'.
+  func guards(_ output: MediaView.Server.Output) -> Bool {
+    guard let address = output.accessory else { return false }
+    return view.registered.contains(address)
+      || (output.isHeadphones && policy.guardUnregisteredHeadphones)
   }
 
   /// Starts the grace time of an accessory's output that went away.

@@ -20,7 +20,17 @@ extension MediaRun {
     }
     let present = Set(server.streams.map(\.index))
     let streams = absence.streams.intersection(present)
-    let isBack = !server.outputs(of: address).isEmpty
+    let outputs = server.outputs(of: address)
+    // Headphones nobody registered are back only with their streams on
+    // them: the router brings back a registered accessory's, but theirs
+    // only when the person pinned them there or made them the default, and
+    // unmuting them elsewhere would play them out loud.
+    let isBack =
+      !outputs.isEmpty
+      && (view.registered.contains(address)
+        || streams.allSatisfy { stream in
+          server.stream(stream).map { outputs.contains($0.output) } ?? true
+        })
     if isBack, isOffHead(address), policy.whenUnpausable == .mute,
       !streams.isEmpty
     {

@@ -1,0 +1,111 @@
+// The engine guards headphones nobody registered as it guards registered
+// accessories (media.guardUnregisteredHeadphones): a Bluetooth headset the
+// person made the default, disconnected or flipped, is never heard on the
+// speaker; with the policy key false it is left to the server. (What the
+// media rules decide when such headphones come back with their streams
+// elsewhere is MediaScenarios 30 and 31.)
+
+import AccessoryEngine
+import DaemonInputs
+import Testing
+
+private typealias Rig = RouterRig
+
+@Suite(
+  "The engine guards headphones nobody registered", .timeLimit(.minutes(1)))
+struct RouterUnregisteredHeadphonesTests {
+  /// The headset, which nobody registered, made the default by the person,
+  /// with mpv playing stream 1 and stream 2 playing without a player.
+  private func headsetPlaying(_ rig: Rig) async throws -> ScriptedPlayers {
+    let players = try #require(rig.players)
+    players.add("mpv", playing: [1])
+    await rig.server.personChoosesDefault(Rig.headset)
+    _ = await rig.events.nextPersonsChoice()
+    await rig.router.reconcile(because: "a test asked")
+    #expect(await rig.server.sinkOf(1) == Rig.headset)
+    #expect(await rig.server.sinkOf(2) == Rig.headset)
+    return players
+  }
+
+  @Test(
+    "Disconnected: muted as the server moves them, then paused; what no player pauses stays muted"
+  )
+  func disconnected() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await headsetPlaying(rig)
+      await rig.server.removeSink(Rig.headset)
+      _ = await rig.events.nextMedia("streamMuted")
+      #expect(await rig.server.isMuted(1))
+      #expect(await rig.server.isMuted(2))
+      rig.clock.advance(by: 5.5)
+      _ = await rig.events.nextMedia("mediaPaused")
+      _ = await rig.events.nextMedia("streamUnmuted")
+      #expect(players.status("mpv") == .paused)
+      #expect(!(await rig.server.isMuted(1)))
+      #expect(await rig.server.isMuted(2))
+      let report = await rig.router.pausedMedia(resumingWithin: 60)
+      #expect(report.map(\.accessory) == [Rig.headsetAddress])
+    }
+  }
+
+  @Test(
+    "A flip: muted through it, back on the headset the person chose, unmuted there, nothing paused"
+  )
+  func flip() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await headsetPlaying(rig)
+      await rig.server.removeSink(Rig.headset)
+      _ = await rig.events.nextMedia("streamMuted")
+      // Back at once, under another index: the person's default comes
+      // back, the streams follow it, and they play unmuted there.
+      await rig.server.addSink(Rig.headset, address: Rig.headsetAddress)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      #expect(await rig.server.sinkOf(1) == Rig.headset)
+      #expect(await rig.server.sinkOf(2) == Rig.headset)
+      #expect(!(await rig.server.isMuted(1)))
+      #expect(!(await rig.server.isMuted(2)))
+      // The grace time ends with the headset back: nothing to pause.
+      rig.clock.advance(by: 5.5)
+      await rig.router.reconcile(because: "a test asked")
+      #expect(players.calls.isEmpty)
+      #expect(players.status("mpv") == .playing)
+    }
+  }
+
+  @Test(
+    "A flip under another name: the person's choice follows the headset to its new output"
+  )
+  func flipUnderAnotherName() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await headsetPlaying(rig)
+      await rig.server.removeSink(Rig.headset)
+      _ = await rig.events.nextMedia("streamMuted")
+      // The headset profile's output: the same address, another name.
+      await rig.server.addSink("headset-hfp", address: Rig.headsetAddress)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      #expect(await rig.server.sinkOf(1) == "headset-hfp")
+      #expect(await rig.server.sinkOf(2) == "headset-hfp")
+      #expect(!(await rig.server.isMuted(1)))
+      #expect(!(await rig.server.isMuted(2)))
+      rig.clock.advance(by: 5.5)
+      await rig.router.reconcile(because: "a test asked")
+      #expect(players.calls.isEmpty)
+      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+    }
+  }
+
+  @Test("With media.guardUnregisteredHeadphones false: left to the server")
+  func notGuarded() async throws {
+    try await Rig.run(
+      policy: "{ version: 1, media: { guardUnregisteredHeadphones: false } }",
+      withPlayers: true
+    ) { rig in
+      let players = try await headsetPlaying(rig)
+      await rig.server.removeSink(Rig.headset)
+      await rig.router.reconcile(because: "a test asked")
+      #expect(!(await rig.server.isMuted(1)))
+      #expect(!(await rig.server.isMuted(2)))
+      #expect(players.status("mpv") == .playing)
+    }
+  }
+}
