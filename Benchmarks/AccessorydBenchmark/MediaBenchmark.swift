@@ -33,6 +33,17 @@ struct MediaFigure: Sendable {
   /// Per profile flip, from the old sink's removal until every stream
   /// played unmuted on the new one.
   var flipBack = Samples()
+  /// Whether the headphones were a headset nobody registered, which the
+  /// person made the default.
+  var unregistered = false
+  /// Headphones gone for good: from the sink's removal until every
+  /// stream of the players was muted (or corked).
+  var goneSilent = Samples()
+  /// The same, until every player was Paused.
+  var gonePaused = Samples()
+  /// The same, the time any of their streams played unmuted on the
+  /// speaker.
+  var goneAudible = Samples()
 }
 
 /// Measurement 7 on one server.
@@ -46,17 +57,57 @@ struct MediaBenchmark {
   /// How long after the route is on the speaker the watch keeps looking.
   static let lateWatch = Duration.milliseconds(300)
 
-  /// Measures each player count on a fresh server, bus and daemon.
+  /// Measures each player count on a fresh server, bus and daemon: the
+  /// registered headphones, then a headset nobody registered.
   func run() async throws -> [MediaFigure] {
     var figures: [MediaFigure] = []
     for count in Self.playerCounts {
       progress("media: \(kind), \(count) player(s)")
       figures.append(try await measure(players: count))
     }
+    for count in Self.playerCounts {
+      progress(
+        "media: \(kind), \(count) player(s), a headset nobody registered")
+      figures.append(try await measureUnregistered(players: count))
+    }
     return figures
   }
 
   private func measure(players count: Int) async throws -> MediaFigure {
+    try await withPlayers(
+      count, stateName: "media-\(kind.identifier)",
+      headphones: { rig, daemon in
+        _ = try daemon.call(
+          "accessory.pair", ["address": .string(Rig.headphonesAddress)])
+        try await AccessoryControlDevice.register(
+          benchmarkHeadphones,
+          AccessoryControlDevice.Configuration(
+            devicePlacement: .inEar,
+            deviceCapabilities: [.audioSwitching, .placement]))
+      }
+    ) { rig, daemon, watcher, pids in
+      var figure = try await repeatTakingOff(
+        rig: rig, daemon: daemon, watcher: watcher, pids: pids,
+        players: count)
+      try await repeatFlipping(rig: rig, pids: pids, into: &figure)
+      return figure
+    }
+  }
+
+  /// Starts a bus, a server and the daemon, has `headphones` make the
+  /// headphones the default, starts the players on them, runs `body`, and
+  /// stops them all.
+  ///
+  /// - Parameters:
+  ///   - count: How many players.
+  ///   - stateName: The daemon's state directory's name.
+  ///   - headphones: What makes the headphones the default.
+  ///   - body: The measurements, with the players' process ids.
+  func withPlayers(
+    _ count: Int, stateName: String,
+    headphones: (Rig, Daemon) async throws -> Void,
+    _ body: (Rig, Daemon, MPRISClient, Set<Int32>) async throws -> MediaFigure
+  ) async throws -> MediaFigure {
     let bus = try await PrivateBus.start()
     defer { bus.stop() }
     let rig = try await Rig.open(kind)
@@ -64,15 +115,9 @@ struct MediaBenchmark {
     var players: [MediaPlayerProcess] = []
     do {
       daemon = try await Daemon.start(
-        for: rig.server, in: workspace, stateName: "media-\(kind.identifier)",
+        for: rig.server, in: workspace, stateName: stateName,
         options: options, sessionBusAddress: bus.address)
-      _ = try daemon!.call(
-        "accessory.pair", ["address": .string(Rig.headphonesAddress)])
-      try await AccessoryControlDevice.register(
-        benchmarkHeadphones,
-        AccessoryControlDevice.Configuration(
-          devicePlacement: .inEar,
-          deviceCapabilities: [.audioSwitching, .placement]))
+      try await headphones(rig, daemon!)
       try await rig.observer.reach(Goal(defaultSink: Rig.headphones))
       let watcher = try await MPRISClient.connect(busAddress: bus.address)
       defer { watcher.close() }
@@ -81,11 +126,8 @@ struct MediaBenchmark {
           try await MediaPlayerProcess.start(
             on: bus, server: rig.server, clientName: "bench-player-\(index)"))
       }
-      let pids = Set(players.map(\.processID))
-      var figure = try await repeatTakingOff(
-        rig: rig, daemon: daemon!, watcher: watcher, pids: pids,
-        players: count)
-      try await repeatFlipping(rig: rig, pids: pids, into: &figure)
+      let figure = try await body(
+        rig, daemon!, watcher, Set(players.map(\.processID)))
       for player in players { await player.stop() }
       daemon!.stop()
       await rig.close()
@@ -151,29 +193,24 @@ struct MediaBenchmark {
 
   /// Flips the headphones' card between A2DP and the headset profile.
   ///
-  /// Their sink goes and one with the same address comes. It ends on the
-  /// A2DP sink.
-  private func repeatFlipping(
+  /// Their sink goes and one with the same address comes.
+  ///
+  /// - Returns: The name of the headphones' sink at the end.
+  @discardableResult
+  func repeatFlipping(
     rig: Rig, pids: Set<Int32>, into figure: inout MediaFigure
-  ) async throws {
+  ) async throws -> String {
     let watch = try await AudibleTime.start(
       server: rig.server, sink: Rig.speaker, processes: pids)
     defer { watch.stop() }
     var current = Rig.headphones
-    // Repetition 0 warms up and is not recorded; an even count of flips
-    // ends where it began.
+    // Repetition 0 warms up and is not recorded.
     let flips = (options.mediaRepetitions + 1) / 2 * 2
     for repetition in 0...flips {
       let next = current == Rig.headphones ? Self.headsetSink : Rig.headphones
       try await waitForStreams(of: pids, on: current, rig: rig)
       watch.reset()
-      let module = try await rig.server.sinks().first { $0.name == current }?
-        .ownerModule
-      guard let module else {
-        throw BenchmarkError("no module owns \(current)")
-      }
-      let start = ContinuousClock.now
-      try await rig.server.unloadModule(module)
+      let start = try await removeSink(current, of: rig)
       try await rig.server.loadNullSink(
         .bluetoothHeadphones(
           name: next, address: Rig.headphonesAddress, description: "Bench Buds",
@@ -187,15 +224,32 @@ struct MediaBenchmark {
       }
       current = next
     }
+    return current
+  }
+
+  /// Unloads the module of a sink, as a card does when its profile or its
+  /// connection goes.
+  ///
+  /// - Returns: When the unload was sent.
+  func removeSink(
+    _ name: String, of rig: Rig
+  ) async throws -> ContinuousClock.Instant {
+    let module = try await rig.server.sinks().first { $0.name == name }?
+      .ownerModule
+    guard let module else { throw BenchmarkError("no module owns \(name)") }
+    let start = ContinuousClock.now
+    try await rig.server.unloadModule(module)
+    return start
   }
 
   /// The first instant every player shows the status, from the changes
   /// seen since before the update.
   ///
   /// - Throws: ``BenchmarkError`` if they do not within 5 s.
-  private func firstTime(
+  func firstTime(
     all pids: Set<Int32>, reach status: MediaPlayer.PlaybackStatus,
-    in changes: AsyncStream<MediaPlayerChange>, on watcher: MPRISClient
+    in changes: AsyncStream<MediaPlayerChange>, on watcher: MPRISClient,
+    within limit: Duration = .seconds(5)
   ) async throws -> ContinuousClock.Instant {
     @Sendable func done() -> Bool {
       let players = watcher.players().filter {
@@ -212,7 +266,7 @@ struct MediaBenchmark {
         return nil
       }
       group.addTask {
-        try? await Task.sleep(for: .seconds(5))
+        try? await Task.sleep(for: limit)
         return nil
       }
       let first = await group.next() ?? nil
@@ -221,7 +275,7 @@ struct MediaBenchmark {
     }
     guard let seen else {
       throw BenchmarkError(
-        "the players did not all become \(status) within 5 s")
+        "the players did not all become \(status) within \(limit)")
     }
     return seen
   }
@@ -250,7 +304,7 @@ struct MediaBenchmark {
     throw BenchmarkError("the daemon does not see every player playing")
   }
 
-  private func waitForStatus(
+  func waitForStatus(
     _ status: MediaPlayer.PlaybackStatus, of pids: Set<Int32>,
     on watcher: MPRISClient
   ) async throws {
@@ -269,7 +323,7 @@ struct MediaBenchmark {
     throw BenchmarkError("the players are not all \(status)")
   }
 
-  private func waitForStreams(
+  func waitForStreams(
     of pids: Set<Int32>, on sink: String, rig: Rig, unmuted: Bool = false
   ) async throws {
     let deadline = ContinuousClock.now + .seconds(30)

@@ -185,70 +185,91 @@ enum Report {
         + "meets=\(meets ? "yes" : "no")")
   }
 
-  /// Measurement 7: taking the headphones off with players on them.
+  /// Measurement 7: taking the headphones off with players on them, and
+  /// a headset nobody registered going away.
   static func printMedia(_ figures: [MediaFigure]) {
     for figure in figures {
       print("")
+      if figure.unregistered {
+        printUnregistered(figure)
+        continue
+      }
       print(
         "== \(figure.kind), \(figure.players) mpv player(s) playing on the "
           + "headphones, update(.offHead) with no grace time: every player "
           + "Paused (an independent MPRIS client) and the route on the "
           + "speaker (the observer); audible time of their streams on the "
           + "speaker (an independent libpulse client, at every change)")
-      for (name, samples) in [
-        ("offhead-paused", figure.paused), ("offhead-routed", figure.routed),
-      ] {
-        guard let median = samples.median, let p99 = samples.p99 else {
-          print("  \(name): no sample (\(samples.timeouts) timeouts)")
-          continue
-        }
-        print(
-          "  \(name): median \(format(median)) ms, p99 \(format(p99)) ms, "
-            + "\(samples.count) repetitions")
-        print(
-          "figure server=\(figure.kind.identifier) scenario=\(name) "
-            + "players=\(figure.players) median_ms=\(format(median)) "
-            + "p99_ms=\(format(p99)) count=\(samples.count) "
-            + "timeouts=\(samples.timeouts)")
-      }
-      let worst = figure.audible.milliseconds.max() ?? 0
-      let meets = worst == 0
-      print(
-        "  audible on the speaker: at most \(format(worst)) ms in "
-          + "\(figure.audible.count) repetitions: "
-          + "\(meets ? "meets" : "MISSES") the target (0 ms)")
-      print(
-        "target name=offhead-audible server=\(figure.kind.identifier) "
-          + "players=\(figure.players) value=\(format(worst)) max=0 "
-          + "meets=\(meets ? "yes" : "no")")
-      printFlips(figure)
+      printSamples("offhead-paused", figure.paused, of: figure)
+      printSamples("offhead-routed", figure.routed, of: figure)
+      printZeroTarget("offhead-audible", figure.audible, of: figure)
+      printFlips(figure, prefix: "")
     }
   }
 
+  /// A headset nobody registered: its flips, and it going for good.
+  private static func printUnregistered(_ figure: MediaFigure) {
+    print(
+      "== \(figure.kind), \(figure.players) mpv player(s) playing on a "
+        + "Bluetooth headset nobody registered, which the person made the "
+        + "default")
+    printFlips(figure, prefix: "unregistered-")
+    print(
+      "  gone for good (the sink removed; reappear grace time 5 s): until "
+        + "every stream of the players was muted or corked (the benchmark's "
+        + "own connection, polling), until every player was Paused, and "
+        + "their audible time on the speaker (the server moves them before "
+        + "any client hears the sink went, as in a flip)")
+    printSamples("unregistered-gone-silent", figure.goneSilent, of: figure)
+    printSamples("unregistered-gone-paused", figure.gonePaused, of: figure)
+    printSamples("unregistered-gone-audible", figure.goneAudible, of: figure)
+  }
+
+  /// One series of a media figure: its median and p99, as a line for
+  /// people and a `figure` line.
+  private static func printSamples(
+    _ name: String, _ samples: Samples, of figure: MediaFigure
+  ) {
+    guard let median = samples.median, let p99 = samples.p99 else {
+      print("  \(name): no sample (\(samples.timeouts) timeouts)")
+      return
+    }
+    let worst = samples.milliseconds.max() ?? 0
+    print(
+      "  \(name): median \(format(median)) ms, p99 \(format(p99)) ms, "
+        + "worst \(format(worst)) ms, \(samples.count) repetitions")
+    print(
+      "figure server=\(figure.kind.identifier) scenario=\(name) "
+        + "players=\(figure.players) median_ms=\(format(median)) "
+        + "p99_ms=\(format(p99)) worst_ms=\(format(worst)) "
+        + "count=\(samples.count) timeouts=\(samples.timeouts)")
+  }
+
+  /// An audible time whose target is 0 ms: the worst repetition.
+  private static func printZeroTarget(
+    _ name: String, _ samples: Samples, of figure: MediaFigure
+  ) {
+    let worst = samples.milliseconds.max() ?? 0
+    let meets = worst == 0
+    print(
+      "  audible on the speaker: at most \(format(worst)) ms in "
+        + "\(samples.count) repetitions: "
+        + "\(meets ? "meets" : "MISSES") the target (0 ms)")
+    print(
+      "target name=\(name) server=\(figure.kind.identifier) "
+        + "players=\(figure.players) value=\(format(worst)) max=0 "
+        + "meets=\(meets ? "yes" : "no")")
+  }
+
   /// The profile flips of one media figure.
-  private static func printFlips(_ figure: MediaFigure) {
+  private static func printFlips(_ figure: MediaFigure, prefix: String) {
     print(
       "  A2DP ↔ headset flips, the sink removed and one with the same "
         + "address loaded: the time their streams played unmuted on the "
         + "speaker where the server moved them, and until all played "
         + "unmuted on the new sink")
-    for (name, samples) in [
-      ("flip-audible", figure.flipAudible), ("flip-back", figure.flipBack),
-    ] {
-      guard let median = samples.median, let p99 = samples.p99 else {
-        print("  \(name): no sample")
-        continue
-      }
-      let worst = samples.milliseconds.max() ?? 0
-      print(
-        "  \(name): median \(format(median)) ms, p99 \(format(p99)) ms, "
-          + "worst \(format(worst)) ms, \(samples.count) flips")
-      print(
-        "figure server=\(figure.kind.identifier) scenario=\(name) "
-          + "players=\(figure.players) median_ms=\(format(median)) "
-          + "p99_ms=\(format(p99)) worst_ms=\(format(worst)) "
-          + "count=\(samples.count)")
-    }
+    printSamples("\(prefix)flip-audible", figure.flipAudible, of: figure)
+    printSamples("\(prefix)flip-back", figure.flipBack, of: figure)
   }
 
   static func printMemory(_ figure: MemoryFigure) {

@@ -11,8 +11,15 @@ extension Acctl {
   /// Apple's platforms.
   struct Pair: Command {
     static let configuration = CommandConfiguration(
-      abstract: "Authorize a discovered Bluetooth accessory.",
+      abstract: "Authorize a Bluetooth accessory for accessoryd.",
       discussion: """
+        Pairing here is accessoryd's authorization, AccessorySetupKit's \
+        step: the device must already be paired in Bluetooth (bluetoothctl, \
+        or the desktop's settings). An authorized accessory that nobody \
+        registered is guarded as any headphones are; AirPods and Galaxy \
+        Buds register themselves once connected; other headphones follow \
+        where they are worn once registered (acctl register).
+
         Give the address (or --select ADDRESS) to authorize that device; \
         with descriptor options it must match them. BlueZ or the sound \
         server must see the device. Without --name, the accessory takes the \
@@ -144,7 +151,7 @@ extension Acctl {
         ).run()
       }
       try Daemon.show(
-        result, of: "accessory.pair", json: json, Rendering.accessory)
+        result, of: "accessory.pair", json: json, Rendering.paired)
     }
   }
 }

@@ -54,6 +54,27 @@ extension Rendering {
     return lines.joined(separator: "\n")
   }
 
+  /// Returns a newly paired accessory, and, if nothing registered it yet,
+  /// what accessoryd does with it now and what registering adds.
+  static func paired(_ accessory: DaemonAccessory) -> String {
+    let block = self.accessory(accessory)
+    guard accessory.registration == nil else { return block }
+    let address = canonicalAddress(accessory.address)
+    return block + "\n\n" + """
+      Authorized for accessoryd (Bluetooth pairing itself is BlueZ's or your \
+      desktop's). What happens now:
+        AirPods and Galaxy Buds: accessoryd reads where they are from the \
+      headphones and registers them once BlueZ connects them.
+        Any headphones, registered or not: when they go away, what they \
+      played is muted at once and paused, never heard on the speakers.
+        For the output to follow other headphones as you put them on and take \
+      them off, something must say where they are: register them \
+      (acctl register \(address) --capabilities audioSwitching,placement \
+      --placement inEar), then a companion, or acctl update \(address) \
+      --placement offHead, reports each change.
+      """
+  }
+
   /// Returns accessories as a table, one row each.
   static func accessoryList(_ accessories: [DaemonAccessory]) -> String {
     guard !accessories.isEmpty else { return "No accessories are paired." }

@@ -25,7 +25,7 @@ private let updateUsage = """
 
     SUBCOMMANDS:
       discover                List the Bluetooth devices that match a descriptor.
-      pair                    Authorize a discovered Bluetooth accessory.
+      pair                    Authorize a Bluetooth accessory for accessoryd.
       unpair                  Unpair an accessory and invalidate its registration.
       rename                  Give a paired accessory a new display name.
       register                Register an accessory with its capabilities.

@@ -18,8 +18,14 @@ struct CompanionTests {
     // same kind for its task.
     #expect(AccessoryControlEngines.default is DaemonAccessoryEngine)
     try await withRig(kind, phones: true) { rig in
-      // AccessorySetupKit's part: the person pairs the buds.
-      try await rig.ok(["pair", budsAddress])
+      // AccessorySetupKit's part: the person pairs the buds, and acctl
+      // says what that does and what registering adds.
+      let paired = try await rig.ok(["pair", budsAddress]).stdout
+      #expect(paired.contains("Authorized for accessoryd"), "\(paired)")
+      #expect(
+        paired.contains(
+          "acctl register \(budsAddress) --capabilities "
+            + "audioSwitching,placement --placement inEar"), "\(paired)")
       let (engine, accessory) = companionView(of: rig)
 
       try await AccessoryControlEngines.withEngine(engine) {
