@@ -45,6 +45,8 @@ extension Acctl {
           "accessories": .array(
             accessories.filter {
               $0["state"] == .string(DaemonAccessory.State.authorized.rawValue)
+                || $0["state"]
+                  == .string(DaemonAccessory.State.headphones.rawValue)
             })
         ])
       }

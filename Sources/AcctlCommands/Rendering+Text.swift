@@ -51,6 +51,9 @@ extension Rendering {
     if accessory.routePending == true {
       add("route", "pending until the sound server is back")
     }
+    if let known = accessory.knownFrom {
+      add("known from", knownFrom(known))
+    }
     return lines.joined(separator: "\n")
   }
 
@@ -75,11 +78,24 @@ extension Rendering {
       """
   }
 
+  /// Where the knowledge of an accessory comes from, in short words.
+  static func knownFrom(_ sources: [String]?) -> String {
+    let words = [
+      "registration": "registered", "pairing": "paired",
+      "headphones": "headphones", "bluez": "BlueZ", "soundServer": "server",
+    ]
+    let known = (sources ?? []).map { words[$0] ?? $0 }
+    return known.isEmpty ? "-" : known.joined(separator: ",")
+  }
+
   /// Returns accessories as a table, one row each.
   static func accessoryList(_ accessories: [DaemonAccessory]) -> String {
     guard !accessories.isEmpty else { return "No accessories are paired." }
+    // The sources, when the daemon says them.
+    let saysSources = accessories.contains { $0.knownFrom != nil }
     var rows = [
       ["ADDRESS", "NAME", "CAPABILITIES", "PLACEMENT", "BATTERY", "OUTPUT"]
+        + (saysSources ? ["KNOWN FROM"] : [])
     ]
     for accessory in accessories {
       let registration = accessory.registration
@@ -91,14 +107,17 @@ extension Rendering {
         } else {
           "-"
         }
-      rows.append([
-        canonicalAddress(accessory.address),
-        accessory.displayName,
-        capabilitiesCell,
-        registration?.configuration.devicePlacement?.rawValue ?? "-",
-        accessory.headphones.map { battery($0.battery, short: true) } ?? "-",
-        accessory.output ?? "-",
-      ])
+      let capabilitiesOrState =
+        accessory.state == .headphones ? "guarded" : capabilitiesCell
+      rows.append(
+        [
+          canonicalAddress(accessory.address),
+          accessory.displayName,
+          capabilitiesOrState,
+          registration?.configuration.devicePlacement?.rawValue ?? "-",
+          accessory.headphones.map { battery($0.battery, short: true) } ?? "-",
+          accessory.output ?? "-",
+        ] + (saysSources ? [knownFrom(accessory.knownFrom)] : []))
     }
     return table(rows)
   }

@@ -105,7 +105,26 @@ extension DaemonMethods {
       placementSourceChoice: registration.map {
         $0.readsHeadphones == false ? "none" : "auto"
       },
-      headphones: headphoneLinks?.link(at: address))
+      headphones: headphoneLinks?.link(at: address),
+      knownFrom: await knownFrom(
+        address, registered: registration != nil, paired: paired != nil))
+  }
+
+  /// Where accessoryd's knowledge of an accessory comes from: its
+  /// registration, its pairing, the headphones' own link, BlueZ, the
+  /// sound server.
+  func knownFrom(
+    _ address: BluetoothAddress, registered: Bool = false,
+    paired: Bool = false
+  ) async -> [String] {
+    let sources = await discovery.device(at: address)?.sources ?? []
+    var known: [String] = []
+    if registered { known.append("registration") }
+    if paired { known.append("pairing") }
+    if headphoneLinks?.link(at: address) != nil { known.append("headphones") }
+    if sources.contains(.bluez) { known.append("bluez") }
+    if sources.contains(.soundServer) { known.append("soundServer") }
+    return known
   }
 
   func publishAccessory(

@@ -228,6 +228,23 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     ).sorted()
     var items: [DaemonAccessory] = []
     for address in addresses { items.append(await accessoryRecord(address)) }
+    // Headphones nobody paired or registered, which accessoryd guards.
+    if policies.policy.guardUnregisteredHeadphones {
+      var seen = Set(addresses)
+      for output in await router.headphoneOutputs()
+      where seen.insert(output.address).inserted {
+        items.append(
+          DaemonAccessory(
+            address: output.address.description,
+            displayName: output.description.isEmpty
+              ? output.address.description : output.description,
+            formFactor: await discovery.device(at: output.address)?
+              .formFactor?.rawValue,
+            state: .headphones, output: output.name,
+            knownFrom: await knownFrom(output.address)))
+      }
+      items.sort { $0.address < $1.address }
+    }
     return DaemonAccessoryList(accessories: items)
   }
 

@@ -215,6 +215,13 @@ struct MediaFollowsTheWearerTests {
         rig.server, sink: "speaker", processes: processes)
       defer { _ = watch.stop() }
       do {
+        // Listed as headphones accessoryd guards, known from the server.
+        let listed = try await rig.acctl(["list"]).stdout
+        #expect(
+          listed.split(separator: "\n").contains {
+            $0.contains(budsAddress) && $0.contains("guarded")
+              && $0.contains("server")
+          }, "\(listed)")
         // The person's choice follows the headset to its headset profile.
         let headset = try await flipIsNeverHeard(rig, watch, processes)
         // Gone for good: paused; the tone, which no player pauses, muted.

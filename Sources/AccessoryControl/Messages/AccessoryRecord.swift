@@ -25,6 +25,10 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
     case authorized
     /// Registered, but no longer (or never) paired.
     case unauthorized
+    /// Neither paired nor registered: headphones the sound server shows
+    /// (a Bluetooth headphone, headset or hands-free output), which
+    /// accessoryd guards when they go away.
+    case headphones
   }
 
   /// An accessory's registration with AudioAccessoryKit.
@@ -65,6 +69,10 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
   public var placementSourceChoice: String?
   /// accessoryd's own link to the headphones, while it reads them.
   public var headphones: HeadphoneLink?
+  /// Where accessoryd's knowledge of the accessory comes from, in this
+  /// order: `registration`, `pairing`, `headphones` (their own link),
+  /// `bluez`, `soundServer`; left out by a daemon that does not say.
+  public var knownFrom: [String]?
 
   /// Creates a record.
   public init(
@@ -72,8 +80,9 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
     state: State = .authorized, registration: Registration? = nil,
     output: String? = nil, routePending: Bool? = nil,
     placementSource: String? = nil, placementSourceChoice: String? = nil,
-    headphones: HeadphoneLink? = nil
+    headphones: HeadphoneLink? = nil, knownFrom: [String]? = nil
   ) {
+    self.knownFrom = knownFrom
     self.placementSource = placementSource
     self.placementSourceChoice = placementSourceChoice
     self.headphones = headphones
@@ -89,6 +98,7 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
   private enum CodingKeys: String, CodingKey {
     case address, displayName, formFactor, state, registration, output
     case routePending, placementSource, placementSourceChoice, headphones
+    case knownFrom
   }
 
   /// Writes the record, with `null` for the members without a value.
@@ -105,6 +115,7 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
     try container.encode(
       placementSourceChoice, forKey: .placementSourceChoice)
     try container.encode(headphones, forKey: .headphones)
+    try container.encodeIfPresent(knownFrom, forKey: .knownFrom)
   }
 }
 

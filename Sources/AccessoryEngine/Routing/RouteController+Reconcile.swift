@@ -526,6 +526,21 @@ extension RouteController {
   /// The host's Bluetooth addresses in use.
   public var currentHostAddresses: [String] { hostAddresses }
 
+  /// The outputs the server shows that are headphones (a Bluetooth
+  /// headphone, headset or hands-free device), registered or not, with
+  /// their address, name and description.
+  public func headphoneOutputs() -> [(
+    address: BluetoothAddress, name: String, description: String
+  )] {
+    (mirror?.sinks ?? []).compactMap { sink in
+      guard isBluetoothHeadphones(properties: sink.properties),
+        let address = bluetoothAddress(of: sink).flatMap(
+          BluetoothAddress.init)
+      else { return nil }
+      return (address, sink.name, sink.description)
+    }
+  }
+
   /// Returns the name of the output that carries an accessory's address.
   public func outputName(for address: BluetoothAddress) -> String? {
     mirror?.sinks.first { bluetoothAddress(of: $0) == address.description }?
