@@ -89,7 +89,9 @@ extension MediaBenchmark {
       let inputs = try await rig.control.sinkInputs().filter {
         pids.contains($0.processID ?? -1)
       }
-      if inputs.allSatisfy({ $0.isMuted || $0.isCorked }) { return .now }
+      if !inputs.isEmpty, inputs.allSatisfy({ $0.isMuted || $0.isCorked }) {
+        return .now
+      }
       try await Task.sleep(for: .milliseconds(1))
     }
     throw BenchmarkError("the players' streams still play after 15 s")

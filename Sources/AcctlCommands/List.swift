@@ -39,7 +39,8 @@ extension Acctl {
     }
 
     func run() async throws {
-      var result = try Daemon(path: socket).call(DaemonAccessoryListRequest())
+      var result = try Daemon(path: socket).call(
+        DaemonAccessoryListRequest(includesHeadphones: true))
       if !all, case .array(let accessories)? = result["accessories"] {
         result = .object([
           "accessories": .array(

@@ -229,7 +229,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     var items: [DaemonAccessory] = []
     for address in addresses { items.append(await accessoryRecord(address)) }
     // Headphones nobody paired or registered, which accessoryd guards.
-    if policies.policy.guardUnregisteredHeadphones {
+    if request.includesHeadphones, policies.policy.guardUnregisteredHeadphones {
       var seen = Set(addresses)
       for output in await router.headphoneOutputs()
       where seen.insert(output.address).inserted {

@@ -65,15 +65,17 @@ public final class HeadphoneSocket: Sendable {
   ///     is cut short.
   ///   - adapter: The address of the host's adapter to connect from (the
   ///     one BlueZ connected the device on); nil lets the kernel choose.
+  ///   - receiveTimeoutSeconds: How long a receive may wait before it
+  ///     fails, for a peer that may never answer; nil waits.
   /// - Throws: ``LinkError/noBluetoothSockets`` on a kernel without
   ///   Bluetooth, or why the connection failed.
   public static func connectL2CAP(
     to address: String, psm: UInt16, receiveBuffer: Int,
-    from adapter: String? = nil
+    from adapter: String? = nil, receiveTimeoutSeconds: Int? = nil
   ) throws(LinkError) -> HeadphoneSocket {
     try connect(
       SOCK_SEQPACKET, l2capProtocol, to: address, from: adapter,
-      receiveBuffer: receiveBuffer
+      receiveBuffer: receiveBuffer, receiveTimeoutSeconds: receiveTimeoutSeconds
     ) { bytes, isTarget in
       SocketAddressL2(
         family: sa_family_t(bluetoothFamily),
@@ -113,11 +115,13 @@ public final class HeadphoneSocket: Sendable {
   ///   - address: The device's address.
   ///   - adapter: The adapter's address, or nil.
   ///   - receiveBuffer: The receive buffer to ask for, or nil.
+  ///   - receiveTimeoutSeconds: How long a receive may wait, or nil.
   ///   - socketAddress: The kernel's address for an address's bytes: the
   ///     device's with its port (true), or the adapter's without (false).
   private static func connect<Address>(
     _ type: __socket_type, _ proto: Int32, to address: String,
     from adapter: String?, receiveBuffer: Int?,
+    receiveTimeoutSeconds: Int? = nil,
     socketAddress: (
       (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8), _ isTarget: Bool
     ) -> Address
@@ -144,6 +148,12 @@ public final class HeadphoneSocket: Sendable {
       _ = setsockopt(
         descriptor, SOL_SOCKET, SO_RCVBUF, &size,
         socklen_t(MemoryLayout<Int32>.size))
+    }
+    if let seconds = receiveTimeoutSeconds {
+      var wait = timeval(tv_sec: seconds, tv_usec: 0)
+      _ = setsockopt(
+        descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait,
+        socklen_t(MemoryLayout<timeval>.size))
     }
     // A Bluetooth connect waits as long as the send timeout: headphones
     // out of range then fail in seconds, not after the kernel's 40.

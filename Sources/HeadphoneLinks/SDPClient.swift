@@ -11,6 +11,8 @@ import HeadphoneProtocols
 public enum SDPClient {
   /// The most parts an answer may come in before the client gives up.
   public static let maximumParts = 64
+  /// How long the server may take to answer one request, in seconds.
+  public static let answerTimeoutSeconds = 5
 
   /// The records of a device that offer a service, with every attribute.
   ///
@@ -25,7 +27,7 @@ public enum SDPClient {
   ) throws(LinkError) -> [SDPServiceRecord] {
     let socket = try HeadphoneSocket.connectL2CAP(
       to: address, psm: SDPServiceSearch.psm, receiveBuffer: 1 << 16,
-      from: adapter)
+      from: adapter, receiveTimeoutSeconds: answerTimeoutSeconds)
     defer { socket.shutDown() }
     return try records(offering: service, on: socket)
   }

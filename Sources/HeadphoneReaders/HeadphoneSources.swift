@@ -269,7 +269,7 @@ public actor HeadphoneSources: Service {
     from adapter: BluetoothAddress?
   ) async -> UInt8? {
     guard model.servesOnPlainSerialPort,
-      let service = SDPUUID(model.connectionUUID)
+      let service = SDPUUID(model.connectionUUID)?.shortest
     else { return nil }
     do {
       let records = try await BlockingPool.shared.run(named: "sdp.search") {

@@ -92,7 +92,8 @@ private let oldBuds = FakeDaemon.text(
       """
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
     #expect(requests.first?.method == "accessory.list")
-    #expect(requests.first?.params == nil)
+    // acctl asks for the guarded headphones nobody registered too.
+    #expect(requests.first?.params == .object(["headphones": .bool(true)]))
   }
 
   @Test func listWhenEmpty() async throws {

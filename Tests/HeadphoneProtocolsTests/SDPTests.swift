@@ -68,6 +68,25 @@ import Testing
     #expect(throws: SDPError.notARecordList) {
       try SDPServiceSearch.records(in: bytes("35 02 08 01"))
     }
+    // Sequences nested deeper than any record: refused, not recursed into.
+    let deep = (0..<40).reduce(SDPDataElement.null) { inner, _ in
+      .sequence([inner])
+    }
+    #expect(throws: SDPError.tooDeep) {
+      try SDPDataElement.read(deep.encoded[...])
+    }
+    // A 4-byte length beyond the bytes.
+    #expect(throws: SDPError.cutShort("a data element of 4294967295 bytes")) {
+      try SDPDataElement.read(bytes("37 FF FF FF FF 00")[...])
+    }
+  }
+
+  @Test func aServiceIsAskedForByItsShortestName() {
+    let serialPort = SDPUUID(GalaxyBuds.serialPortUUID)
+    #expect(serialPort?.bytes.count == 16)
+    #expect(serialPort?.shortest == SDPUUID(0x1101))
+    let own = SDPUUID(GalaxyBuds.buds2UUID)
+    #expect(own?.shortest == own)
   }
 
   /// A serial-port record on a channel, with a name.

@@ -2,7 +2,9 @@
 // method; the replies carry the configuration type the caller reads them
 // with (AudioAccessoryKit's, or JSON as it came).
 
-/// `accessory.list`: every paired or registered accessory.
+/// `accessory.list`: every paired or registered accessory, and, when
+/// asked, the headphones nobody paired or registered that accessoryd
+/// guards.
 public struct AccessoryListRequest<
   Configuration: WireConfiguration
 >: DaemonRequest {
@@ -10,13 +12,22 @@ public struct AccessoryListRequest<
   public typealias Reply = AccessoryList<Configuration>
   /// The method.
   public static var method: String { "accessory.list" }
+  /// Whether to list the guarded headphones nobody paired or registered
+  /// too (state `headphones`); an app's session never asks, as Apple's
+  /// lists only the accessories the app was authorized for.
+  public var includesHeadphones: Bool
   /// Creates the request.
-  public init() {}
+  public init(includesHeadphones: Bool = false) {
+    self.includesHeadphones = includesHeadphones
+  }
   /// The params as sent.
-  public var params: JSONValue? { nil }
+  public var params: JSONValue? {
+    includesHeadphones ? .object(["headphones": .bool(true)]) : nil
+  }
   /// Reads the params the daemon received.
   public init(params: RequestParameters) throws(ControlError) {
-    try params.allow([])
+    try params.allow(["headphones"])
+    includesHeadphones = try params.bool("headphones") ?? false
   }
 }
 

@@ -173,20 +173,23 @@ public func bluetoothAddress(of sink: Sink) -> String? {
 /// Whether a property list is a Bluetooth device worn on the head: one
 /// with a Bluetooth address and a headphone, headset or hands-free form
 /// factor (`device.form_factor`, `device.form-factor` as PipeWire writes
-/// it), or, without one, a headphone or headset icon (`device.icon_name`).
+/// it), or, without one, a headphone or headset icon (`device.icon_name`,
+/// or BlueZ's, `api.bluez5.icon`).
 ///
 /// A Bluetooth speaker or car kit is none.
 public func isBluetoothHeadphones(properties: [String: String]) -> Bool {
   guard bluetoothAddress(properties: properties) != nil else { return false }
-  if let formFactor = properties["device.form_factor"]
-    ?? properties["device.form-factor"]
+  // PipeWire writes `unknown` for a device without a class: not a word.
+  if let formFactor =
+    (properties["device.form_factor"]
+    ?? properties["device.form-factor"])?.lowercased(), formFactor != "unknown"
   {
     return ["headphone", "headset", "hands-free", "handsfree"].contains(
-      formFactor.lowercased())
+      formFactor)
   }
   let icon =
     (properties["device.icon_name"] ?? properties["device.icon-name"]
-    ?? "").lowercased()
+    ?? properties["api.bluez5.icon"] ?? "").lowercased()
   return icon.hasPrefix("audio-headphones") || icon.hasPrefix("audio-headset")
 }
 

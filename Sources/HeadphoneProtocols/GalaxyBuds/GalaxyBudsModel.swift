@@ -111,8 +111,9 @@ public enum GalaxyBudsModel: String, Sendable, Hashable, CaseIterable {
   /// - The service of the Buds2 and later makes them Galaxy Buds; their
   ///   name says which, or they were renamed (``laterRenamed``).
   /// - The plain serial-port service counts only with a name Samsung
-  ///   gives its buds (`Galaxy Buds+ (7808)`): the Buds+, Live and Pro
-  ///   cannot be renamed, and many other headsets offer that service.
+  ///   gives its buds, the model and a code (`Galaxy Buds+ (7808)`): the
+  ///   Buds+, Live and Pro cannot be renamed, and many other headsets
+  ///   offer that service.
   ///
   /// A Device ID of another maker than Samsung rules a device out, so that
   /// a headset named after the buds is not read as them.
@@ -127,7 +128,8 @@ public enum GalaxyBudsModel: String, Sendable, Hashable, CaseIterable {
     } else if offered.contains(GalaxyBuds.buds2UUID) {
       self = named.flatMap { $0.hasOwnService ? $0 : nil } ?? .laterRenamed
     } else if offered.contains(GalaxyBuds.serialPortUUID),
-      let named, device.name?.hasPrefix("Galaxy Buds") == true
+      let named, let name = device.name, name.hasPrefix("Galaxy Buds"),
+      name.contains(" (")
     {
       self = named
     } else {

@@ -25,14 +25,23 @@ public indirect enum SDPDataElement: Sendable, Hashable {
   /// A URL, as its bytes.
   case url([UInt8])
 
+  /// The deepest nesting of sequences read: real records nest three or
+  /// four deep.
+  public static let maximumDepth = 32
+
   /// Reads one element at the start of `bytes`.
   ///
+  /// - Parameters:
+  ///   - bytes: The bytes.
+  ///   - depth: How deep in sequences the element is.
   /// - Returns: The element and how many bytes it took.
-  /// - Throws: ``SDPError`` when the bytes end inside it or its header is
-  ///   not in the specification.
+  /// - Throws: ``SDPError`` when the bytes end inside it, its header is not
+  ///   in the specification, or sequences nest deeper than
+  ///   ``maximumDepth``.
   public static func read(
-    _ bytes: ArraySlice<UInt8>
+    _ bytes: ArraySlice<UInt8>, depth: Int = 0
   ) throws(SDPError) -> (element: SDPDataElement, length: Int) {
+    guard depth <= maximumDepth else { throw .tooDeep }
     guard let header = bytes.first else { throw .cutShort("a data element") }
     let type = header >> 3
     let sizeIndex = header & 0x07
@@ -45,7 +54,13 @@ public indirect enum SDPDataElement: Sendable, Hashable {
       guard bytes.endIndex - index >= lengthBytes else {
         throw .cutShort("the length of a data element")
       }
-      size = bytes[index..<index + lengthBytes].reduce(0) { $0 << 8 | Int($1) }
+      let length = bytes[index..<index + lengthBytes].reduce(UInt64(0)) {
+        $0 << 8 | UInt64($1)
+      }
+      guard length <= UInt64(bytes.count) else {
+        throw .cutShort("a data element of \(length) bytes")
+      }
+      size = Int(length)
       index += lengthBytes
     }
     guard bytes.endIndex - index >= size else {
@@ -67,8 +82,10 @@ public indirect enum SDPDataElement: Sendable, Hashable {
       return (.uuid(uuid), length)
     case (4, false): return (.text(Array(data)), length)
     case (5, true): return (.boolean(data.first != 0), length)
-    case (6, false): return (.sequence(try elements(in: data)), length)
-    case (7, false): return (.alternative(try elements(in: data)), length)
+    case (6, false):
+      return (.sequence(try elements(in: data, depth: depth + 1)), length)
+    case (7, false):
+      return (.alternative(try elements(in: data, depth: depth + 1)), length)
     case (8, false): return (.url(Array(data)), length)
     default: throw .badElement(header)
     }
@@ -76,12 +93,12 @@ public indirect enum SDPDataElement: Sendable, Hashable {
 
   /// Every element in a run of bytes, in order.
   static func elements(
-    in bytes: ArraySlice<UInt8>
+    in bytes: ArraySlice<UInt8>, depth: Int
   ) throws(SDPError) -> [SDPDataElement] {
     var elements: [SDPDataElement] = []
     var rest = bytes
     while !rest.isEmpty {
-      let (element, length) = try read(rest)
+      let (element, length) = try read(rest, depth: depth)
       elements.append(element)
       rest = rest.dropFirst(length)
     }
@@ -190,6 +207,16 @@ public struct SDPUUID: Sendable, Hashable, CustomStringConvertible {
       0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0x80, 0x5F, 0x9B, 0x34, 0xFB,
     ]
     return [UInt8](repeating: 0, count: 4 - bytes.count) + bytes + base
+  }
+
+  /// The shortest form of the same UUID: the 16-bit alias for one of the
+  /// Bluetooth base UUID's, as SDP servers match most surely.
+  public var shortest: SDPUUID {
+    let full = self.full
+    guard full[0] == 0, full[1] == 0,
+      Array(full[4...]) == Array(SDPUUID(0x0000).full[4...])
+    else { return self }
+    return SDPUUID(UInt16(full[2]) << 8 | UInt16(full[3]))
   }
 
   /// The 128-bit form, as BlueZ writes it, lower case.

@@ -173,6 +173,8 @@ public enum SDPError: Error, Sendable, Hashable, CustomStringConvertible {
   case notAnAnswer(UInt8)
   /// Attribute lists that are not a sequence of records.
   case notARecordList
+  /// Sequences nested deeper than ``SDPDataElement/maximumDepth``.
+  case tooDeep
 
   /// What is wrong.
   public var description: String {
@@ -191,6 +193,9 @@ public enum SDPError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notARecordList:
       "SDP attribute lists that are not a sequence of records of id and "
         + "value pairs"
+    case .tooDeep:
+      "SDP data elements nested deeper than \(SDPDataElement.maximumDepth) "
+        + "sequences"
     }
   }
 }

@@ -21,16 +21,16 @@ extension MediaRun {
     let present = Set(server.streams.map(\.index))
     let streams = absence.streams.intersection(present)
     let outputs = server.outputs(of: address)
+    let played = absence.played.intersection(present)
     // Headphones nobody registered are back only with their streams on
     // them: the router brings back a registered accessory's, but theirs
     // only when the person pinned them there or made them the default, and
     // unmuting them elsewhere would play them out loud.
-    let isBack =
-      !outputs.isEmpty
-      && (view.registered.contains(address)
-        || streams.allSatisfy { stream in
-          server.stream(stream).map { outputs.contains($0.output) } ?? true
-        })
+    let registered = view.registered.contains(address)
+    let elsewhere = streams.union(played).filter { stream in
+      server.stream(stream).map { !outputs.contains($0.output) } ?? false
+    }
+    let isBack = !outputs.isEmpty && (registered || elsewhere.isEmpty)
     if isBack, isOffHead(address), policy.whenUnpausable == .mute,
       !streams.isEmpty
     {
@@ -54,10 +54,11 @@ extension MediaRun {
     memory.pausing[address] = .init(
       cause: .disconnected, streams: streams,
       reason: "the accessory's output went away and did not come back")
+    // Of headphones nobody registered, only what is not back on them.
     effects.append(
       .pause(
         accessory: address,
-        streams: streams.union(absence.played.intersection(present)),
+        streams: registered ? streams.union(played) : elsewhere,
         cause: .disconnected))
   }
 }

@@ -12,7 +12,11 @@ extension MediaRun {
     var giveBack: [String: Set<UInt32>] = [:]
     for (stream, address) in leftOver.sorted(by: { $0.key < $1.key }) {
       guard let input = server.stream(stream), input.isMuted else { continue }
-      if !view.registered.contains(address) || input.isCorked {
+      // The link muted only guarded outputs' streams: a registered
+      // accessory's, or, as the policy says, any headphones'.
+      let guarded =
+        view.registered.contains(address) || policy.guardUnregisteredHeadphones
+      if !guarded || input.isCorked {
         giveBack[address, default: []].insert(stream)
       } else if isOffHead(address) {
         // Taken off: silent until it is put back on, as before.
