@@ -17,7 +17,10 @@ extension FuzzTarget {
       _ = try DaemonConfiguration.FileSettings.decode(
         Data(bytes), path: "accessoryd.json5")
     } catch {
-      guard error.description.hasPrefix("accessoryd.json5: ") else {
+      // Bytes, not characters: a key of combining marks makes one
+      // character of the space before it.
+      guard error.description.utf8.starts(with: "accessoryd.json5: ".utf8)
+      else {
         return "a refusal that does not name the file: \(error.description)"
       }
       guard error.exitStatus == .configuration else {
