@@ -179,25 +179,37 @@ struct MediaFollowsTheWearerTests {
     arguments: SoundServerKind.allCases)
   func flipsAndDisconnects(_ kind: SoundServerKind) async throws {
     try await withMediaRig(kind) { rig in
-      let tone = try #require(try await rig.server.startStreams(1).first)
-      defer { tone.stop() }
-      try await rig.waitForTheTone(tone)
-      let processes = Set(
-        rig.playing.map(\.processID) + [tone.processIdentifier])
-      let watch = try await AudibilityWatch.start(
-        rig.server, sink: "speaker", processes: processes)
-      defer { _ = watch.stop() }
-      do {
+      try await withToneWatched(rig) { tone, watch, processes in
         let headset = try await flipIsNeverHeard(rig, watch, processes)
         let buds = try await disconnectPausesWithoutResuming(
           rig, watch, tone, headset: headset)
         try await reconnectResumesWhenAsked(rig, buds: buds)
-      } catch {
-        throw FixtureError(
-          "\(error)",
-          logTail: rig.daemon.logTail() + "\nserver running: "
-            + "\(rig.server.isRunning)\n" + rig.server.logTail())
       }
+    }
+  }
+
+  /// Plays a `pacat` tone beside the players and watches their streams
+  /// and the tone on the speaker while `body` runs; a failure carries the
+  /// daemon's and the server's logs.
+  private func withToneWatched(
+    _ rig: MediaRig,
+    _ body: (PacatStream, AudibilityWatch, Set<Int32>) async throws -> Void
+  ) async throws {
+    let tone = try #require(try await rig.server.startStreams(1).first)
+    defer { tone.stop() }
+    try await rig.waitForTheTone(tone)
+    let processes = Set(
+      rig.playing.map(\.processID) + [tone.processIdentifier])
+    let watch = try await AudibilityWatch.start(
+      rig.server, sink: "speaker", processes: processes)
+    defer { _ = watch.stop() }
+    do {
+      try await body(tone, watch, processes)
+    } catch {
+      throw FixtureError(
+        "\(error)",
+        logTail: rig.daemon.logTail() + "\nserver running: "
+          + "\(rig.server.isRunning)\n" + rig.server.logTail())
     }
   }
 
@@ -206,15 +218,7 @@ struct MediaFollowsTheWearerTests {
     arguments: SoundServerKind.allCases)
   func unregisteredHeadset(_ kind: SoundServerKind) async throws {
     try await withMediaRig(kind, registered: false) { rig in
-      let tone = try #require(try await rig.server.startStreams(1).first)
-      defer { tone.stop() }
-      try await rig.waitForTheTone(tone)
-      let processes = Set(
-        rig.playing.map(\.processID) + [tone.processIdentifier])
-      let watch = try await AudibilityWatch.start(
-        rig.server, sink: "speaker", processes: processes)
-      defer { _ = watch.stop() }
-      do {
+      try await withToneWatched(rig) { tone, watch, processes in
         // Listed as headphones accessoryd guards, known from the server.
         let listed = try await rig.acctl(["list"]).stdout
         #expect(
@@ -238,11 +242,6 @@ struct MediaFollowsTheWearerTests {
         }
         #expect(watch.neverSilenced().isEmpty, "\(watch.audibleMoments)")
         #expect(watch.audibleAfterMuted().isEmpty, "\(watch.audibleMoments)")
-      } catch {
-        throw FixtureError(
-          "\(error)",
-          logTail: rig.daemon.logTail() + "\nserver running: "
-            + "\(rig.server.isRunning)\n" + rig.server.logTail())
       }
     }
   }

@@ -81,8 +81,9 @@ public final class HeadphoneEmulator: Sendable {
     let portOption =
       switch kind {
       case .airPods: ["--psm", "\(port ?? 0x1001)"]
-      case .galaxyBuds: ["--channel", "\(port ?? 1)"]
-      case .galaxyBudsPro: ["--channel", "\(port ?? 2)", "--sdp"]
+      case .galaxyBuds: ["--channel", "\(port ?? UInt16(kind.managerChannel))"]
+      case .galaxyBudsPro:
+        ["--channel", "\(port ?? UInt16(kind.managerChannel))", "--sdp"]
       }
     let process: ChildProcess
     do {
