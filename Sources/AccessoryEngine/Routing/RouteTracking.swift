@@ -125,6 +125,19 @@ public struct DefaultTracking: Sendable, Hashable {
     manualChoice = ManualChoice(output: name, at: choice.at)
   }
 
+  /// Takes another device of the same thing as the configured default
+  /// that went (``configuredButGone``) as the person's choice, as when
+  /// headphones nobody registered come back from a profile switch under
+  /// another name: the server brings back only a device of the same name.
+  ///
+  /// - Parameters:
+  ///   - name: The device that came.
+  ///   - wentAt: When the configured default went, the choice's time.
+  mutating func followConfiguredButGone(to name: String, wentAt: Instant) {
+    guard manualChoice == nil, configuredButGone != nil else { return }
+    manualChoice = ManualChoice(output: name, at: wentAt)
+  }
+
   /// Forgets ``configuredButGone``: this service set the default again,
   /// which replaces the server's configured one.
   mutating func forgetConfiguredButGone() {
@@ -243,8 +256,9 @@ public struct RouteTracking: Sendable {
   /// The Bluetooth address of ``DefaultTracking/configuredButGone`` when
   /// it was last seen.
   private var goneConfiguredAccessory: String?
-  /// Since when the output of the person's choice has been gone.
-  private var chosenOutputMissingSince: Instant?
+  /// The output of the person's choice (or the configured default) that
+  /// went, and since when.
+  private var chosenOutputMissing: (name: String, since: Instant)?
 
   /// The most outputs remembered in the history.
   public static let historyLimit = DefaultTracking.historyLimit
@@ -350,7 +364,8 @@ public struct RouteTracking: Sendable {
     notePresence(
       of: accessories, sinks: sinks, reappearGrace: reappearGrace, now: now)
     carryChoiceThroughAProfileSwitch(
-      sinks: sinks, names: sinkNames, reappearGrace: reappearGrace, now: now)
+      sinks: sinks, names: sinkNames, accessories: accessories,
+      reappearGrace: reappearGrace, now: now)
 
     lastStreamSinks = streamSinks
     hasObserved = true
@@ -363,24 +378,40 @@ public struct RouteTracking: Sendable {
   /// an output of the same Bluetooth address came (the headset profile's,
   /// under another name), the choice is that output, as made when it was.
   /// Registered or not: the router brings a registered accessory's output
-  /// back by itself, and the person's headset otherwise.
+  /// back by itself, and the person's headset otherwise. With no choice
+  /// seen (the headset was the default before this service started), the
+  /// server's configured default that went is followed the same way,
+  /// unless a registered accessory's: the router decides for those.
   private mutating func carryChoiceThroughAProfileSwitch(
-    sinks: [Sink], names: Set<String>, reappearGrace: Double, now: Instant
+    sinks: [Sink], names: Set<String>, accessories: Set<String>,
+    reappearGrace: Double, now: Instant
   ) {
-    guard let choice = outputs.manualChoice, !names.contains(choice.output)
+    let choice = outputs.manualChoice
+    let configured = outputs.configuredButGone.flatMap { gone in
+      bluetoothOutputs[gone].map { accessories.contains($0) } == false
+        ? gone : nil
+    }
+    guard let followed = choice?.output ?? configured,
+      !names.contains(followed)
     else {
-      chosenOutputMissingSince = nil
+      chosenOutputMissing = nil
       return
     }
-    let missingSince = chosenOutputMissingSince ?? now
-    chosenOutputMissingSince = missingSince
+    let missingSince =
+      chosenOutputMissing.flatMap { $0.name == followed ? $0.since : nil }
+      ?? now
+    chosenOutputMissing = (followed, missingSince)
     guard now - missingSince <= reappearGrace,
-      let address = bluetoothOutputs[choice.output],
+      let address = bluetoothOutputs[followed],
       let successor = sinks.first(where: { bluetoothAddress(of: $0) == address }
       )
     else { return }
-    outputs.carryManualChoice(to: successor.name)
-    chosenOutputMissingSince = nil
+    if choice != nil {
+      outputs.carryManualChoice(to: successor.name)
+    } else {
+      outputs.followConfiguredButGone(to: successor.name, wentAt: missingSince)
+    }
+    chosenOutputMissing = nil
   }
 
   /// Learns which registered accessories' outputs are present, without a

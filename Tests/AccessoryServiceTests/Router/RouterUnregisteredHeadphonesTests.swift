@@ -27,6 +27,14 @@ struct RouterUnregisteredHeadphonesTests {
     return players
   }
 
+  /// Both streams play unmuted on `output`.
+  private func expectBothUnmuted(on output: String, _ rig: Rig) async {
+    for stream: UInt32 in [1, 2] {
+      #expect(await rig.server.sinkOf(stream) == output)
+      #expect(!(await rig.server.isMuted(stream)))
+    }
+  }
+
   @Test(
     "Disconnected: muted as the server moves them, then paused; what no player pauses stays muted"
   )
@@ -60,10 +68,7 @@ struct RouterUnregisteredHeadphonesTests {
       // back, the streams follow it, and they play unmuted there.
       await rig.server.addSink(Rig.headset, address: Rig.headsetAddress)
       _ = await rig.events.nextMedia("streamUnmuted")
-      #expect(await rig.server.sinkOf(1) == Rig.headset)
-      #expect(await rig.server.sinkOf(2) == Rig.headset)
-      #expect(!(await rig.server.isMuted(1)))
-      #expect(!(await rig.server.isMuted(2)))
+      await expectBothUnmuted(on: Rig.headset, rig)
       // The grace time ends with the headset back: nothing to pause.
       rig.clock.advance(by: 5.5)
       await rig.router.reconcile(because: "a test asked")
@@ -83,14 +88,31 @@ struct RouterUnregisteredHeadphonesTests {
       // The headset profile's output: the same address, another name.
       await rig.server.addSink("headset-hfp", address: Rig.headsetAddress)
       _ = await rig.events.nextMedia("streamUnmuted")
-      #expect(await rig.server.sinkOf(1) == "headset-hfp")
-      #expect(await rig.server.sinkOf(2) == "headset-hfp")
-      #expect(!(await rig.server.isMuted(1)))
-      #expect(!(await rig.server.isMuted(2)))
+      await expectBothUnmuted(on: "headset-hfp", rig)
       rig.clock.advance(by: 5.5)
       await rig.router.reconcile(because: "a test asked")
       #expect(players.calls.isEmpty)
       #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+    }
+  }
+
+  @Test(
+    "A flip of a headset that was the default before the engine started follows it too"
+  )
+  func flipOfTheDefaultFromBefore() async throws {
+    try await Rig.run(defaultSink: Rig.headset, withPlayers: true) { rig in
+      let players = try #require(rig.players)
+      players.add("mpv", playing: [1])
+      await rig.server.removeSink(Rig.headset)
+      _ = await rig.events.nextMedia("streamMuted")
+      await rig.server.addSink("headset-hfp", address: Rig.headsetAddress)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      let report = await rig.router.report(explaining: false)
+      #expect(report.output == "headset-hfp")
+      await expectBothUnmuted(on: "headset-hfp", rig)
+      rig.clock.advance(by: 5.5)
+      await rig.router.reconcile(because: "a test asked")
+      #expect(players.calls.isEmpty)
     }
   }
 
