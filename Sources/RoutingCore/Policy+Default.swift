@@ -31,6 +31,9 @@ extension Policy {
         // for audio switching, its audio sources) waits this long for the report
         // before it takes the output, so register-then-offHead never flaps.
         firstReportWaitSeconds: 1,
+        // While worn headphones have the output, a device that connects (a
+        // speaker, a car kit, headphones not put on) does not take it.
+        keepAudioWithHeadphones: true,
       },
 
       multipoint: {

@@ -118,6 +118,9 @@ public struct Policy: Sendable, Hashable {
   /// How long a just-registered accessory waits for a report it needs (its
   /// placement, or its audio sources) before it may take the output.
   public var firstReportWaitSeconds: Double = 1
+  /// Whether worn headphones that have the output keep it when another
+  /// device connects.
+  public var keepAudioWithHeadphones = true
   /// Whether accessories without the placement capability are left alone.
   public var requirePlacement = false
   /// What happens when the accessory with the output is taken off.

@@ -147,6 +147,17 @@ public enum PolicySchema {
         + "long after registering, or until it reports: registering and "
         + "then reporting `offHead`, or \"this host is only secondary\", "
         + "never moves the output"),
+    boolean(
+      "connection.keepAudioWithHeadphones", \.keepAudioWithHeadphones,
+      meaning: "while headphones that are worn have the output (a "
+        + "registered accessory reported worn, or headphones nobody "
+        + "registered), a device that connects does not take it: a "
+        + "registered speaker or car kit, another headset that was not put "
+        + "on, or an output the sound server itself makes the default as it "
+        + "comes; putting on other headphones still moves the output to "
+        + "them",
+      valuesNote: "`false`: the accessory connected most recently takes the "
+        + "output, and the server's own switches stand"),
 
     boolean(
       "multipoint.takeWhenSecondary", \.takeWhenSecondarySource,

@@ -212,7 +212,13 @@ struct DecisionRun {
       summary = { "Output \($0.label(manual)): the person's own choice" }
     } else {
       let winner = chooseAccessory(statuses)
-      if let hold = holdForGrace(statuses, winnerSince: winner?.since) {
+      if let kept = keepWithHeadphones(statuses, winner: winner) {
+        target = kept
+        summary = {
+          "Output \($0.label(kept)): worn headphones keep the output when "
+            + "another device connects"
+        }
+      } else if let hold = holdForGrace(statuses, winnerSince: winner?.since) {
         target = nil
         summary = { _ in "No change: \(hold())" }
       } else if let winner {

@@ -118,6 +118,22 @@ struct MediaRig {
     try await loadBudsSink(name)
   }
 
+  /// Waits until both playing players have their stream on `output`, as
+  /// the daemon lists them.
+  func waitForThePlayers(
+    on output: String, within limit: Duration = .seconds(10)
+  ) async throws {
+    try await waitUntil("the players' streams on \(output)", within: limit) {
+      let list = try JSONDecoder().decode(
+        MediaPlayerList.self,
+        from: Data(try await acctl(["players", "--json"]).stdout.utf8))
+      return playing.allSatisfy { player in
+        list.players.first { $0.processID == player.processID }?.streams
+          .contains { $0.output == output } ?? false
+      }
+    }
+  }
+
   /// Replaces the daemon's policy and waits until it took it.
   func reloadPolicy(_ text: String) async throws {
     let reloads = daemon.log.components(separatedBy: "Policy reloaded").count
@@ -255,17 +271,7 @@ private func withPlayers(
     "two players playing and one paused",
     // mpv starts slowly on a machine busy with other tests.
     within: .seconds(30))
-  // Both playing players have their stream on the buds.
-  try await waitUntil("the players' streams on the buds", within: .seconds(30))
-  {
-    let list = try JSONDecoder().decode(
-      MediaPlayerList.self,
-      from: Data(try await rig.acctl(["players", "--json"]).stdout.utf8))
-    return playing.allSatisfy { player in
-      list.players.first { $0.processID == player.processID }?.streams
-        .contains { $0.output == "buds" } ?? false
-    }
-  }
+  try await rig.waitForThePlayers(on: "buds", within: .seconds(30))
   try await body(rig)
   for player in playing + [paused] { await player.stop() }
   #expect(await daemon.stop() == 0, "\(daemon.logTail())")

@@ -55,20 +55,8 @@ struct RoutingTests {
     let policy = try DaemonFixture.policyText(firstReportWaitSeconds: 60)
     try await withRig(kind, policy: policy) { rig in
       // An independent client traces every default the server reports.
-      let observer = try await PulseConnection.connect(
-        .init(server: rig.server.serverAddress))
-      defer { observer.close() }
-      let defaults = DefaultTrace()
-      let events = observer.events
-      let tracing = Task {
-        for await event in events {
-          if event.facility == .server {
-            defaults.record(try? await observer.serverInfo().defaultSinkName)
-          }
-          if event.facility == .sink, event.kind == .new { defaults.mark() }
-        }
-      }
-      defer { tracing.cancel() }
+      let defaults = try await DefaultTrace.start(rig.server)
+      defer { defaults.stop() }
 
       // Apple's documented flow: register with placement, then report.
       try await rig.ok(["pair", budsAddress])
@@ -388,14 +376,4 @@ struct RoutingTests {
       try await rig.eventuallyRouted(to: "buds")
     }
   }
-}
-
-/// The defaults a trace saw, and whether it reached its marker.
-private final class DefaultTrace: Sendable {
-  private let state = Mutex<(seen: [String?], mark: Bool)>(([], false))
-
-  func record(_ name: String?) { state.withLock { $0.seen.append(name) } }
-  func mark() { state.withLock { $0.mark = true } }
-  var seen: [String?] { state.withLock { $0.seen } }
-  var hasMark: Bool { state.withLock { $0.mark } }
 }

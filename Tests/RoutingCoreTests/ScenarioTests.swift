@@ -113,8 +113,9 @@ struct Scenario: Decodable {
   }
 
   /// The behaviours the scenarios show, by number: 1 to 10 the routing
-  /// ones (the first scenario of each names it), 11 calls.
-  static let behaviours = 1...11
+  /// ones (the first scenario of each names it), 11 calls, 12 worn
+  /// headphones keeping the output (connection.keepAudioWithHeadphones).
+  static let behaviours = 1...12
 
   var title: String
   var behaviour: Int
@@ -327,7 +328,7 @@ indirect enum ScenarioSchema: Sendable {
       .object([
         "name": .any, "description": .any, "properties": .any,
         "ports": .list(fields(["name", "isAvailable"])), "activePort": .any,
-        "accessory": .any,
+        "accessory": .any, "isHeadphones": .any,
       ])),
     "cards": .list(
       .object([
@@ -344,6 +345,7 @@ indirect enum ScenarioSchema: Sendable {
     "hostAddresses": .any,
     "outputHistory": .any,
     "goneConfiguredOutput": fields(["name", "accessory"]),
+    "defaultTakenOnArrival": fields(["output", "previous"]),
     "forgottenAccessories": .any,
     "inputs": .list(
       fields([

@@ -34,9 +34,14 @@ public struct DefaultTracking: Sendable, Hashable {
   /// one), once it comes back, or once this service sets the default
   /// again (``forgetConfiguredButGone()``).
   public private(set) var configuredButGone: String?
+  /// The default the server gave, by itself, to a device that had just
+  /// come, while it is the default; `nil` once the default changes again.
+  public private(set) var takenOnArrival: DefaultTakenOnArrival?
   private var lastNames: Set<String> = []
   /// When a device of this kind last came or went.
   private var lastStructuralChange: Instant?
+  /// The devices that came in the last ``serverSettleSeconds``, and when.
+  private var arrivals: [String: Instant] = [:]
 
   /// How long after a device came or went a change of the default is the
   /// server's own: WirePlumber settles its default for a node that
@@ -85,6 +90,14 @@ public struct DefaultTracking: Sendable, Hashable {
     _ newDefault: String?, names: Set<String>, isFirst: Bool, now: Instant
   ) {
     if !isFirst, names != lastNames { lastStructuralChange = now }
+    if !isFirst {
+      for name in names.subtracting(lastNames) { arrivals[name] = now }
+    }
+    if !arrivals.isEmpty {
+      arrivals = arrivals.filter {
+        names.contains($0.key) && now - $0.value < Self.serverSettleSeconds
+      }
+    }
     let structural =
       !isFirst
       && lastStructuralChange.map { now - $0 < Self.serverSettleSeconds }
@@ -111,6 +124,15 @@ public struct DefaultTracking: Sendable, Hashable {
         names.contains(old)
       {
         manualChoice = ManualChoice(output: newDefault, at: now)
+      }
+      // The server's own switch to a device that just came (PulseAudio's
+      // module-switch-on-connect), from one that is still there.
+      takenOnArrival = nil
+      if let newDefault, !isOwn, arrivals[newDefault] != nil,
+        let old = current, names.contains(old)
+      {
+        takenOnArrival = DefaultTakenOnArrival(
+          output: newDefault, previous: old)
       }
     }
     current = newDefault
@@ -149,6 +171,8 @@ public struct DefaultTracking: Sendable, Hashable {
   mutating func forgetConnection() {
     current = nil
     configuredButGone = nil
+    takenOnArrival = nil
+    arrivals = [:]
     lastNames = []
     lastStructuralChange = nil
     expected = []

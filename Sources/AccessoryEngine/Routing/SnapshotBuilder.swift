@@ -70,7 +70,8 @@ public enum SnapshotBuilder {
       Output(
         name: sink.name, description: sink.description,
         properties: sink.properties, ports: ports(sink.ports),
-        activePort: sink.activePortName, accessory: owner(sink.properties))
+        activePort: sink.activePortName, accessory: owner(sink.properties),
+        isHeadphones: isBluetoothHeadphones(properties: sink.properties))
     }
     let snapshotCards: [RoutingCore.Card] = mirror.cards.compactMap { card in
       guard let address = bluetoothAddress(properties: card.properties),
@@ -123,6 +124,7 @@ public enum SnapshotBuilder {
       hostAddresses: hostAddresses,
       outputHistory: tracking.outputs.history,
       goneConfiguredOutput: tracking.goneConfiguredOutput,
+      defaultTakenOnArrival: tracking.outputs.takenOnArrival,
       forgottenAccessories: tracking.forgottenAccessories,
       inputs: inputs,
       captureStreams: captureStreams,

@@ -30,6 +30,9 @@ public struct Output: Sendable, Hashable, Codable {
   public var activePort: String?
   /// The address of the accessory the output belongs to, if any.
   public var accessory: String?
+  /// Whether the output is headphones, registered or not: a Bluetooth
+  /// headphone, headset or hands-free device, or a wired headphone port.
+  public var isHeadphones: Bool
 
   /// Creates an output.
   public init(
@@ -38,7 +41,8 @@ public struct Output: Sendable, Hashable, Codable {
     properties: [String: String] = [:],
     ports: [Port] = [],
     activePort: String? = nil,
-    accessory: String? = nil
+    accessory: String? = nil,
+    isHeadphones: Bool = false
   ) {
     self.name = name
     self.description = description ?? name
@@ -46,10 +50,12 @@ public struct Output: Sendable, Hashable, Codable {
     self.ports = ports
     self.activePort = activePort
     self.accessory = accessory
+    self.isHeadphones = isHeadphones
   }
 
   private enum CodingKeys: String, CodingKey {
     case name, description, properties, ports, activePort, accessory
+    case isHeadphones
   }
 
   /// Creates an output by decoding it; everything but the name may be left
@@ -63,7 +69,9 @@ public struct Output: Sendable, Hashable, Codable {
         [String: String].self, forKey: .properties) ?? [:],
       ports: try c.decodeIfPresent([Port].self, forKey: .ports) ?? [],
       activePort: try c.decodeIfPresent(String.self, forKey: .activePort),
-      accessory: try c.decodeIfPresent(String.self, forKey: .accessory)
+      accessory: try c.decodeIfPresent(String.self, forKey: .accessory),
+      isHeadphones: try c.decodeIfPresent(Bool.self, forKey: .isHeadphones)
+        ?? false
     )
   }
 

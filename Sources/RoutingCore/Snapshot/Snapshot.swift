@@ -30,6 +30,10 @@ public struct Snapshot: Sendable, Hashable, Codable {
   /// server keeps as its configured default, making it the default again
   /// by itself when it comes back.
   public var goneConfiguredOutput: GoneConfiguredOutput?
+  /// The default the sound server gave, by itself, to an output that had
+  /// just come (PulseAudio's `module-switch-on-connect` does), while the
+  /// current default is that output.
+  public var defaultTakenOnArrival: DefaultTakenOnArrival?
   /// Bluetooth addresses of accessories the person unpaired: their outputs
   /// may linger a moment, and the fallback never picks them.
   public var forgottenAccessories: [String]
@@ -69,6 +73,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     hostAddresses: [String] = [],
     outputHistory: [String] = [],
     goneConfiguredOutput: GoneConfiguredOutput? = nil,
+    defaultTakenOnArrival: DefaultTakenOnArrival? = nil,
     forgottenAccessories: [String] = [],
     inputs: [Input] = [],
     captureStreams: [CaptureStream] = [],
@@ -89,6 +94,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     self.hostAddresses = hostAddresses
     self.outputHistory = outputHistory
     self.goneConfiguredOutput = goneConfiguredOutput
+    self.defaultTakenOnArrival = defaultTakenOnArrival
     self.forgottenAccessories = forgottenAccessories
     self.inputs = inputs
     self.captureStreams = captureStreams
@@ -106,6 +112,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     case hostAddresses, outputHistory, inputs, captureStreams, defaultInput
     case manualInputChoice, inputHistory, callProfiles, callEndedAt
     case callInput, now, goneConfiguredOutput, forgottenAccessories
+    case defaultTakenOnArrival
   }
 
   /// Creates a snapshot by decoding it; lists may be left out.
@@ -126,6 +133,8 @@ public struct Snapshot: Sendable, Hashable, Codable {
         [String].self, forKey: .outputHistory) ?? [],
       goneConfiguredOutput: try c.decodeIfPresent(
         GoneConfiguredOutput.self, forKey: .goneConfiguredOutput),
+      defaultTakenOnArrival: try c.decodeIfPresent(
+        DefaultTakenOnArrival.self, forKey: .defaultTakenOnArrival),
       forgottenAccessories: try c.decodeIfPresent(
         [String].self, forKey: .forgottenAccessories) ?? [],
       inputs: try c.decodeIfPresent([Input].self, forKey: .inputs) ?? [],
@@ -159,5 +168,20 @@ public struct GoneConfiguredOutput: Sendable, Hashable, Codable {
   public init(name: String, accessory: String? = nil) {
     self.name = name
     self.accessory = accessory
+  }
+}
+
+/// The default the sound server gave, by itself, to an output that had just
+/// come, and the output that had it before.
+public struct DefaultTakenOnArrival: Sendable, Hashable, Codable {
+  /// The output that came and took the default.
+  public var output: String
+  /// The output that was the default before.
+  public var previous: String
+
+  /// Creates the record of a default taken on arrival.
+  public init(output: String, previous: String) {
+    self.output = output
+    self.previous = previous
   }
 }
