@@ -110,6 +110,57 @@ public struct SinkPort: Sendable, Hashable {
   public var priority: UInt32
   /// Whether the port is known to be usable.
   public var availability: PortAvailability
+  /// What the port is: speakers, headphones, a line out.
+  public var kind: PortKind
+
+  /// Creates a port.
+  public init(
+    name: String, description: String, priority: UInt32,
+    availability: PortAvailability, kind: PortKind = .unknown
+  ) {
+    self.name = name
+    self.description = description
+    self.priority = priority
+    self.availability = availability
+    self.kind = kind
+  }
+
+  /// Whether the port is a wired headphone (or headset) jack: its kind
+  /// says so, or, where the server gives no kind, its name (ALSA's paths
+  /// name it `analog-output-headphones` on both servers).
+  public var isHeadphoneJack: Bool {
+    switch kind {
+    case .headphones, .headset: return true
+    case .unknown: return name.lowercased().contains("headphone")
+    default: return false
+    }
+  }
+}
+
+/// What a port is, as the server tells (`pa_device_port_type_t`, since
+/// PulseAudio 14).
+public struct PortKind: RawRepresentable, Sendable, Hashable {
+  /// The libpulse value.
+  public let rawValue: UInt32
+  /// Creates a kind from its libpulse value.
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Not known.
+  ///
+  /// The C constant is `PA_DEVICE_PORT_TYPE_UNKNOWN`.
+  public static let unknown = PortKind(rawValue: 0)
+  /// Speakers.
+  ///
+  /// The C constant is `PA_DEVICE_PORT_TYPE_SPEAKER`.
+  public static let speaker = PortKind(rawValue: 2)
+  /// Headphones.
+  ///
+  /// The C constant is `PA_DEVICE_PORT_TYPE_HEADPHONES`.
+  public static let headphones = PortKind(rawValue: 3)
+  /// A headset (headphones with a microphone).
+  ///
+  /// The C constant is `PA_DEVICE_PORT_TYPE_HEADSET`.
+  public static let headset = PortKind(rawValue: 6)
 }
 
 /// An audio output of the sound server.

@@ -109,8 +109,8 @@ extension RouteController {
         .init(
           index: $0.index,
           accessory: bluetoothAddress(of: $0).flatMap(BluetoothAddress.init)?
-            .description,
-          isHeadphones: isBluetoothHeadphones(properties: $0.properties))
+            .description ?? headphonesIdentity(of: $0),
+          isHeadphones: isHeadphones($0))
       },
       streams: mirror.sinkInputs.map {
         .init(

@@ -219,15 +219,18 @@ extension RouteController {
     }
   }
 
-  /// Whether an output of an accessory in one state of the server is
-  /// missing from the next.
+  /// Whether an output of an accessory (or of headphones) in one state of
+  /// the server is missing from the next, or is there as another's (a
+  /// headphone jack pulled).
   static func anAccessorysOutputWent(
     from previous: MediaView.Server?, in server: MediaView.Server?
   ) -> Bool {
     guard let previous else { return false }
-    let present = Set(server?.outputs.map(\.index) ?? [])
+    let identities = Dictionary(
+      (server?.outputs ?? []).map { ($0.index, $0.accessory) },
+      uniquingKeysWith: { first, _ in first })
     return previous.outputs.contains {
-      $0.accessory != nil && !present.contains($0.index)
+      $0.accessory != nil && identities[$0.index] != .some($0.accessory)
     }
   }
 

@@ -71,7 +71,7 @@ public enum SnapshotBuilder {
         name: sink.name, description: sink.description,
         properties: sink.properties, ports: ports(sink.ports),
         activePort: sink.activePortName, accessory: owner(sink.properties),
-        isHeadphones: isBluetoothHeadphones(properties: sink.properties))
+        isHeadphones: isHeadphones(sink))
     }
     let snapshotCards: [RoutingCore.Card] = mirror.cards.compactMap { card in
       guard let address = bluetoothAddress(properties: card.properties),

@@ -170,6 +170,40 @@ public func bluetoothAddress(of sink: Sink) -> String? {
   bluetoothAddress(properties: sink.properties)
 }
 
+/// The prefix of a wired headphone jack's identity: ``headphonesIdentity(of:)``.
+public let wiredHeadphonesPrefix = "jack:"
+
+/// Whether a sink plays on headphones: Bluetooth headphones
+/// (``isBluetoothHeadphones(properties:)``), or a sound card whose active
+/// port is a headphone jack not known to be unplugged.
+public func isHeadphones(_ sink: Sink) -> Bool {
+  isBluetoothHeadphones(properties: sink.properties)
+    || wiredHeadphonesJack(of: sink) != nil
+}
+
+/// The active port of a sink when it is a wired headphone jack that is not
+/// known to be unplugged; nil for a Bluetooth sink.
+public func wiredHeadphonesJack(of sink: Sink) -> SinkPort? {
+  guard bluetoothAddress(of: sink) == nil,
+    let active = sink.activePortName,
+    let port = sink.ports.first(where: { $0.name == active }),
+    port.isHeadphoneJack, port.availability != .unavailable
+  else { return nil }
+  return port
+}
+
+/// What identifies the headphones a sink plays on, for the media rules.
+///
+/// It is the Bluetooth address, or, for a headphone jack in use, `jack:`
+/// and the sink's name. A jack pulled (the active port is no
+/// longer the jack, or it is unplugged) leaves the sink without one, as
+/// if the headphones' output had gone.
+public func headphonesIdentity(of sink: Sink) -> String? {
+  if let address = bluetoothAddress(of: sink) { return address }
+  guard wiredHeadphonesJack(of: sink) != nil else { return nil }
+  return wiredHeadphonesPrefix + sink.name
+}
+
 /// Whether a property list is a Bluetooth device worn on the head: one
 /// with a Bluetooth address and a headphone, headset or hands-free form
 /// factor (`device.form_factor`, `device.form-factor` as PipeWire writes

@@ -36,6 +36,7 @@ protocol PortInfo {
   var description: UnsafePointer<CChar>! { get }
   var priority: UInt32 { get }
   var available: Int32 { get }
+  var type: UInt32 { get }
 }
 
 extension pa_sink_port_info: PortInfo {}
@@ -52,7 +53,8 @@ func portList<Info: PortInfo>(
         name: cString(port.name) ?? "",
         description: cString(port.description) ?? "",
         priority: port.priority,
-        availability: PortAvailability(rawValue: port.available))
+        availability: PortAvailability(rawValue: port.available),
+        kind: PortKind(rawValue: port.type))
     }
   }
 }

@@ -24,16 +24,42 @@ extension MediaRun {
   /// state no longer shows (``guards(_:)``), with the streams that played
   /// on it (the link muted them already if it could): the players among
   /// them are paused if it does not come back.
+  ///
+  /// An output the state still shows under another identity (a headphone
+  /// jack pulled: the sound card's output stays and plays on its speakers)
+  /// went away too; its streams stay on it, and nothing muted them in the
+  /// same event, so the audible ones are muted now.
   mutating func noteVanishedOutputs(from previous: MediaView.Server) {
-    let present = Set(view.server?.outputs.map(\.index) ?? [])
-    for output in previous.outputs where !present.contains(output.index) {
-      guard let address = output.accessory, guards(output) else { continue }
+    let current = view.server?.outputs ?? []
+    let identities = Dictionary(
+      current.map { ($0.index, $0.accessory) }, uniquingKeysWith: { a, _ in a }
+    )
+    for output in previous.outputs {
+      // nil: gone; .some(nil): there, no one's.
+      let identityNow = identities[output.index]
+      guard let address = output.accessory, guards(output),
+        identityNow != .some(.some(address))
+      else { continue }
       let streams = previous.streams.filter {
         $0.output == output.index && !$0.isCorked
       }.map(\.index)
       startAbsence(of: address)
-      memory.absences[address]?.gone.insert(output.index)
       memory.absences[address]?.played.formUnion(streams)
+      guard identityNow != nil else {
+        memory.absences[address]?.gone.insert(output.index)
+        continue
+      }
+      let played = Set(streams)
+      let audible = (view.server?.streams ?? []).filter {
+        played.contains($0.index) && !$0.isMuted && !$0.isCorked
+      }.map(\.index).sorted()
+      guard !audible.isEmpty else { continue }
+      memory.absences[address]?.streams.formUnion(audible)
+      effects.append(
+        .mute(
+          accessory: address, streams: audible,
+          reason: "the headphones' jack was pulled and their output plays "
+            + "on the speakers; muted while they are expected back"))
     }
   }
 
