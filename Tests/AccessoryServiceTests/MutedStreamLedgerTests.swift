@@ -14,8 +14,10 @@ import Testing
 
 @Suite("The ledger of muted streams")
 struct MutedStreamLedgerTests {
-  let buds = BluetoothAddress("AA:BB:CC:DD:EE:01")!
-  let other = BluetoothAddress("AA:BB:CC:DD:EE:02")!
+  let buds = HeadphonesIdentity("AA:BB:CC:DD:EE:01")!
+  // Wired headphones: their identity is written and read back as it is.
+  let other = HeadphonesIdentity(
+    jackOf: "alsa_output.pci-0000_00_1f.3.analog-stereo")
 
   static func server(cookie: UInt32) -> MutedStreamLedger.Server {
     MutedStreamLedger.Server(

@@ -224,7 +224,7 @@ struct MediaScenario {
     case "outputWentAway":
       return .outputWentAway(
         accessory: try body.require("accessory").string(),
-        output: try body.require("output").stream(),
+        output: try body["output"].map { try $0.stream() },
         muted: try body.require("muted").streams())
     case "serverChanged":
       let previous = body["previous"]

@@ -10,7 +10,7 @@ import RoutingCore
 struct MediaRuntime {
   /// Streams being given back, kept in the ledger until the server
   /// confirms: a daemon killed meanwhile leaves them to the next.
-  var releasing: [UInt32: BluetoothAddress] = [:]
+  var releasing: [UInt32: HeadphonesIdentity] = [:]
   /// What a daemon before this one left muted, until the first state of
   /// the server shows what to do with it.
   var leftOver: MutedStreamLedger.LeftOver?
@@ -27,7 +27,7 @@ struct MediaRuntime {
   var pauseTasks: [String: Task<Void, Never>] = [:]
   /// Streams the link muted as their output vanished whose news came too
   /// late for the loop: given back as the engine stops.
-  var mutedAfterTheLoop: [UInt32: BluetoothAddress] = [:]
+  var mutedAfterTheLoop: [UInt32: HeadphonesIdentity] = [:]
   /// Put-back resumes that wait for the server to show the route back on
   /// the accessory, with when they stop waiting and the answers that wait
   /// for them.

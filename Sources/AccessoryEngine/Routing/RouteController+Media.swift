@@ -108,8 +108,7 @@ extension RouteController {
       outputs: mirror.sinks.map {
         .init(
           index: $0.index,
-          accessory: bluetoothAddress(of: $0).flatMap(BluetoothAddress.init)?
-            .description ?? headphonesIdentity(of: $0),
+          accessory: headphonesIdentity(of: $0)?.description,
           isHeadphones: isHeadphones($0))
       },
       streams: mirror.sinkInputs.map {

@@ -41,26 +41,25 @@ extension RouteController {
     await link.muteStreams(
       whenTheirSinkVanishes: VanishingSinkMute(
         appliesTo: { sink in
-          guard let address = Self.accessoryAddress(of: sink) else {
-            return false
-          }
           // A registered accessory's, or, as the policy says, any
-          // headphones' (the rules' `guards`).
-          if engine.registry.registrations[address].map({ !$0.isInvalidated })
-            ?? false
+          // headphones' (the rules' `guards`): Bluetooth, or a headphone
+          // jack in use.
+          if let address = Self.accessoryAddress(of: sink),
+            engine.registry.registrations[address].map({ !$0.isInvalidated })
+              ?? false
           {
             return true
           }
           return policies.policy.guardUnregisteredHeadphones
-            && isBluetoothHeadphones(properties: sink.properties)
+            && isHeadphones(sink)
         },
         muted: { sink, streams in
-          guard let address = Self.accessoryAddress(of: sink) else { return }
+          guard let identity = headphonesIdentity(of: sink) else { return }
           // On the link's thread, before the loop: a daemon killed now
           // leaves them muted, and the next one must know.
-          ledger?.mutedAsTheirSinkVanished(streams, for: address)
+          ledger?.mutedAsTheirSinkVanished(streams, for: identity)
           _ = inbox.post(
-            .media(.outputVanished(address, sink: sink.index, muted: streams)))
+            .media(.outputVanished(identity, sink: sink.index, muted: streams)))
         }))
   }
 
@@ -97,12 +96,12 @@ extension RouteController {
     for (stream, accessory) in held {
       byAccessory[accessory, default: []].insert(stream)
     }
-    var kept: [UInt32: BluetoothAddress] = [:]
+    var kept: [UInt32: HeadphonesIdentity] = [:]
     for (accessory, streams) in byAccessory.sorted(by: { $0.key < $1.key }) {
       let failed = await unmute(
         streams, on: mirror, accessory, reason: "accessoryd is stopping")
-      if let address = BluetoothAddress(accessory) {
-        for stream in failed { kept[stream] = address }
+      if let identity = HeadphonesIdentity(accessory) {
+        for stream in failed { kept[stream] = identity }
       }
     }
     mutedLedger?.hold(kept)
@@ -114,7 +113,9 @@ extension RouteController {
     guard let ledger = mutedLedger, !media.stopped else { return }
     var held = media.releasing
     for (stream, accessory) in rules.media.heldMuted {
-      if let address = BluetoothAddress(accessory) { held[stream] = address }
+      if let identity = HeadphonesIdentity(accessory) {
+        held[stream] = identity
+      }
     }
     ledger.hold(held)
   }
@@ -157,9 +158,11 @@ extension RouteController {
         }
         return []
       }
+      // A headphone jack's sink stays when the jack is pulled.
       return await mediaTake(
         .outputWentAway(
-          accessory: address.description, output: sink, muted: Set(muted)))
+          accessory: address.description, output: address.isJack ? nil : sink,
+          muted: Set(muted)))
     case .input(let input), .acknowledged(let input, _):
       if case .playersPaused(let accessory, _, _) = input {
         media.pauseTasks[accessory] = nil
@@ -345,7 +348,7 @@ extension RouteController {
       mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
     }
     guard !stillMuted.isEmpty else { return [] }
-    let address = BluetoothAddress(accessory)
+    let address = HeadphonesIdentity(accessory)
     for stream in stillMuted { media.releasing[stream] = address }
     holdMutes()
     let done = await setMute(

@@ -42,9 +42,9 @@ struct UpdateAwaitingSave: Sendable {
 enum MediaTrigger: Sendable {
   /// A player appeared, changed or went away.
   case player(MediaPlayerChange)
-  /// The link muted the streams the server moved off an accessory's
-  /// output that vanished.
-  case outputVanished(BluetoothAddress, sink: UInt32, muted: [UInt32])
+  /// The link muted the streams the server moved off an accessory's (or
+  /// headphones') output that vanished.
+  case outputVanished(HeadphonesIdentity, sink: UInt32, muted: [UInt32])
   /// One of the rules' own inputs (the players' answer to a pause, an
   /// unpaired accessory, an undone change).
   case input(MediaInput)

@@ -33,11 +33,11 @@ public final class MutedStreamLedger: Sendable {
   public struct Entry: Codable, Hashable, Sendable {
     /// The stream's index on the server.
     public var stream: UInt32
-    /// The accessory it is muted for.
-    public var accessory: BluetoothAddress
+    /// The headphones it is muted for.
+    public var accessory: HeadphonesIdentity
 
     /// Creates an entry.
-    public init(stream: UInt32, accessory: BluetoothAddress) {
+    public init(stream: UInt32, accessory: HeadphonesIdentity) {
       self.stream = stream
       self.accessory = accessory
     }
@@ -86,10 +86,10 @@ public final class MutedStreamLedger: Sendable {
   private struct State {
     var server: Server?
     /// What the media controller holds muted.
-    var held: [UInt32: BluetoothAddress] = [:]
+    var held: [UInt32: HeadphonesIdentity] = [:]
     /// What the link muted as a sink vanished, until the controller takes
     /// it over.
-    var reflex: [UInt32: BluetoothAddress] = [:]
+    var reflex: [UInt32: HeadphonesIdentity] = [:]
     /// Counts the changes, for the writer.
     var generation: UInt64 = 0
     /// The generation the file holds.
@@ -199,7 +199,7 @@ public final class MutedStreamLedger: Sendable {
   /// Records streams the link muted as their accessory's output vanished,
   /// from the link's own thread, before the controller hears of them.
   public func mutedAsTheirSinkVanished(
-    _ streams: [UInt32], for accessory: BluetoothAddress
+    _ streams: [UInt32], for accessory: HeadphonesIdentity
   ) {
     change { state in
       for stream in streams { state.reflex[stream] = accessory }
@@ -215,7 +215,7 @@ public final class MutedStreamLedger: Sendable {
   }
 
   /// Records everything the controller holds muted now.
-  public func hold(_ streams: [UInt32: BluetoothAddress]) {
+  public func hold(_ streams: [UInt32: HeadphonesIdentity]) {
     change { state in state.held = streams }
   }
 

@@ -195,13 +195,15 @@ public func wiredHeadphonesJack(of sink: Sink) -> SinkPort? {
 /// What identifies the headphones a sink plays on, for the media rules.
 ///
 /// It is the Bluetooth address, or, for a headphone jack in use, `jack:`
-/// and the sink's name. A jack pulled (the active port is no
-/// longer the jack, or it is unplugged) leaves the sink without one, as
-/// if the headphones' output had gone.
-public func headphonesIdentity(of sink: Sink) -> String? {
-  if let address = bluetoothAddress(of: sink) { return address }
+/// and the sink's name. A jack pulled (the active port is no longer the
+/// jack, or it is unplugged) leaves the sink without one, as if the
+/// headphones' output had gone.
+public func headphonesIdentity(of sink: Sink) -> HeadphonesIdentity? {
+  if let address = bluetoothAddress(of: sink) {
+    return HeadphonesIdentity(address)
+  }
   guard wiredHeadphonesJack(of: sink) != nil else { return nil }
-  return wiredHeadphonesPrefix + sink.name
+  return HeadphonesIdentity(jackOf: sink.name)
 }
 
 /// Whether a property list is a Bluetooth device worn on the head: one

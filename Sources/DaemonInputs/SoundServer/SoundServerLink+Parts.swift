@@ -128,6 +128,8 @@ final class VanishingSinks: Sendable {
     var commander: PulseConnection?
     /// By sink index: the sink and its audible streams.
     var watched: [UInt32: (sink: Sink, streams: [UInt32])] = [:]
+    /// The headphone jacks' sinks whose port is being asked for.
+    var asking: Set<UInt32> = []
   }
   private let state = Mutex(State())
 
@@ -183,6 +185,47 @@ final class VanishingSinks: Sendable {
     guard let (rule, commander, sink, streams) = taken else { return }
     // Sent from this thread at once: a task would start later, while the
     // server already plays the streams where it moved them.
+    Self.mute(streams, of: sink, through: commander, telling: rule)
+  }
+
+  /// On the events' thread: a sink changed.
+  ///
+  /// When it is a headphone jack's sink with streams, its active port is asked for at once: the jack
+  /// pulled (the port switched to the speakers, or the jack unplugged),
+  /// its streams are muted, as those of a sink that disappeared are.
+  func changed(_ index: UInt32) {
+    let taken = state.withLock {
+      state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32])? in
+      guard let entry = state.watched[index], !entry.streams.isEmpty,
+        wiredHeadphonesJack(of: entry.sink) != nil,
+        let rule = state.rule, let commander = state.commander,
+        state.asking.insert(index).inserted
+      else { return nil }
+      return (rule, commander, entry.sink, entry.streams)
+    }
+    guard let (rule, commander, sink, streams) = taken else { return }
+    Task {
+      let now = try? await commander.sink(named: sink.name)
+      let pulled = state.withLock { state -> Bool in
+        state.asking.remove(index)
+        guard let now, now.index == index,
+          wiredHeadphonesJack(of: now) == nil,
+          state.watched.removeValue(forKey: index) != nil
+        else { return false }
+        return true
+      }
+      if pulled {
+        Self.mute(streams, of: sink, through: commander, telling: rule)
+      }
+    }
+  }
+
+  /// Mutes streams of a sink that went (or whose headphones went), and
+  /// tells the rule which the server muted.
+  private static func mute(
+    _ streams: [UInt32], of sink: Sink, through commander: PulseConnection,
+    telling rule: VanishingSinkMute
+  ) {
     commander.send(
       PulseBatch(mutes: streams.map { .init(sinkInput: $0, muted: true) })
     ) { result in

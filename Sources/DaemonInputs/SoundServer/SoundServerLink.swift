@@ -338,6 +338,8 @@ public actor SoundServerLink {
       observer = try await PulseConnection.connect(options) { event in
         if event.facility == .sink, event.kind == .remove {
           vanishing.removed(event.index)
+        } else if event.facility == .sink, event.kind == .change {
+          vanishing.changed(event.index)
         }
         if changes.insert(event.facility) { wakeUp.yield() }
       }

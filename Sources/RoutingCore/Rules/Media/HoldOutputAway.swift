@@ -6,17 +6,20 @@ extension MediaRun {
   /// accessory's output that went away; they stay muted until they are
   /// back on it, or the reappear grace time ends.
   mutating func outputWentAway(
-    _ address: String, output: UInt32, muted: Set<UInt32>
+    _ address: String, output: UInt32?, muted: Set<UInt32>
   ) {
     startAbsence(of: address)
     memory.absences[address]?.streams.formUnion(muted)
     memory.absences[address]?.played.formUnion(muted)
-    memory.absences[address]?.gone.insert(output)
+    if let output { memory.absences[address]?.gone.insert(output) }
     effects.append(
       .announceMuted(
         accessory: address, streams: muted.sorted(),
-        reason: "the accessory's output went away and the sound server "
-          + "moved them to another output; muted while it is expected back"))
+        reason: output == nil
+          ? "the headphones' jack was pulled and their output plays on the "
+            + "speakers; muted while they are expected back"
+          : "the accessory's output went away and the sound server moved "
+            + "them to another output; muted while it is expected back"))
     settleAll()
   }
 
