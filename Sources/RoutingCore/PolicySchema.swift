@@ -286,10 +286,12 @@ public enum PolicySchema {
       "media.guardUnregisteredHeadphones", \.guardUnregisteredHeadphones,
       meaning: "treat headphones nobody registered (an output the sound "
         + "server marks as a Bluetooth headphone, headset or hands-free "
-        + "device) as registered accessories are treated when their output "
-        + "goes away: the streams the server moves off them are muted at "
-        + "once, unmuted when they are back on them as the default, and "
-        + "their players paused if they do not come back within "
+        + "device, or a sound card's headphone jack in use) as registered "
+        + "accessories are treated when their output goes away (a "
+        + "disconnect, a profile switch, the jack pulled): the streams the "
+        + "server moves off them, or a pulled jack's card plays on its "
+        + "speakers, are muted at once, unmuted when they are back on them, "
+        + "and their players paused if they do not come back within "
         + "`connection.reappearGraceSeconds`",
       valuesNote: "`false`: only registered accessories are guarded; the "
         + "streams of other headphones play where the server moves them"),

@@ -24,8 +24,17 @@ final class AudibilityWatch: Sendable {
   }
 
   /// Starts watching a sink for the streams of some processes.
+  ///
+  /// - Parameters:
+  ///   - server: The server.
+  ///   - sink: The sink whose streams are heard.
+  ///   - processes: The processes whose streams are watched.
+  ///   - headphonePort: A port of the sink that is headphones: while it is
+  ///     the active one, what plays on the sink is not heard out loud, and
+  ///     counts as elsewhere.
   static func start(
-    _ server: SoundServer, sink: String, processes: Set<Int32>
+    _ server: SoundServer, sink: String, processes: Set<Int32>,
+    headphonePort: String? = nil
   ) async throws -> AudibilityWatch {
     let connection = try await PulseConnection.connect(
       .init(server: server.serverAddress, applicationName: "audibility-watch"))
@@ -33,11 +42,13 @@ final class AudibilityWatch: Sendable {
     let events = connection.events
     let check: @Sendable () async -> Void = {
       guard let sinks = try? await connection.sinks(),
-        let index = sinks.first(where: { $0.name == sink })?.index,
+        let watched = sinks.first(where: { $0.name == sink }),
         let inputs = try? await connection.sinkInputs()
       else { return }
+      let onHeadphones =
+        headphonePort != nil && watched.activePortName == headphonePort
       for input in inputs where processes.contains(input.processID ?? -1) {
-        guard input.sinkIndex == index else {
+        guard input.sinkIndex == watched.index, !onHeadphones else {
           let linked = sinks.contains { $0.index == input.sinkIndex }
           watch.sightings.withLock {
             $0.append((input.index, linked ? .elsewhere : .nowhere))

@@ -132,7 +132,7 @@ struct ManualPageTests {
     for status in statuses {
       #expect(page.contains("\(status.label) \(status.text)"), "\(status)")
     }
-    for section in ["ENVIRONMENT", "FILES", "SEE ALSO"] {
+    for section in ["HEADPHONES", "ENVIRONMENT", "FILES", "SEE ALSO"] {
       #expect(page.contains(section))
     }
   }

@@ -224,8 +224,9 @@ struct MediaScenario {
     case "outputWentAway":
       return .outputWentAway(
         accessory: try body.require("accessory").string(),
-        output: try body["output"].map { try $0.stream() },
-        muted: try body.require("muted").streams())
+        output: try body.require("output").stream(),
+        muted: try body.require("muted").streams(),
+        sinkStays: try body["sinkStays"]?.bool() ?? false)
     case "serverChanged":
       let previous = body["previous"]
       return .serverChanged(

@@ -199,50 +199,12 @@ public struct ALSAHeadset: Sendable {
   /// nodes take their form factor from udev's `SOUND_FORM_FACTOR`, over
   /// WirePlumber's rules.
   private static func startUdev() async throws {
-    let rules = "/run/udev/rules.d"
-    try FileManager.default.createDirectory(
-      atPath: rules, withIntermediateDirectories: true)
-    try """
-    SUBSYSTEM=="sound", KERNEL=="card*", ATTR{id}=="Dummy", \
-      ENV{SOUND_FORM_FACTOR}="headset"
+    try await startUdevForSoundCards(
+      rules: """
+        SUBSYSTEM=="sound", KERNEL=="card*", ATTR{id}=="Dummy", \
+          ENV{SOUND_FORM_FACTOR}="headset"
 
-    """.write(
-      toFile: "\(rules)/90-accessoryd-headset.rules", atomically: true,
-      encoding: .utf8)
-    try await run(["/lib/systemd/systemd-udevd", "--daemon"])
-    try await run([
-      "/usr/bin/udevadm", "trigger", "--subsystem-match=sound",
-      "--action=add",
-    ])
-    try await run(["/usr/bin/udevadm", "settle", "--timeout=20"])
-    // PipeWire's ALSA monitor passes over a card udev has not marked
-    // initialized, which it does on a change event of its own making, one
-    // that settle may not wait for.
-    let cards =
-      ((try? FileManager.default.contentsOfDirectory(
-        atPath: "/sys/class/sound")) ?? []).filter { $0.hasPrefix("card") }
-    for card in cards {
-      try await waitFor(
-        "udev to mark \(card) initialized", within: .seconds(20),
-        observing: {
-          try await runProgram(
-            "/usr/bin/udevadm",
-            ["info", "--query=property", "/sys/class/sound/\(card)"],
-            environment: ["PATH": SoundServer.searchPath]
-          ).stdout
-        }
-      ) { $0.contains("SOUND_INITIALIZED=1") }
-    }
-  }
-
-  /// Runs a program of the machine's, which must succeed.
-  private static func run(_ arguments: [String]) async throws {
-    let run = try await runProgram(
-      arguments[0], Array(arguments.dropFirst()),
-      environment: ["PATH": SoundServer.searchPath], within: .seconds(30))
-    guard run.status == 0 else {
-      throw FixtureError("\(arguments.joined(separator: " ")) failed: \(run)")
-    }
+        """)
   }
 
   /// Starts PipeWire, whose WirePlumber opens both cards, and waits until

@@ -54,7 +54,7 @@ extension RouteController {
     }
     switch input {
     case .takenOff(let accessory, _), .putBack(let accessory, _),
-      .pauseUndone(let accessory), .outputWentAway(let accessory, _, _),
+      .pauseUndone(let accessory), .outputWentAway(let accessory, _, _, _),
       .graceEnded(let accessory, _), .unpaired(let accessory),
       .playersPaused(let accessory, _, _):
       involved.insert(accessory)

@@ -161,8 +161,8 @@ extension RouteController {
       // A headphone jack's sink stays when the jack is pulled.
       return await mediaTake(
         .outputWentAway(
-          accessory: address.description, output: address.isJack ? nil : sink,
-          muted: Set(muted)))
+          accessory: address.description, output: sink, muted: Set(muted),
+          sinkStays: address.isJack))
     case .input(let input), .acknowledged(let input, _):
       if case .playersPaused(let accessory, _, _) = input {
         media.pauseTasks[accessory] = nil

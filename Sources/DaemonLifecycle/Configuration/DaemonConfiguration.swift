@@ -123,6 +123,42 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
     manualSection: 8,
     manualSections: [
       ManualSection(
+        "HEADPHONES",
+        entries: [
+          .init(
+            "Bluetooth headphones nobody registered",
+            "A sink of a headphone, headset or hands-free device. When it "
+              + "goes, what played on it is muted at once and never heard "
+              + "on the speakers; the players pause if it is not back within "
+              + "connection.reappearGraceSeconds; through a profile switch "
+              + "the output follows it and the music plays on "
+              + "(media.guardUnregisteredHeadphones)."),
+          .init(
+            "Registered accessories",
+            "acctl pair, then register with audioSwitching and placement, "
+              + "or a companion through AccessoryControlDevice: the output "
+              + "follows where they are worn, and taking them off pauses "
+              + "what plays (media.pauseWhenTakenOff)."),
+          .init(
+            "AirPods, Galaxy Buds",
+            "acctl pair: accessoryd reads their ear detection and battery "
+              + "itself (AirPods need BlueZ's DeviceID set to Apple's; acctl "
+              + "doctor checks it)."),
+          .init(
+            "Wired headphones",
+            "A sound card's active port that is a headphone jack. Pulled, "
+              + "the card plays on its speakers: what played is muted at "
+              + "once, and the players pause unless the jack is plugged back "
+              + "within the grace time; plugged back, it is unmuted, and "
+              + "what was paused resumes if media.resumeOnReconnect."),
+          .init(
+            "Keeping audio with worn headphones",
+            "While worn headphones have the output, a speaker, car kit or "
+              + "headphones not reported worn that connect do not take it, "
+              + "and a default the server gives to a device as it comes goes "
+              + "back (connection.keepAudioWithHeadphones)."),
+        ]),
+      ManualSection(
         "ENVIRONMENT",
         entries: [
           .init("PULSE_SERVER", "The sound server, unless --server says."),

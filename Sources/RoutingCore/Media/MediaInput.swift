@@ -18,10 +18,12 @@ public enum MediaInput: Sendable, Hashable {
   /// however long ago.
   case pauseUndone(accessory: String)
   /// An accessory's output went away, and the link muted the streams the
-  /// server moved elsewhere; or the output stays, no longer the
-  /// headphones' (a headphone jack pulled: `output` is nil), and the link
-  /// muted the streams on it.
-  case outputWentAway(accessory: String, output: UInt32?, muted: Set<UInt32>)
+  /// server moved elsewhere; or, with `sinkStays`, the output stays, no
+  /// longer the headphones' (a headphone jack pulled), and the link muted
+  /// the streams on it.
+  case outputWentAway(
+    accessory: String, output: UInt32, muted: Set<UInt32>,
+    sinkStays: Bool = false)
   /// The sound server's state changed; the view holds the new one.
   case serverChanged(previous: MediaView.Server?)
   /// The reappear grace time of an output that went away ended.

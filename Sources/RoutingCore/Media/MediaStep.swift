@@ -30,8 +30,9 @@ public enum MediaRules {
       run.putBack(accessory, within: window)
     case .pauseUndone(let accessory):
       run.putBack(accessory, within: .infinity)
-    case .outputWentAway(let accessory, let output, let muted):
-      run.outputWentAway(accessory, output: output, muted: muted)
+    case .outputWentAway(let accessory, let output, let muted, let stays):
+      run.outputWentAway(
+        accessory, output: output, muted: muted, sinkStays: stays)
     case .serverChanged(let previous):
       run.serverChanged(from: previous)
     case .graceEnded(let accessory, let absence):

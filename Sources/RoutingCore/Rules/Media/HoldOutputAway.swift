@@ -6,16 +6,16 @@ extension MediaRun {
   /// accessory's output that went away; they stay muted until they are
   /// back on it, or the reappear grace time ends.
   mutating func outputWentAway(
-    _ address: String, output: UInt32?, muted: Set<UInt32>
+    _ address: String, output: UInt32, muted: Set<UInt32>, sinkStays: Bool
   ) {
     startAbsence(of: address)
     memory.absences[address]?.streams.formUnion(muted)
     memory.absences[address]?.played.formUnion(muted)
-    if let output { memory.absences[address]?.gone.insert(output) }
+    memory.absences[address]?.gone.insert(output)
     effects.append(
       .announceMuted(
         accessory: address, streams: muted.sorted(),
-        reason: output == nil
+        reason: sinkStays
           ? "the headphones' jack was pulled and their output plays on the "
             + "speakers; muted while they are expected back"
           : "the accessory's output went away and the sound server moved "
@@ -48,10 +48,8 @@ extension MediaRun {
       }.map(\.index)
       startAbsence(of: address)
       memory.absences[address]?.played.formUnion(streams)
-      guard identityNow != nil else {
-        memory.absences[address]?.gone.insert(output.index)
-        continue
-      }
+      memory.absences[address]?.gone.insert(output.index)
+      guard identityNow != nil else { continue }
       let played = Set(streams)
       let audible = (view.server?.streams ?? []).filter {
         played.contains($0.index) && !$0.isMuted && !$0.isCorked

@@ -32,7 +32,12 @@ extension MediaRun {
     var back: Set<UInt32> = []
     if var absence = memory.absences[address] {
       for stream in absence.streams {
-        if let output = outputOf[stream], !absence.gone.contains(output) {
+        // On an output that is not one that went, or on one that went
+        // and stays, no longer theirs (a pulled jack's card): not on the
+        // one it was on in a state from before.
+        if let output = outputOf[stream],
+          !absence.gone.contains(output) || !outputs.contains(output)
+        {
           absence.seenAway.insert(stream)
         }
       }
@@ -41,8 +46,12 @@ extension MediaRun {
       absence.streams = absence.streams.filter {
         outputOf[$0] != nil && !back.contains($0)
       }
-      if absence.streams.isEmpty, !outputs.subtracting(absence.gone).isEmpty {
-        // Back, with nothing left muted: no disconnect.
+      if absence.streams.isEmpty,
+        !back.isEmpty || !outputs.subtracting(absence.gone).isEmpty
+      {
+        // Back (on a new output, or what was muted back on one of theirs,
+        // as a plugged jack's card is), with nothing left muted: no
+        // disconnect.
         memory.absences[address] = nil
       } else {
         memory.absences[address] = absence
