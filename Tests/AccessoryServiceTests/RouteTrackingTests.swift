@@ -432,3 +432,59 @@ struct ForgottenAccessoriesTests {
     #expect(tracking.forgottenAccessories.isEmpty)
   }
 }
+
+@Suite("Route tracking: the server's own switches, and a flip followed")
+struct ServerSwitchTrackingTests {
+  let speaker = sink(0, "speaker")
+  let buds = sink(1, "buds", address: "aa:bb:cc:dd:ee:01")
+
+  /// Observes a default and sinks with no stream, nobody registered.
+  private func see(
+    _ tracking: inout RouteTracking, default name: String, _ sinks: [Sink],
+    at now: Double
+  ) {
+    tracking.observe(
+      server: server(default: name), sinks: sinks, sinkInputs: [],
+      accessories: [], reappearGrace: 5, now: now)
+  }
+
+  @Test func theServersSwitchToAnOutputThatJustCameIsTakenOnArrival() {
+    var tracking = RouteTracking()
+    let boombox = sink(2, "boombox", address: "aa:bb:cc:dd:ee:07")
+    see(&tracking, default: "buds", [speaker, buds], at: 1)
+    see(&tracking, default: "buds", [speaker, buds, boombox], at: 10)
+    see(&tracking, default: "boombox", [speaker, buds, boombox], at: 10.1)
+    #expect(
+      tracking.outputs.takenOnArrival?.previous == "buds"
+        && tracking.outputs.takenOnArrival?.output == "boombox")
+    #expect(tracking.outputs.currentSince == 10.1)
+  }
+
+  @Test func theConfiguredDefaultComingBackIsNotTakenOnArrival() {
+    var tracking = RouteTracking()
+    let usb = sink(3, "usb")
+    see(&tracking, default: "usb", [speaker, buds, usb], at: 1)
+    // The person's USB speaker goes; the server falls back to the buds.
+    see(&tracking, default: "buds", [speaker, buds], at: 10)
+    // Back: the server makes its configured default the default again.
+    see(&tracking, default: "usb", [speaker, buds, usb], at: 20)
+    #expect(tracking.outputs.takenOnArrival == nil)
+  }
+
+  @Test func aFlipOfTheDefaultHeadsetIsFollowedDespiteAnOlderChoice() {
+    var tracking = RouteTracking()
+    let headset = sink(4, "headset", address: "aa:bb:cc:dd:ee:01")
+    see(&tracking, default: "speaker", [speaker, buds], at: 1)
+    // The person once chose the speaker; later the buds became the
+    // default, which the server gave them as they came.
+    see(&tracking, default: "buds", [speaker, buds], at: 5)
+    see(&tracking, default: "speaker", [speaker, buds], at: 7)
+    see(&tracking, default: "buds", [speaker], at: 20)
+    see(&tracking, default: "buds", [speaker, buds], at: 21)
+    #expect(tracking.manualChoice?.output == "speaker")
+    // The buds flip to their headset profile: gone, the same address back.
+    see(&tracking, default: "speaker", [speaker], at: 30)
+    see(&tracking, default: "speaker", [speaker, headset], at: 30.3)
+    #expect(tracking.manualChoice?.output == "headset")
+  }
+}

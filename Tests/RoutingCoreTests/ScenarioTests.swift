@@ -346,6 +346,7 @@ indirect enum ScenarioSchema: Sendable {
     "outputHistory": .any,
     "goneConfiguredOutput": fields(["name", "accessory"]),
     "defaultTakenOnArrival": fields(["output", "previous"]),
+    "defaultOutputSince": .any,
     "forgottenAccessories": .any,
     "inputs": .list(
       fields([

@@ -26,6 +26,9 @@ public struct DefaultTracking: Sendable, Hashable {
   public private(set) var expected: [String] = []
   /// The default the last state showed.
   public private(set) var current: String?
+  /// When ``current`` became the default, as this service saw it (the
+  /// first state of a connection counts as the moment it did).
+  public private(set) var currentSince: Instant?
   /// A device that went while it was the default, which the server still
   /// keeps as its configured default.
   ///
@@ -107,9 +110,14 @@ public struct DefaultTracking: Sendable, Hashable {
       isOwn = true
       expected.removeFirst(sent + 1)
     }
+    // The server making its configured default the default again, as it
+    // comes back: not a switch to a device that just came.
+    let restoresConfigured =
+      newDefault != nil && configuredButGone == newDefault
     if let gone = configuredButGone, names.contains(gone) {
       configuredButGone = nil
     }
+    if isFirst || newDefault != current { currentSince = now }
     if !isFirst, newDefault != current {
       if let old = current, old != newDefault { remember(old) }
       if let old = current, !names.contains(old) {
@@ -128,8 +136,8 @@ public struct DefaultTracking: Sendable, Hashable {
       // The server's own switch to a device that just came (PulseAudio's
       // module-switch-on-connect), from one that is still there.
       takenOnArrival = nil
-      if let newDefault, !isOwn, arrivals[newDefault] != nil,
-        let old = current, names.contains(old)
+      if let newDefault, !isOwn, !restoresConfigured,
+        arrivals[newDefault] != nil, let old = current, names.contains(old)
       {
         takenOnArrival = DefaultTakenOnArrival(
           output: newDefault, previous: old)
@@ -148,15 +156,18 @@ public struct DefaultTracking: Sendable, Hashable {
   }
 
   /// Takes another device of the same thing as the configured default
-  /// that went (``configuredButGone``) as the person's choice, as when
-  /// headphones nobody registered come back from a profile switch under
-  /// another name: the server brings back only a device of the same name.
+  /// that went as the person's choice.
+  ///
+  /// So it is when headphones nobody registered (``configuredButGone``)
+  /// come back from a profile switch under another name: the server
+  /// brings back only a device of the same name. It replaces an earlier
+  /// choice of another device, which the default had left.
   ///
   /// - Parameters:
   ///   - name: The device that came.
   ///   - wentAt: When the configured default went, the choice's time.
   mutating func followConfiguredButGone(to name: String, wentAt: Instant) {
-    guard manualChoice == nil, configuredButGone != nil else { return }
+    guard configuredButGone != nil else { return }
     manualChoice = ManualChoice(output: name, at: wentAt)
   }
 
@@ -170,6 +181,7 @@ public struct DefaultTracking: Sendable, Hashable {
   /// the history and the person's choice stay.
   mutating func forgetConnection() {
     current = nil
+    currentSince = nil
     configuredButGone = nil
     takenOnArrival = nil
     arrivals = [:]
@@ -410,7 +422,11 @@ public struct RouteTracking: Sendable {
     sinks: [Sink], names: Set<String>, accessories: Set<String>,
     reappearGrace: Double, now: Instant
   ) {
-    let choice = outputs.manualChoice
+    // The person's choice when it is what went; else the configured
+    // default that went, if a Bluetooth output nobody registered.
+    let choice = outputs.manualChoice.flatMap {
+      names.contains($0.output) ? nil : $0
+    }
     let configured = outputs.configuredButGone.flatMap { gone in
       bluetoothOutputs[gone].map { accessories.contains($0) } == false
         ? gone : nil

@@ -120,6 +120,7 @@ public enum SnapshotBuilder {
       cards: snapshotCards,
       streams: streams,
       defaultOutput: mirror.serverInfo.defaultSinkName,
+      defaultOutputSince: tracking.outputs.currentSince,
       manualChoice: tracking.outputs.manualChoice,
       hostAddresses: hostAddresses,
       outputHistory: tracking.outputs.history,

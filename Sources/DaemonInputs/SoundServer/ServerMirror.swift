@@ -175,19 +175,22 @@ public let wiredHeadphonesPrefix = "jack:"
 
 /// Whether a sink plays on headphones: Bluetooth headphones
 /// (``isBluetoothHeadphones(properties:)``), or a sound card whose active
-/// port is a headphone jack not known to be unplugged.
+/// port is a headphone jack known to be plugged in.
 public func isHeadphones(_ sink: Sink) -> Bool {
   isBluetoothHeadphones(properties: sink.properties)
     || wiredHeadphonesJack(of: sink) != nil
 }
 
-/// The active port of a sink when it is a wired headphone jack that is not
-/// known to be unplugged; nil for a Bluetooth sink.
+/// The active port of a sink when it is a wired headphone jack known to
+/// be plugged in; nil for a Bluetooth sink.
+///
+/// A headphone port without jack detection (its availability unknown)
+/// is none: nothing would tell when the headphones go.
 public func wiredHeadphonesJack(of sink: Sink) -> SinkPort? {
   guard bluetoothAddress(of: sink) == nil,
     let active = sink.activePortName,
     let port = sink.ports.first(where: { $0.name == active }),
-    port.isHeadphoneJack, port.availability != .unavailable
+    port.isHeadphoneJack, port.availability == .available
   else { return nil }
   return port
 }

@@ -130,6 +130,8 @@ final class VanishingSinks: Sendable {
     var watched: [UInt32: (sink: Sink, streams: [UInt32])] = [:]
     /// The headphone jacks' sinks whose port is being asked for.
     var asking: Set<UInt32> = []
+    /// Those of ``asking`` that changed again meanwhile: asked once more.
+    var changedAgain: Set<UInt32> = []
   }
   private let state = Mutex(State())
 
@@ -153,6 +155,8 @@ final class VanishingSinks: Sendable {
     state.withLock {
       $0.commander = nil
       $0.watched = [:]
+      $0.asking = []
+      $0.changedAgain = []
     }
   }
 
@@ -198,24 +202,43 @@ final class VanishingSinks: Sendable {
       state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32])? in
       guard let entry = state.watched[index], !entry.streams.isEmpty,
         wiredHeadphonesJack(of: entry.sink) != nil,
-        let rule = state.rule, let commander = state.commander,
-        state.asking.insert(index).inserted
+        let rule = state.rule, let commander = state.commander
       else { return nil }
+      // Asked already: asked again once the answer comes, as the answer
+      // may be from before this change.
+      guard state.asking.insert(index).inserted else {
+        state.changedAgain.insert(index)
+        return nil
+      }
       return (rule, commander, entry.sink, entry.streams)
     }
     guard let (rule, commander, sink, streams) = taken else { return }
     Task {
-      let now = try? await commander.sink(named: sink.name)
-      let pulled = state.withLock { state -> Bool in
-        state.asking.remove(index)
-        guard let now, now.index == index,
-          wiredHeadphonesJack(of: now) == nil,
-          state.watched.removeValue(forKey: index) != nil
-        else { return false }
-        return true
-      }
-      if pulled {
-        Self.mute(streams, of: sink, through: commander, telling: rule)
+      while true {
+        let now = try? await commander.sink(named: sink.name)
+        let outcome = state.withLock { state -> Bool? in
+          if let now, now.index == index, wiredHeadphonesJack(of: now) == nil,
+            state.watched.removeValue(forKey: index) != nil
+          {
+            state.asking.remove(index)
+            state.changedAgain.remove(index)
+            return true
+          }
+          if state.changedAgain.remove(index) != nil,
+            state.commander === commander
+          {
+            return nil
+          }
+          state.asking.remove(index)
+          return false
+        }
+        switch outcome {
+        case true?:
+          Self.mute(streams, of: sink, through: commander, telling: rule)
+          return
+        case false?: return
+        case nil: continue
+        }
       }
     }
   }

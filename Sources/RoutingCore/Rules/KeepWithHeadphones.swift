@@ -12,7 +12,8 @@ extension DecisionRun {
   /// headphone or headset, a wired headphone port) that report no
   /// placement. They keep the output from an accessory that won by
   /// connecting (it reports no placement, or none yet), not by being
-  /// worn, and from an output the server made the default as it came.
+  /// worn, after they had the output, and from an output the server made
+  /// the default as it came.
   ///
   /// - Parameters:
   ///   - statuses: Each accessory's status, by position.
@@ -36,6 +37,14 @@ extension DecisionRun {
     let newcomer: String
     if let winner {
       guard winner.output != holder, !wasPutOn(winner) else { return nil }
+      // Only one that connected while the headphones had the output: an
+      // accessory whose output came back from a dropout takes it back from
+      // the server's fallback.
+      if takenOnArrival == nil, let since = snapshot.defaultOutputSince,
+        winner.since <= since
+      {
+        return nil
+      }
       newcomer = accessories[winner.accessory].accessory.name
     } else if let takenOnArrival {
       newcomer = takenOnArrival.output

@@ -19,6 +19,8 @@ public struct Snapshot: Sendable, Hashable, Codable {
   public var streams: [Stream]
   /// The name of the current default output, if any.
   public var defaultOutput: String?
+  /// When the current default output became the default, if known.
+  public var defaultOutputSince: Instant?
   /// The person's own choice of output, made outside this engine.
   public var manualChoice: ManualChoice?
   /// This host's Bluetooth adapter addresses, `AA:BB:CC:DD:EE:FF`.
@@ -69,6 +71,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     cards: [Card] = [],
     streams: [Stream] = [],
     defaultOutput: String? = nil,
+    defaultOutputSince: Instant? = nil,
     manualChoice: ManualChoice? = nil,
     hostAddresses: [String] = [],
     outputHistory: [String] = [],
@@ -90,6 +93,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     self.cards = cards
     self.streams = streams
     self.defaultOutput = defaultOutput
+    self.defaultOutputSince = defaultOutputSince
     self.manualChoice = manualChoice
     self.hostAddresses = hostAddresses
     self.outputHistory = outputHistory
@@ -112,7 +116,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     case hostAddresses, outputHistory, inputs, captureStreams, defaultInput
     case manualInputChoice, inputHistory, callProfiles, callEndedAt
     case callInput, now, goneConfiguredOutput, forgottenAccessories
-    case defaultTakenOnArrival
+    case defaultTakenOnArrival, defaultOutputSince
   }
 
   /// Creates a snapshot by decoding it; lists may be left out.
@@ -125,6 +129,8 @@ public struct Snapshot: Sendable, Hashable, Codable {
       cards: try c.decodeIfPresent([Card].self, forKey: .cards) ?? [],
       streams: try c.decodeIfPresent([Stream].self, forKey: .streams) ?? [],
       defaultOutput: try c.decodeIfPresent(String.self, forKey: .defaultOutput),
+      defaultOutputSince: try c.decodeIfPresent(
+        Instant.self, forKey: .defaultOutputSince),
       manualChoice: try c.decodeIfPresent(
         ManualChoice.self, forKey: .manualChoice),
       hostAddresses: try c.decodeIfPresent(
