@@ -229,12 +229,8 @@ extension RouteController {
     from previous: MediaView.Server?, in server: MediaView.Server?
   ) -> Bool {
     guard let previous else { return false }
-    let identities = Dictionary(
-      (server?.outputs ?? []).map { ($0.index, $0.accessory) },
-      uniquingKeysWith: { first, _ in first })
-    return previous.outputs.contains {
-      $0.accessory != nil && identities[$0.index] != .some($0.accessory)
-    }
+    let current = server ?? .init(outputs: [], streams: [], defaultOutput: nil)
+    return !current.outputsNoLongerTheirs(since: previous).isEmpty
   }
 
   /// When the media part next needs the loop: the end of a grace time, or

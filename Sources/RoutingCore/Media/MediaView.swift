@@ -71,6 +71,25 @@ public struct MediaView: Sendable, Hashable {
       Set(outputs.filter { $0.accessory == address }.map(\.index))
     }
 
+    /// The outputs of accessories (or headphones) in an earlier state that
+    /// are no longer theirs in this one: gone, or, with `stays`, still
+    /// there under no identity or another (a headphone jack pulled).
+    public func outputsNoLongerTheirs(
+      since previous: Server
+    ) -> [(output: Output, stays: Bool)] {
+      let identities = Dictionary(
+        outputs.map { ($0.index, $0.accessory) },
+        uniquingKeysWith: { first, _ in first })
+      return previous.outputs.compactMap { output in
+        // nil: gone; .some(nil): there, no one's.
+        let identityNow = identities[output.index]
+        guard let address = output.accessory,
+          identityNow != .some(.some(address))
+        else { return nil }
+        return (output, identityNow != nil)
+      }
+    }
+
     /// A stream by index.
     func stream(_ index: UInt32) -> Stream? {
       streams.first { $0.index == index }

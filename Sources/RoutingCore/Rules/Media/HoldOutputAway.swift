@@ -33,25 +33,19 @@ extension MediaRun {
   /// went away too; its streams stay on it, and nothing muted them in the
   /// same event, so the audible ones are muted now.
   mutating func noteVanishedOutputs(from previous: MediaView.Server) {
-    let current = view.server?.outputs ?? []
-    let identities = Dictionary(
-      current.map { ($0.index, $0.accessory) }, uniquingKeysWith: { a, _ in a }
-    )
-    for output in previous.outputs {
-      // nil: gone; .some(nil): there, no one's.
-      let identityNow = identities[output.index]
-      guard let address = output.accessory, guards(output),
-        identityNow != .some(.some(address))
-      else { continue }
+    let current =
+      view.server ?? .init(outputs: [], streams: [], defaultOutput: nil)
+    for (output, stays) in current.outputsNoLongerTheirs(since: previous) {
+      guard let address = output.accessory, guards(output) else { continue }
       let streams = previous.streams.filter {
         $0.output == output.index && !$0.isCorked
       }.map(\.index)
       startAbsence(of: address)
       memory.absences[address]?.played.formUnion(streams)
       memory.absences[address]?.gone.insert(output.index)
-      guard identityNow != nil else { continue }
+      guard stays else { continue }
       let played = Set(streams)
-      let audible = (view.server?.streams ?? []).filter {
+      let audible = current.streams.filter {
         played.contains($0.index) && !$0.isMuted && !$0.isCorked
       }.map(\.index).sorted()
       guard !audible.isEmpty else { continue }
