@@ -228,20 +228,31 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     ).sorted()
     var items: [DaemonAccessory] = []
     for address in addresses { items.append(await accessoryRecord(address)) }
-    // Headphones nobody paired or registered, which accessoryd guards.
-    if request.includesHeadphones, policies.policy.guardUnregisteredHeadphones {
-      var seen = Set(addresses)
+    // Headphones nobody paired or registered, which accessoryd guards and
+    // routes to: Bluetooth headphones, and wired ones in a jack.
+    let policy = policies.policy
+    if request.includesHeadphones,
+      policy.guardUnregisteredHeadphones || policy.followUnregisteredHeadphones
+    {
+      var seen = Set(addresses.map(\.description))
       for output in await router.headphoneOutputs()
-      where seen.insert(output.address).inserted {
+      where seen.insert(output.identity.description).inserted {
+        var formFactor: String?
+        var known = ["soundServer"]
+        if let address = output.identity.bluetoothAddress {
+          formFactor = await discovery.device(at: address)?.formFactor?
+            .rawValue
+          known = await knownFrom(address)
+        } else {
+          formFactor = AudioFormFactor.headphone.rawValue
+        }
         items.append(
           DaemonAccessory(
-            address: output.address.description,
+            address: output.identity.description,
             displayName: output.description.isEmpty
-              ? output.address.description : output.description,
-            formFactor: await discovery.device(at: output.address)?
-              .formFactor?.rawValue,
-            state: .headphones, output: output.name,
-            knownFrom: await knownFrom(output.address)))
+              ? output.identity.description : output.description,
+            formFactor: formFactor, state: .headphones, output: output.name,
+            knownFrom: known))
       }
       items.sort { $0.address < $1.address }
     }

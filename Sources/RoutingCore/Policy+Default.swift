@@ -34,6 +34,10 @@ extension Policy {
         // While worn headphones have the output, a device that connects (a
         // speaker, a car kit, headphones not put on) does not take it.
         keepAudioWithHeadphones: true,
+        // Headphones nobody registered (a Bluetooth headset, wired headphones
+        // in the jack) take the output when they connect, as a registered
+        // accessory that reports no placement does.
+        followUnregisteredHeadphones: true,
       },
 
       multipoint: {

@@ -121,6 +121,9 @@ public struct Policy: Sendable, Hashable {
   /// Whether worn headphones that have the output keep it when another
   /// device connects.
   public var keepAudioWithHeadphones = true
+  /// Whether headphones nobody registered take the output when they
+  /// connect, as a registered accessory that reports no placement does.
+  public var followUnregisteredHeadphones = true
   /// Whether accessories without the placement capability are left alone.
   public var requirePlacement = false
   /// What happens when the accessory with the output is taken off.

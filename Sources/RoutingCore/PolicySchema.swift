@@ -158,6 +158,18 @@ public enum PolicySchema {
         + "them",
       valuesNote: "`false`: the accessory connected most recently takes the "
         + "output, and the server's own switches stand"),
+    boolean(
+      "connection.followUnregisteredHeadphones",
+      \.followUnregisteredHeadphones,
+      meaning: "headphones nobody registered (a Bluetooth headphone or "
+        + "headset, wired headphones in a sound card's jack) take part in "
+        + "routing as an accessory that switches audio and reports no "
+        + "placement: they take the output when they connect (or are "
+        + "plugged in) while accessoryd runs, keep it while they are there, "
+        + "and come back from a profile switch; those already there when "
+        + "accessoryd starts take part once they have the output",
+      valuesNote: "`false`: they are plain outputs, and the sound server's "
+        + "own switches stand"),
 
     boolean(
       "multipoint.takeWhenSecondary", \.takeWhenSecondarySource,

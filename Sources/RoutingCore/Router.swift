@@ -134,9 +134,19 @@ struct DecisionRun {
     // Sorted by address; of two records with one address, the first given
     // counts (the sort is stable). The routing service gives them sorted
     // already, and then they are only checked.
-    var accessories = snapshot.accessories.map {
-      (address: normalizedAddress($0.address), accessory: $0)
-    }
+    // Headphones nobody registered take part only while the policy lets
+    // them; else their outputs are plain outputs.
+    let follows = policy.followUnregisteredHeadphones
+    let leftToTheServer: Set<String> =
+      follows
+      ? []
+      : Set(
+        snapshot.accessories.lazy.filter { !$0.isRegistered }.map(\.address))
+    var accessories: [(address: String, accessory: Accessory)] =
+      snapshot.accessories.compactMap {
+        follows || $0.isRegistered
+          ? (address: normalizedAddress($0.address), accessory: $0) : nil
+      }
     let isSortedOnce = accessories.indices.dropFirst().allSatisfy {
       accessories[$0 - 1].address < accessories[$0].address
     }
@@ -156,8 +166,11 @@ struct DecisionRun {
 
     var outputIndex: [String: Int] = [:]
     var outputs: [Output] = []
-    for output in snapshot.outputs.sorted(by: { $0.name < $1.name })
+    for var output in snapshot.outputs.sorted(by: { $0.name < $1.name })
     where outputIndex[output.name] == nil {
+      if let address = output.accessory, leftToTheServer.contains(address) {
+        output.accessory = nil
+      }
       outputIndex[output.name] = outputs.count
       outputs.append(output)
     }
@@ -371,8 +384,10 @@ func formatSeconds(_ seconds: Double) -> String {
   formatNumber((seconds * 10).rounded() / 10)
 }
 
-/// Returns a Bluetooth address in upper case with `:` separators.
+/// Returns a Bluetooth address in upper case with `:` separators; any
+/// other identity (wired headphones' `jack:` and a name) as it is.
 func normalizedAddress(_ address: String) -> String {
+  guard address.utf8.count == 17 else { return address }
   let isNormal = address.utf8.allSatisfy { byte in
     byte != UInt8(ascii: "-")
       && !(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))

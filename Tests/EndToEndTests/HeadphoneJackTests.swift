@@ -17,7 +17,7 @@ struct HeadphoneJackTests {
   // Not a skip: on the host this boots the VM and fails if it cannot;
   // inside the VM the same binary runs InsideTheVMWithAJack instead.
   @Test(
-    "In a VM with a headphone jack: pulled, nothing is heard and the player pauses; plugged back, it plays on",
+    "In a VM with a headphone jack: pulled, nothing is heard and the player pauses; plugged back, it plays on; plugged in beside another output, the output follows",
     .enabled(if: !BluetoothVM.isInside), .timeLimit(.minutes(10)))
   func inTheVM() async throws {
     let failure = try await BluetoothVM.failure(
@@ -127,6 +127,50 @@ struct InsideTheVMWithAJack {
       }
     }
     #expect(watch.audibleAfterMuted().isEmpty, "\(watch.audibleMoments)")
+    try await followsThePlug(server, jack, tone: tone, daemon)
     await player.stop()
+  }
+
+  /// Plugging headphones in counts as headphones arriving: with another
+  /// output chosen as the default, the jack pulled and, after the grace
+  /// time, plugged in again takes the output, the streams with it.
+  private static func followsThePlug(
+    _ server: SoundServer, _ jack: ALSAJack, tone: PacatStream,
+    _ daemon: DaemonFixture
+  ) async throws {
+    _ = try await server.loadNullSink(
+      .speaker(name: "usb_speaker", description: "USB Speaker"))
+    try await jack.plug(false)
+    try await jack.awaitActivePort(ALSAJack.speakerPort, on: server)
+    // Away for longer than the grace time (1 s): plugged in again, the
+    // headphones arrive rather than come back from a dropout. (A default
+    // set within 1 s of a device coming is the server's own, so the
+    // person's choice waits as long.)
+    try await Task.sleep(for: .seconds(1.5))
+    try await server.setDefaultSink("usb_speaker")
+    try await waitUntil("the tone on the USB speaker", within: .seconds(15)) {
+      try await server.sinkInputs().contains {
+        $0.clientName == tone.clientName && $0.sinkName == "usb_speaker"
+      }
+    }
+    try await jack.plug(true)
+    try await jack.awaitActivePort(ALSAJack.headphonePort, on: server)
+    try await waitUntil("the default on the headphones", within: .seconds(15)) {
+      try await server.defaultSinkName() == jack.sink
+    }
+    try await waitUntil("the tone on the headphones", within: .seconds(15)) {
+      try await server.sinkInputs().contains {
+        $0.clientName == tone.clientName && $0.sinkName == jack.sink
+      }
+    }
+    let explained = try await daemon.acctl(["route", "--explain"]).stdout
+    #expect(
+      explained.contains("jack:\(jack.sink), not registered"), "\(explained)")
+    // Listed among the headphones accessoryd guards, known from the server.
+    let listed = try await daemon.acctl(["list"]).stdout
+    #expect(
+      listed.split(separator: "\n").contains {
+        $0.contains("jack:\(jack.sink)") && $0.contains("guarded")
+      }, "\(listed)")
   }
 }

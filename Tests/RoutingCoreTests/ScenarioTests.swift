@@ -114,8 +114,10 @@ struct Scenario: Decodable {
 
   /// The behaviours the scenarios show, by number: 1 to 10 the routing
   /// ones (the first scenario of each names it), 11 calls, 12 worn
-  /// headphones keeping the output (connection.keepAudioWithHeadphones).
-  static let behaviours = 1...12
+  /// headphones keeping the output (connection.keepAudioWithHeadphones),
+  /// 13 headphones nobody registered taking part
+  /// (connection.followUnregisteredHeadphones).
+  static let behaviours = 1...13
 
   var title: String
   var behaviour: Int
@@ -322,7 +324,7 @@ indirect enum ScenarioSchema: Sendable {
         "address", "name", "audioSwitching", "reportsPlacement", "placement",
         "primarySource", "secondarySource", "placementChangedAt",
         "connectionChangedAt", "outputMissingSince", "registeredAt",
-        "reportedWorn",
+        "reportedWorn", "isRegistered",
       ])),
     "outputs": .list(
       .object([

@@ -44,6 +44,7 @@ extension RouteController {
     let registered = registered(in: current)
     tracking.notePresence(
       of: registered.addresses, sinks: mirror.sinks,
+      defaultOutput: mirror.serverInfo.defaultSinkName,
       reappearGrace: policy.reappearGraceSeconds, now: now)
     let accessories: [Accessory]
     if let cached = accessoriesCache, cached.generation == current.generation,
@@ -530,14 +531,12 @@ extension RouteController {
   /// headphone, headset or hands-free device), registered or not, with
   /// their address, name and description.
   public func headphoneOutputs() -> [(
-    address: BluetoothAddress, name: String, description: String
+    identity: HeadphonesIdentity, name: String, description: String
   )] {
     (mirror?.sinks ?? []).compactMap { sink in
-      guard isBluetoothHeadphones(properties: sink.properties),
-        let address = bluetoothAddress(of: sink).flatMap(
-          BluetoothAddress.init)
+      guard isHeadphones(sink), let identity = headphonesIdentity(of: sink)
       else { return nil }
-      return (address, sink.name, sink.description)
+      return (identity, sink.name, sink.description)
     }
   }
 

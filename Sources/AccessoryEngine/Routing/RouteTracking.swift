@@ -216,6 +216,8 @@ public struct RouteTracking: Sendable {
   public private(set) var pins: [UInt32: RoutingCore.Stream.Pin] = [:]
   /// Accessories' outputs, by normalized address.
   public private(set) var presence: [String: Presence] = [:]
+  /// Headphones nobody registered, which take part in routing.
+  public private(set) var headphones = UnregisteredHeadphones()
   /// Since when each recording stream that is not corked has recorded: it
   /// started, or was last uncorked.
   public private(set) var recordingSince: [UInt32: Instant] = [:]
@@ -398,7 +400,8 @@ public struct RouteTracking: Sendable {
     recordingSince = recording
 
     notePresence(
-      of: accessories, sinks: sinks, reappearGrace: reappearGrace, now: now)
+      of: accessories, sinks: sinks, defaultOutput: newDefault,
+      reappearGrace: reappearGrace, now: now)
     carryChoiceThroughAProfileSwitch(
       sinks: sinks, names: sinkNames, accessories: accessories,
       reappearGrace: reappearGrace, now: now)
@@ -454,20 +457,25 @@ public struct RouteTracking: Sendable {
     chosenOutputMissing = nil
   }
 
-  /// Learns which registered accessories' outputs are present, without a
-  /// new server state: an accessory registered since the last state is
-  /// first seen at `now`, not at the next state, which may come much later.
+  /// Learns which registered accessories' outputs, and which headphones
+  /// nobody registered, are present, without a new server state: an
+  /// accessory registered since the last state is first seen at `now`,
+  /// not at the next state, which may come much later.
   ///
   /// - Parameters:
   ///   - accessories: The registered accessories' normalized addresses.
   ///   - sinks: The outputs.
+  ///   - defaultOutput: The default output's name.
   ///   - reappearGrace: How long an output may be gone without it
   ///     counting as a disconnect.
   ///   - now: The time of the observation.
   public mutating func notePresence(
-    of accessories: Set<String>, sinks: [Sink], reappearGrace: Double,
-    now: Instant
+    of accessories: Set<String>, sinks: [Sink], defaultOutput: String?,
+    reappearGrace: Double, now: Instant
   ) {
+    headphones.note(
+      sinks: sinks, registered: accessories, defaultOutput: defaultOutput,
+      isFirstLook: !hasObserved, reappearGrace: reappearGrace, now: now)
     // Each output's address is read once, not once per accessory.
     var presentAddresses: Set<String> = []
     for sink in sinks {

@@ -66,12 +66,21 @@ public enum SnapshotBuilder {
         registered.texts.contains($0) ? $0 : nil
       }
     }
+    let headphones = tracking.headphones
     let outputs = sinks.map { sink in
-      Output(
+      let isHeadphones = isHeadphones(sink)
+      // Headphones nobody registered are their own accessory.
+      let accessory =
+        owner(sink.properties)
+        ?? (isHeadphones
+          ? headphonesIdentity(of: sink).map(\.description).flatMap {
+            headphones.takesPart($0) ? $0 : nil
+          } : nil)
+      return Output(
         name: sink.name, description: sink.description,
         properties: sink.properties, ports: ports(sink.ports),
-        activePort: sink.activePortName, accessory: owner(sink.properties),
-        isHeadphones: isHeadphones(sink))
+        activePort: sink.activePortName, accessory: accessory,
+        isHeadphones: isHeadphones)
     }
     let snapshotCards: [RoutingCore.Card] = mirror.cards.compactMap { card in
       guard let address = bluetoothAddress(properties: card.properties),
@@ -114,8 +123,11 @@ public enum SnapshotBuilder {
         application: input.applicationName ?? input.clientName,
         pinnedBy: tracking.pins[input.index])
     }
+    let unregistered = headphones.accessories
     return Snapshot(
-      accessories: accessories,
+      accessories: unregistered.isEmpty
+        ? accessories
+        : (accessories + unregistered).sorted { $0.address < $1.address },
       outputs: outputs,
       cards: snapshotCards,
       streams: streams,

@@ -127,12 +127,16 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
         entries: [
           .init(
             "Bluetooth headphones nobody registered",
-            "A sink of a headphone, headset or hands-free device. When it "
-              + "goes, what played on it is muted at once and never heard "
-              + "on the speakers; the players pause if it is not back within "
-              + "connection.reappearGraceSeconds; through a profile switch "
-              + "the output follows it and the music plays on "
-              + "(media.guardUnregisteredHeadphones)."),
+            "A sink of a headphone, headset or hands-free device. It takes "
+              + "the output when it connects, as a registered accessory "
+              + "without placement does "
+              + "(connection.followUnregisteredHeadphones); headphones "
+              + "already there when accessoryd starts take it once they "
+              + "connect again. When it goes, what played on it is muted at "
+              + "once and never heard on the speakers; the players pause if "
+              + "it is not back within connection.reappearGraceSeconds; "
+              + "through a profile switch the output follows it and the "
+              + "music plays on (media.guardUnregisteredHeadphones)."),
           .init(
             "Registered accessories",
             "acctl pair, then register with audioSwitching and placement, "
@@ -146,7 +150,9 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
               + "doctor checks it)."),
           .init(
             "Wired headphones",
-            "A sound card's active port that is a headphone jack. Pulled, "
+            "A sound card's active port that is a headphone jack known to "
+              + "be plugged in. Plugged in, the headphones take the output "
+              + "as a Bluetooth headset that connects does. Pulled, "
               + "the card plays on its speakers: what played is muted at "
               + "once, and the players pause unless the jack is plugged back "
               + "within the grace time; plugged back, it is unmuted, and "

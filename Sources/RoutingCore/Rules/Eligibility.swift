@@ -1,9 +1,10 @@
-// Rule `accessories.eligibility`: which registered accessories may take the
-// output, and multipoint: whether this host is the accessory's.
+// Rule `accessories.eligibility`: which accessories (registered ones, and
+// headphones nobody registered) may take the output, and multipoint:
+// whether this host is the accessory's.
 
 extension DecisionRun {
-  /// Rule `accessories.eligibility`: which registered accessories may take
-  /// the output now, and since when.
+  /// Rule `accessories.eligibility`: which accessories may take the output
+  /// now, and since when.
   mutating func checkAccessories() -> [AccessoryStatus] {
     let statuses = accessories.indices.map { eligibility(of: $0) }
     for case .awaitingFirstReport(let until, _) in statuses {
@@ -15,14 +16,21 @@ extension DecisionRun {
       let status = statuses[position]
       candidates.append(
         .init(
-          subject: "\(entry.accessory.name) (\(entry.address))",
+          subject: entry.accessory.isRegistered
+            ? "\(entry.accessory.name) (\(entry.address))"
+            : "\(entry.accessory.name) (\(entry.address), not registered)",
           verdict: verdict(of: status), reason: describe(status)))
     }
     let eligible = statuses.filter(\.isEligible).count
+    let unregistered = accessories.count { !$0.accessory.isRegistered }
     step(
       "accessories.eligibility",
-      "\(eligible) of \(accessories.count) registered accessories may take "
-        + "the output", candidates)
+      unregistered == 0
+        ? "\(eligible) of \(accessories.count) registered accessories may "
+          + "take the output"
+        : "\(eligible) of \(accessories.count) accessories may take the "
+          + "output (\(unregistered) of them headphones nobody registered)",
+      candidates)
     return statuses
   }
 

@@ -35,8 +35,9 @@ extension DecisionRun {
       let worn = wornHeadphones(holder, statuses)
     else { return nil }
     let newcomer: String
-    if let winner {
-      guard winner.output != holder, !wasPutOn(winner) else { return nil }
+    let byTheServer: Bool
+    if let winner, winner.output != holder {
+      guard !wasPutOn(winner) else { return nil }
       // Only one that connected while the headphones had the output: an
       // accessory whose output came back from a dropout takes it back from
       // the server's fallback.
@@ -46,8 +47,12 @@ extension DecisionRun {
         return nil
       }
       newcomer = accessories[winner.accessory].accessory.name
+      byTheServer = false
     } else if let takenOnArrival {
+      // No accessory chose another output (or the headphones' own won):
+      // what took the default is the server's switch.
       newcomer = takenOnArrival.output
+      byTheServer = true
     } else {
       return nil
     }
@@ -62,7 +67,7 @@ extension DecisionRun {
             reason: "\(worn); connection.keepAudioWithHeadphones is true"),
           .init(
             subject: newcomer, verdict: .passedOver,
-            reason: winner == nil
+            reason: byTheServer
               ? "came, and the sound server made it the default by itself"
               : "connected, and is not reported worn"),
         ])

@@ -28,7 +28,10 @@ extension DecisionRun {
     case .worn(let placement):
       "worn (\(placement.rawValue)) since \(ago(since))"
     case .connected:
-      "connected since \(ago(since)) (does not report placement)"
+      since > 0
+        ? "connected since \(ago(since)) (does not report placement)"
+        : "connected since before accessoryd started (does not report "
+          + "placement)"
     case .placementUnknown:
       "connected, no placement reported yet"
     }

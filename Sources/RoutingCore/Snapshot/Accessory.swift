@@ -1,6 +1,13 @@
-// A registered accessory, as the decision core sees it.
+// An accessory, as the decision core sees it: a registered one, or
+// headphones nobody registered that the sound server shows.
 
-/// A registered accessory, as the decision core sees it.
+/// An accessory, as the decision core sees it.
+///
+/// Most are registered: a companion (or accessoryd's own AirPods and
+/// Galaxy Buds readers) tells their capabilities, placement and sources.
+/// Headphones nobody registered (a Bluetooth headphone or headset, a
+/// sound card's headphone jack in use) take part too, as an accessory
+/// that switches audio and reports no placement (``isRegistered`` false).
 public struct Accessory: Sendable, Hashable, Codable {
   /// Where an accessory is relative to the person, as AudioAccessoryKit
   /// reports it.
@@ -18,7 +25,8 @@ public struct Accessory: Sendable, Hashable, Codable {
     public var isWorn: Bool { self != .offHead }
   }
 
-  /// The accessory's Bluetooth address, `AA:BB:CC:DD:EE:FF`.
+  /// The accessory's Bluetooth address, `AA:BB:CC:DD:EE:FF`; for wired
+  /// headphones, `jack:` and the sound card's output.
   public var address: String
   /// The accessory's display name.
   public var name: String
@@ -43,6 +51,10 @@ public struct Accessory: Sendable, Hashable, Codable {
   /// Whether it was reported worn since it was registered; one taken off
   /// has the off-head grace time only then.
   public var reportedWorn: Bool
+  /// Whether someone registered it; `false` for headphones known only
+  /// from the sound server, which take part while
+  /// `connection.followUnregisteredHeadphones` is true.
+  public var isRegistered: Bool
 
   /// Creates an accessory.
   public init(
@@ -57,7 +69,8 @@ public struct Accessory: Sendable, Hashable, Codable {
     connectionChangedAt: Instant = 0,
     outputMissingSince: Instant? = nil,
     registeredAt: Instant? = nil,
-    reportedWorn: Bool = true
+    reportedWorn: Bool = true,
+    isRegistered: Bool = true
   ) {
     self.address = address
     self.name = name
@@ -71,12 +84,14 @@ public struct Accessory: Sendable, Hashable, Codable {
     self.outputMissingSince = outputMissingSince
     self.registeredAt = registeredAt
     self.reportedWorn = reportedWorn
+    self.isRegistered = isRegistered
   }
 
   private enum CodingKeys: String, CodingKey {
     case address, name, audioSwitching, reportsPlacement, placement
     case primarySource, secondarySource, placementChangedAt
     case connectionChangedAt, outputMissingSince, registeredAt, reportedWorn
+    case isRegistered
   }
 
   /// Creates an accessory by decoding it; flags and times may be left out.
@@ -101,6 +116,8 @@ public struct Accessory: Sendable, Hashable, Codable {
         Instant.self, forKey: .outputMissingSince),
       registeredAt: try c.decodeIfPresent(Instant.self, forKey: .registeredAt),
       reportedWorn: try c.decodeIfPresent(Bool.self, forKey: .reportedWorn)
+        ?? true,
+      isRegistered: try c.decodeIfPresent(Bool.self, forKey: .isRegistered)
         ?? true
     )
   }

@@ -151,7 +151,9 @@ struct RouterTests {
     }
   }
 
-  @Test("Taken off: back to an unregistered headset used before")
+  @Test(
+    "Taken off: back to the headset nobody registered that had the output when the engine started"
+  )
   func fallbackToAnUnregisteredOutput() async throws {
     try await Rig.run(defaultSink: Rig.headset) { rig in
       try await rig.register(Rig.budsAddress, placement: .inEar)
@@ -162,10 +164,11 @@ struct RouterTests {
       let report = await rig.router.report(explaining: true)
       #expect(
         report.explanation?.steps.contains {
-          $0.candidates.contains {
-            $0.reason == "back to the output used before"
-          }
-        } == true)
+          $0.rule == "accessories.choose"
+            && $0.candidates.contains {
+              $0.reason.hasPrefix("connected since before accessoryd started")
+            }
+        } == true, "\(report.text ?? "")")
     }
   }
 

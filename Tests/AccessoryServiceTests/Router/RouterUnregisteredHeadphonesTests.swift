@@ -130,4 +130,28 @@ struct RouterUnregisteredHeadphonesTests {
       #expect(players.status("mpv") == .playing)
     }
   }
+
+  @Test(
+    "A headset nobody registered that connects takes the output; with followUnregisteredHeadphones false it does not"
+  )
+  func connecting() async throws {
+    for follows in [true, false] {
+      try await Rig.run(
+        policy: follows
+          ? nil
+          : "{ version: 1, connection: { followUnregisteredHeadphones: false } }"
+      ) { rig in
+        // The buds and the headset were there before the engine looked:
+        // they do not take the output from the speaker.
+        await rig.router.reconcile(because: "a test asked")
+        #expect(
+          await rig.router.report(explaining: false).output == Rig.speaker)
+        await rig.server.addSink("headset-2", address: "AA:BB:CC:DD:EE:03")
+        await rig.router.reconcile(because: "a test asked")
+        let expected = follows ? "headset-2" : Rig.speaker
+        #expect(await rig.router.report(explaining: false).output == expected)
+        #expect(await rig.server.sinkOf(1) == expected)
+      }
+    }
+  }
 }

@@ -27,10 +27,12 @@ struct RouterWiredHeadphonesTests {
 
   /// The headphones' jack plugged in (the card's output plays on them) or
   /// pulled (on its speakers).
-  private func plug(_ rig: Rig, in plugged: Bool) async {
+  private func plug(
+    _ rig: Rig, in plugged: Bool, on output: String = Rig.speaker
+  ) async {
     await rig.server.change { state in
       state.sinks = state.sinks.map { sink in
-        guard sink.name == Rig.speaker else { return sink }
+        guard sink.name == output else { return sink }
         var sink = sink
         sink.ports = [
           SinkPort(
@@ -81,6 +83,24 @@ struct RouterWiredHeadphonesTests {
       await rig.router.reconcile(because: "a test asked")
       #expect(players.calls.isEmpty)
       #expect(players.status("mpv") == .playing)
+    }
+  }
+
+  @Test(
+    "Plugged into another card: the output follows the headphones, and back to the speaker once pulled for good"
+  )
+  func pluggedIntoAnotherCard() async throws {
+    try await Rig.run { rig in
+      await rig.server.addSink("laptop", address: nil)
+      await rig.router.reconcile(because: "a test asked")
+      #expect(await rig.router.report(explaining: false).output == Rig.speaker)
+      await plug(rig, in: true, on: "laptop")
+      await rig.router.reconcile(because: "a test asked")
+      let report = await rig.router.report(explaining: true)
+      #expect(report.output == "laptop")
+      #expect(report.text?.contains("jack:laptop") == true)
+      #expect(await rig.server.sinkOf(1) == "laptop")
+      #expect(await rig.server.sinkOf(2) == "laptop")
     }
   }
 }
