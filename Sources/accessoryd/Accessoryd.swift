@@ -202,6 +202,7 @@ struct Accessoryd {
     let group = ServiceGroup(
       services: [
         control, link, discoveryService, media, router, headphones,
+        BlueZHeadphoneFeed(discovery: discovery, router: router),
       ],
       logger: logger,
       stopDeadline: Self.stopDeadline,

@@ -97,19 +97,28 @@ extension RouteController {
   /// it: converted once for each state.
   func mediaServerNow() -> MediaView.Server? {
     if media.converted.number != mirrorNumber {
-      media.converted = (mirrorNumber, mirror.map(Self.mediaServer))
+      let classes = headphoneClasses.addresses
+      media.converted = (
+        mirrorNumber, mirror.map { Self.mediaServer($0, byBlueZ: classes) }
+      )
     }
     return media.converted.server
   }
 
   /// The server's state as the media rules see it.
-  static func mediaServer(_ mirror: ServerMirror) -> MediaView.Server {
+  ///
+  /// - Parameters:
+  ///   - mirror: The server's state.
+  ///   - byBlueZ: The Bluetooth devices BlueZ's class calls headphones.
+  static func mediaServer(
+    _ mirror: ServerMirror, byBlueZ: Set<String> = []
+  ) -> MediaView.Server {
     MediaView.Server(
       outputs: mirror.sinks.map {
         .init(
           index: $0.index,
           accessory: headphonesIdentity(of: $0)?.description,
-          isHeadphones: isHeadphones($0))
+          isHeadphones: isHeadphones($0, byBlueZ: byBlueZ))
       },
       streams: mirror.sinkInputs.map {
         .init(

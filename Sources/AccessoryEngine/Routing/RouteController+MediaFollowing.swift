@@ -38,6 +38,7 @@ extension RouteController {
     let ledger = self.mutedLedger
     let inbox = self.inbox
     let policies = self.policies
+    let classes = self.headphoneClasses
     await link.muteStreams(
       whenTheirSinkVanishes: VanishingSinkMute(
         appliesTo: { sink in
@@ -51,7 +52,7 @@ extension RouteController {
             return true
           }
           return policies.policy.guardUnregisteredHeadphones
-            && isHeadphones(sink)
+            && isHeadphones(sink, byBlueZ: classes.addresses)
         },
         muted: { sink, streams in
           guard let identity = headphonesIdentity(of: sink) else { return }

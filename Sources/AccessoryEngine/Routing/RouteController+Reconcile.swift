@@ -42,8 +42,10 @@ extension RouteController {
     let now = decidedAt.timeIntervalSince1970
     let current = engine.versionedRegistry
     let registered = registered(in: current)
+    let classes = headphoneClasses.addresses
     tracking.notePresence(
       of: registered.addresses, sinks: mirror.sinks,
+      headphonesByBlueZ: classes,
       defaultOutput: mirror.serverInfo.defaultSinkName,
       reappearGrace: policy.reappearGraceSeconds, now: now)
     let accessories: [Accessory]
@@ -60,7 +62,8 @@ extension RouteController {
     let built = SnapshotBuilder.snapshot(
       registry: current.registry, registered: registered.accessories,
       accessories: accessories, mirror: mirror,
-      tracking: tracking, hostAddresses: hostAddresses, now: now)
+      tracking: tracking, headphonesByBlueZ: classes,
+      hostAddresses: hostAddresses, now: now)
     let callInputBefore = rules.calls.input
     let (next, effects) = EngineRules.step(
       rules, EngineView(snapshot: built), .decide, policy, now: now)
@@ -524,6 +527,24 @@ extension RouteController {
     await reconcile(because: .adaptersChanged)
   }
 
+  /// Takes in what BlueZ reports of its devices, for the Bluetooth
+  /// devices whose class calls them headphones (``headphoneClasses``),
+  /// and routes again when those change.
+  ///
+  /// - Parameter devices: The devices BlueZ reports.
+  public func useBlueZDevices(_ devices: [DiscoveredDevice]) async {
+    guard headphoneClasses.replace(from: devices) else { return }
+    // The media rules' view of the outputs depends on them.
+    media.converted = (-1, nil)
+    logger.info(
+      "Headphones by BlueZ's device class",
+      metadata: [
+        "headphones.addresses": headphoneClasses.addresses.sorted().joined(
+          separator: ",")
+      ])
+    await reconcile(because: .headphoneClassesChanged)
+  }
+
   /// The host's Bluetooth addresses in use.
   public var currentHostAddresses: [String] { hostAddresses }
 
@@ -533,8 +554,10 @@ extension RouteController {
   public func headphoneOutputs() -> [(
     identity: HeadphonesIdentity, name: String, description: String
   )] {
-    (mirror?.sinks ?? []).compactMap { sink in
-      guard isHeadphones(sink), let identity = headphonesIdentity(of: sink)
+    let classes = headphoneClasses.addresses
+    return (mirror?.sinks ?? []).compactMap { sink in
+      guard isHeadphones(sink, byBlueZ: classes),
+        let identity = headphonesIdentity(of: sink)
       else { return nil }
       return (identity, sink.name, sink.description)
     }

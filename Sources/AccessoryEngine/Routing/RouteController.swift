@@ -49,6 +49,9 @@ public actor RouteController: Service {
       accessories: [Accessory]
     )?
   let link: any RoutingLink
+  /// The Bluetooth devices BlueZ's class calls headphones: for outputs
+  /// whose properties do not say.
+  public nonisolated let headphoneClasses = BlueZHeadphoneClasses()
   let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
   /// its adapters.
@@ -562,6 +565,7 @@ public actor RouteController: Service {
       server: mirror.serverInfo, sinks: mirror.sinks,
       sinkInputs: mirror.sinkInputs, sources: mirror.sources,
       sourceOutputs: mirror.sourceOutputs, accessories: registered,
+      headphonesByBlueZ: headphoneClasses.addresses,
       reappearGrace: policies.policy.reappearGraceSeconds,
       now: clock.now().timeIntervalSince1970)
     if let gone = tracking.goneConfiguredOutput, gone != goneBefore {

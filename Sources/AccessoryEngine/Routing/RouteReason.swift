@@ -31,6 +31,8 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
   case policyReloaded
   /// The host's Bluetooth adapters changed.
   case adaptersChanged
+  /// The devices BlueZ's class calls headphones changed.
+  case headphoneClassesChanged
   /// Another cause, in words: a caller's own.
   case other(String)
 
@@ -39,7 +41,7 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
     .serverChanged, .serverConnected, .sentMovesNotShown, .accessoryUpdated,
     .graceEnded, .accessoryPaired, .accessoryUnpaired, .accessoryRegistered,
     .accessoriesMigrated, .updateNotSaved, .headphonesRegistered,
-    .policyReloaded, .adaptersChanged,
+    .policyReloaded, .adaptersChanged, .headphoneClassesChanged,
   ]
 
   /// Creates a reason from its words: the named reason these words
@@ -64,6 +66,8 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
     case .headphonesRegistered: "accessoryd registered headphones it reads"
     case .policyReloaded: "the policy was reloaded"
     case .adaptersChanged: "the host's Bluetooth adapters changed"
+    case .headphoneClassesChanged:
+      "the devices BlueZ calls headphones changed"
     case .other(let words): words
     }
   }

@@ -313,13 +313,16 @@ public struct RouteTracking: Sendable {
   ///   - sources: The inputs, monitors included.
   ///   - sourceOutputs: The recording streams.
   ///   - accessories: The registered accessories' normalized addresses.
+  ///   - headphonesByBlueZ: The Bluetooth devices BlueZ's class calls
+  ///     headphones.
   ///   - reappearGrace: How long an output may be gone without it
   ///     counting as a disconnect.
   ///   - now: The time of the observation.
   public mutating func observe(
     server: ServerInfo, sinks: [Sink], sinkInputs: [SinkInput],
     sources: [Source] = [], sourceOutputs: [SourceOutput] = [],
-    accessories: Set<String>, reappearGrace: Double, now: Instant
+    accessories: Set<String>, headphonesByBlueZ: Set<String> = [],
+    reappearGrace: Double, now: Instant
   ) {
     let sinkNames = Set(sinks.map(\.name))
     let lastDefault = outputs.current
@@ -400,8 +403,8 @@ public struct RouteTracking: Sendable {
     recordingSince = recording
 
     notePresence(
-      of: accessories, sinks: sinks, defaultOutput: newDefault,
-      reappearGrace: reappearGrace, now: now)
+      of: accessories, sinks: sinks, headphonesByBlueZ: headphonesByBlueZ,
+      defaultOutput: newDefault, reappearGrace: reappearGrace, now: now)
     carryChoiceThroughAProfileSwitch(
       sinks: sinks, names: sinkNames, accessories: accessories,
       reappearGrace: reappearGrace, now: now)
@@ -465,16 +468,20 @@ public struct RouteTracking: Sendable {
   /// - Parameters:
   ///   - accessories: The registered accessories' normalized addresses.
   ///   - sinks: The outputs.
+  ///   - headphonesByBlueZ: The Bluetooth devices BlueZ's class calls
+  ///     headphones.
   ///   - defaultOutput: The default output's name.
   ///   - reappearGrace: How long an output may be gone without it
   ///     counting as a disconnect.
   ///   - now: The time of the observation.
   public mutating func notePresence(
-    of accessories: Set<String>, sinks: [Sink], defaultOutput: String?,
+    of accessories: Set<String>, sinks: [Sink],
+    headphonesByBlueZ: Set<String> = [], defaultOutput: String?,
     reappearGrace: Double, now: Instant
   ) {
     headphones.note(
-      sinks: sinks, registered: accessories, defaultOutput: defaultOutput,
+      sinks: sinks, registered: accessories, byBlueZ: headphonesByBlueZ,
+      defaultOutput: defaultOutput,
       isFirstLook: !hasObserved, reappearGrace: reappearGrace, now: now)
     // Each output's address is read once, not once per accessory.
     var presentAddresses: Set<String> = []

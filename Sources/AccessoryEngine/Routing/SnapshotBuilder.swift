@@ -37,6 +37,8 @@ public enum SnapshotBuilder {
   ///   - registry: The paired accessories and registrations.
   ///   - mirror: The sound server's state.
   ///   - tracking: The router's memory.
+  ///   - headphonesByBlueZ: The Bluetooth devices BlueZ's class calls
+  ///     headphones.
   ///   - hostAddresses: This host's Bluetooth addresses.
   ///   - now: The time of the decision.
   ///   - registered: The accessories of `registry` that take part, if the
@@ -47,7 +49,7 @@ public enum SnapshotBuilder {
   public static func snapshot(
     registry: AccessoryRegistry, registered: RegisteredAccessories? = nil,
     accessories: [Accessory]? = nil, mirror: ServerMirror,
-    tracking: RouteTracking,
+    tracking: RouteTracking, headphonesByBlueZ: Set<String> = [],
     hostAddresses: [String], now: Instant
   ) -> Snapshot {
     let sinks = mirror.sinks
@@ -68,7 +70,7 @@ public enum SnapshotBuilder {
     }
     let headphones = tracking.headphones
     let outputs = sinks.map { sink in
-      let isHeadphones = isHeadphones(sink)
+      let isHeadphones = isHeadphones(sink, byBlueZ: headphonesByBlueZ)
       // Headphones nobody registered are their own accessory.
       let accessory =
         owner(sink.properties)

@@ -47,6 +47,7 @@ public struct UnregisteredHeadphones: Sendable, Hashable {
   ///   - sinks: The outputs.
   ///   - registered: The registered accessories' normalized addresses,
   ///     which are not among these.
+  ///   - byBlueZ: The Bluetooth devices BlueZ's class calls headphones.
   ///   - defaultOutput: The default output's name.
   ///   - isFirstLook: Whether this is the first state of a connection to
   ///     the sound server: what is there already did not just connect.
@@ -54,11 +55,12 @@ public struct UnregisteredHeadphones: Sendable, Hashable {
   ///     counting as a disconnect.
   ///   - now: The time of the observation.
   public mutating func note(
-    sinks: [Sink], registered: Set<String>, defaultOutput: String?,
-    isFirstLook: Bool, reappearGrace: Double, now: Instant
+    sinks: [Sink], registered: Set<String>, byBlueZ: Set<String> = [],
+    defaultOutput: String?, isFirstLook: Bool, reappearGrace: Double,
+    now: Instant
   ) {
     var present: [String: (name: String, isDefault: Bool)] = [:]
-    for sink in sinks where isHeadphones(sink) {
+    for sink in sinks where isHeadphones(sink, byBlueZ: byBlueZ) {
       guard let identity = headphonesIdentity(of: sink)?.description,
         !registered.contains(identity)
       else { continue }

@@ -174,10 +174,15 @@ public func bluetoothAddress(of sink: Sink) -> String? {
 public let wiredHeadphonesPrefix = "jack:"
 
 /// Whether a sink plays on headphones: Bluetooth headphones
-/// (``isBluetoothHeadphones(properties:)``), or a sound card whose active
-/// port is a headphone jack known to be plugged in.
-public func isHeadphones(_ sink: Sink) -> Bool {
-  isBluetoothHeadphones(properties: sink.properties)
+/// (``isBluetoothHeadphones(properties:byBlueZ:)``), or a sound card whose
+/// active port is a headphone jack known to be plugged in.
+///
+/// - Parameters:
+///   - sink: The sink.
+///   - byBlueZ: The Bluetooth devices BlueZ's class calls headphones
+///     (``BlueZHeadphoneClasses``), for sinks whose properties say nothing.
+public func isHeadphones(_ sink: Sink, byBlueZ: Set<String> = []) -> Bool {
+  isBluetoothHeadphones(properties: sink.properties, byBlueZ: byBlueZ)
     || wiredHeadphonesJack(of: sink) != nil
 }
 
@@ -215,9 +220,15 @@ public func headphonesIdentity(of sink: Sink) -> HeadphonesIdentity? {
 /// it), or, without one, a headphone or headset icon (`device.icon_name`,
 /// or BlueZ's, `api.bluez5.icon`).
 ///
-/// A Bluetooth speaker or car kit is none.
-public func isBluetoothHeadphones(properties: [String: String]) -> Bool {
-  guard bluetoothAddress(properties: properties) != nil else { return false }
+/// A Bluetooth speaker or car kit is none. Where the properties say
+/// nothing (no form factor, or PipeWire's `unknown`, and no such icon),
+/// BlueZ's class counts: `byBlueZ` holds the addresses it calls headphones.
+public func isBluetoothHeadphones(
+  properties: [String: String], byBlueZ: Set<String> = []
+) -> Bool {
+  guard let address = bluetoothAddress(properties: properties) else {
+    return false
+  }
   // PipeWire writes `unknown` for a device without a class: not a word.
   if let formFactor =
     (properties["device.form_factor"]
@@ -229,7 +240,10 @@ public func isBluetoothHeadphones(properties: [String: String]) -> Bool {
   let icon =
     (properties["device.icon_name"] ?? properties["device.icon-name"]
     ?? properties["api.bluez5.icon"] ?? "").lowercased()
-  return icon.hasPrefix("audio-headphones") || icon.hasPrefix("audio-headset")
+  if icon.hasPrefix("audio-headphones") || icon.hasPrefix("audio-headset") {
+    return true
+  }
+  return byBlueZ.contains(address)
 }
 
 /// Returns the Bluetooth address in a property list, normalized, or nil.
