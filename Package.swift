@@ -25,6 +25,7 @@ let package = Package(
     .executable(name: "accessoryd-benchmark", targets: ["AccessorydBenchmark"]),
     .executable(name: "headphones-benchmark", targets: ["HeadphonesBenchmark"]),
     .executable(name: "calls-benchmark", targets: ["CallsBenchmark"]),
+    .executable(name: "jack-benchmark", targets: ["JackBenchmark"]),
     .executable(name: "state-benchmark", targets: ["StateBenchmark"]),
   ],
   targets: [
@@ -202,6 +203,11 @@ let package = Package(
       path: "Benchmarks/CallsBenchmark"
     ),
     .executableTarget(
+      name: "JackBenchmark",
+      dependencies: ["BenchmarkSupport", "MPRIS", "PulseAudio", "TestSupport"],
+      path: "Benchmarks/JackBenchmark"
+    ),
+    .executableTarget(
       name: "StateBenchmark",
       dependencies: ["AccessoryBackend", "AccessorySetupKit", "AudioAccessoryKit"],
       path: "Benchmarks/StateBenchmark"
@@ -239,7 +245,7 @@ let package = Package(
     ),
     .target(
       name: "BenchmarkSupport",
-      dependencies: ["PulseAudio", "TestSupport"],
+      dependencies: ["ConcurrencyHelpers", "MPRIS", "PulseAudio", "TestSupport"],
       path: "Benchmarks/BenchmarkSupport"
     ),
     .executableTarget(

@@ -242,44 +242,6 @@ struct MediaBenchmark {
     return start
   }
 
-  /// The first instant every player shows the status, from the changes
-  /// seen since before the update.
-  ///
-  /// - Throws: ``BenchmarkError`` if they do not within 5 s.
-  func firstTime(
-    all pids: Set<Int32>, reach status: MediaPlayer.PlaybackStatus,
-    in changes: AsyncStream<MediaPlayerChange>, on watcher: MPRISClient,
-    within limit: Duration = .seconds(5)
-  ) async throws -> ContinuousClock.Instant {
-    @Sendable func done() -> Bool {
-      let players = watcher.players().filter {
-        pids.contains($0.processID ?? -1)
-      }
-      return players.count == pids.count
-        && players.allSatisfy { $0.playbackStatus == status }
-    }
-    if done() { return .now }
-    let seen = await withTaskGroup(of: ContinuousClock.Instant?.self) {
-      group in
-      group.addTask {
-        for await _ in changes where done() { return .now }
-        return nil
-      }
-      group.addTask {
-        try? await Task.sleep(for: limit)
-        return nil
-      }
-      let first = await group.next() ?? nil
-      group.cancelAll()
-      return first
-    }
-    guard let seen else {
-      throw BenchmarkError(
-        "the players did not all become \(status) within \(limit)")
-    }
-    return seen
-  }
-
   /// Waits until the daemon, too, sees every player Playing on the sink:
   /// its view of the players may lag this one's by a signal.
   private func waitUntilTheDaemonSees(
@@ -304,25 +266,6 @@ struct MediaBenchmark {
     throw BenchmarkError("the daemon does not see every player playing")
   }
 
-  func waitForStatus(
-    _ status: MediaPlayer.PlaybackStatus, of pids: Set<Int32>,
-    on watcher: MPRISClient
-  ) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while ContinuousClock.now < deadline {
-      let players = watcher.players().filter {
-        pids.contains($0.processID ?? -1)
-      }
-      if players.count == pids.count,
-        players.allSatisfy({ $0.playbackStatus == status })
-      {
-        return
-      }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    throw BenchmarkError("the players are not all \(status)")
-  }
-
   func waitForStreams(
     of pids: Set<Int32>, on sink: String, rig: Rig, unmuted: Bool = false
   ) async throws {
@@ -342,78 +285,5 @@ struct MediaBenchmark {
       try await Task.sleep(for: .milliseconds(20))
     }
     throw BenchmarkError("the players' streams are not all playing on \(sink)")
-  }
-}
-
-/// An independent libpulse client that adds up the time any stream of some
-/// processes plays audibly (not corked, not muted) on a sink: it lists
-/// the streams at every change the server reports.
-final class AudibleTime: Sendable {
-  private struct State {
-    var since: ContinuousClock.Instant?
-    var total = Duration.zero
-  }
-
-  private let connection: PulseConnection
-  private let state = Mutex(State())
-  private let task = Mutex<Task<Void, Never>?>(nil)
-
-  private init(connection: PulseConnection) {
-    self.connection = connection
-  }
-
-  /// Starts watching.
-  static func start(
-    server: SoundServer, sink: String, processes: Set<Int32>
-  ) async throws -> AudibleTime {
-    let connection = try await PulseConnection.connect(
-      .init(server: server.serverAddress, applicationName: "bench-audible"))
-    let watch = AudibleTime(connection: connection)
-    let events = connection.events
-    let sinkIndex = try await connection.sink(named: sink).index
-    watch.task.withLock {
-      $0 = Task {
-        for await event in events
-        where event.facility == .sinkInput || event.facility == .sink {
-          guard let inputs = try? await connection.sinkInputs() else {
-            continue
-          }
-          let audible = inputs.contains {
-            $0.sinkIndex == sinkIndex && !$0.isCorked && !$0.isMuted
-              && processes.contains($0.processID ?? -1)
-          }
-          watch.note(audible: audible, at: .now)
-        }
-      }
-    }
-    return watch
-  }
-
-  private func note(audible: Bool, at instant: ContinuousClock.Instant) {
-    state.withLock { state in
-      if audible, state.since == nil { state.since = instant }
-      if !audible, let since = state.since {
-        state.total += instant - since
-        state.since = nil
-      }
-    }
-  }
-
-  /// Starts a new count.
-  func reset() {
-    state.withLock { $0 = State() }
-  }
-
-  /// The audible time since the last reset, an ongoing stretch included.
-  func total() -> Duration {
-    state.withLock { state in
-      state.total + (state.since.map { ContinuousClock.now - $0 } ?? .zero)
-    }
-  }
-
-  /// Stops watching.
-  func stop() {
-    task.withLock { $0?.cancel() }
-    connection.close()
   }
 }

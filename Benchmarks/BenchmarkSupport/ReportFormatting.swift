@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A number with a fixed count of decimals.
 public func format(_ value: Double, digits: Int = 3) -> String {
@@ -150,4 +151,30 @@ public func medianAndWorstLine(
   return "  \(pad(label, width)) median \(leftPad(median, 8)) ms  "
     + "worst \(leftPad(worst, 8)) ms" + (note.isEmpty ? "" : "  \(note)")
     + (samples.timeouts > 0 ? "  (\(samples.timeouts) timed out)" : "")
+}
+
+/// Runs a benchmark that needs the Bluetooth VM, then exits: outside the
+/// VM it says so and exits 64; a failure is printed and exits 1.
+///
+/// - Parameters:
+///   - program: The executable's name, as `scripts/benchmark` runs it.
+///   - label: The benchmark's name in its failure line.
+///   - body: The benchmark, told whether `--quick` was given.
+public func runInsideTheBluetoothVM(
+  _ program: String, label: String,
+  _ body: @Sendable (_ quick: Bool) async throws -> Void
+) async -> Never {
+  guard BluetoothVM.isInside else {
+    print(
+      "\(program): runs inside the Bluetooth VM; scripts/benchmark starts it "
+        + "there")
+    exit(64)
+  }
+  do {
+    try await body(CommandLine.arguments.contains("--quick"))
+    exit(0)
+  } catch {
+    print("\(label): benchmark failed: \(error)")
+    exit(1)
+  }
 }

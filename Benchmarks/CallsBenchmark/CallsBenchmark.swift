@@ -18,19 +18,8 @@ import TestSupport
 @main
 struct CallsBenchmark {
   static func main() async {
-    let quick = CommandLine.arguments.contains("--quick")
-    guard BluetoothVM.isInside else {
-      print(
-        "calls-benchmark: runs inside the Bluetooth VM; "
-          + "scripts/benchmark starts it there")
-      exit(64)
-    }
-    do {
+    await runInsideTheBluetoothVM("calls-benchmark", label: "calls") { quick in
       try await CallsBenchmark(repetitions: quick ? 5 : 20).run()
-      exit(0)
-    } catch {
-      print("calls: benchmark failed: \(error)")
-      exit(1)
     }
   }
 

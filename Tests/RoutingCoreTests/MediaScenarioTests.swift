@@ -227,6 +227,10 @@ struct MediaScenario {
         output: try body.require("output").stream(),
         muted: try body.require("muted").streams(),
         sinkStays: try body["sinkStays"]?.bool() ?? false)
+    case "jackBack":
+      return .jackBack(
+        accessory: try body.require("accessory").string(),
+        output: try body.require("output").stream())
     case "serverChanged":
       let previous = body["previous"]
       return .serverChanged(

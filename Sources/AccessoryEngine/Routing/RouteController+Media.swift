@@ -56,7 +56,7 @@ extension RouteController {
     case .takenOff(let accessory, _), .putBack(let accessory, _),
       .pauseUndone(let accessory), .outputWentAway(let accessory, _, _, _),
       .graceEnded(let accessory, _), .unpaired(let accessory),
-      .playersPaused(let accessory, _, _):
+      .playersPaused(let accessory, _, _), .jackBack(let accessory, _):
       involved.insert(accessory)
     case .leftOverMutes(let streams):
       involved.formUnion(streams.values)

@@ -61,6 +61,12 @@ extension RouteController {
           ledger?.mutedAsTheirSinkVanished(streams, for: identity)
           _ = inbox.post(
             .media(.outputVanished(identity, sink: sink.index, muted: streams)))
+        },
+        jackBack: { sink in
+          _ = inbox.post(
+            .media(
+              .jackBack(HeadphonesIdentity(jackOf: sink.name), sink: sink.index)
+            ))
         }))
   }
 
@@ -164,6 +170,10 @@ extension RouteController {
         .outputWentAway(
           accessory: address.description, output: sink, muted: Set(muted),
           sinkStays: address.isJack))
+    case .jackBack(let identity, let sink):
+      guard followsMedia else { return [] }
+      return await mediaTake(
+        .jackBack(accessory: identity.description, output: sink))
     case .input(let input), .acknowledged(let input, _):
       if case .playersPaused(let accessory, _, _) = input {
         media.pauseTasks[accessory] = nil

@@ -45,6 +45,9 @@ enum MediaTrigger: Sendable {
   /// The link muted the streams the server moved off an accessory's (or
   /// headphones') output that vanished.
   case outputVanished(HeadphonesIdentity, sink: UInt32, muted: [UInt32])
+  /// The link saw a pulled headphone jack, whose streams it muted, plugged
+  /// in again.
+  case jackBack(HeadphonesIdentity, sink: UInt32)
   /// One of the rules' own inputs (the players' answer to a pause, an
   /// unpaired accessory, an undone change).
   case input(MediaInput)

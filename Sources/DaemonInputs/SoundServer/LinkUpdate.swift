@@ -33,6 +33,10 @@ public struct VanishingSinkMute: Sendable {
   public var appliesTo: @Sendable (Sink) -> Bool
   /// Told, once the server answered, which streams it muted.
   public var muted: @Sendable (Sink, [UInt32]) -> Void
+  /// Told that a headphone jack's sink whose streams were muted as the
+  /// jack was pulled plays on the headphones again: the link saw it after
+  /// the pull, whatever state the caller holds.
+  public var jackBack: @Sendable (Sink) -> Void
 
   /// Creates the rule.
   ///
@@ -41,11 +45,15 @@ public struct VanishingSinkMute: Sendable {
   ///     disappears; asked for every sink of every new state.
   ///   - muted: Told which streams were muted, with the sink they
   ///     played on.
+  ///   - jackBack: Told that a pulled jack's sink, whose streams were
+  ///     muted, plays on the headphones again.
   public init(
     appliesTo: @escaping @Sendable (Sink) -> Bool,
-    muted: @escaping @Sendable (Sink, [UInt32]) -> Void
+    muted: @escaping @Sendable (Sink, [UInt32]) -> Void,
+    jackBack: @escaping @Sendable (Sink) -> Void = { _ in }
   ) {
     self.appliesTo = appliesTo
     self.muted = muted
+    self.jackBack = jackBack
   }
 }

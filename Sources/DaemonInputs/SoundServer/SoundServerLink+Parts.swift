@@ -132,6 +132,9 @@ final class VanishingSinks: Sendable {
     var asking: Set<UInt32> = []
     /// Those of ``asking`` that changed again meanwhile: asked once more.
     var changedAgain: Set<UInt32> = []
+    /// The headphone jacks' sinks whose streams were muted as the jack
+    /// was pulled, until they play on the headphones again.
+    var pulled: [UInt32: Sink] = [:]
   }
   private let state = Mutex(State())
 
@@ -157,6 +160,7 @@ final class VanishingSinks: Sendable {
       $0.watched = [:]
       $0.asking = []
       $0.changedAgain = []
+      $0.pulled = [:]
     }
   }
 
@@ -180,6 +184,7 @@ final class VanishingSinks: Sendable {
   func removed(_ index: UInt32) {
     let taken = state.withLock {
       state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32])? in
+      state.pulled[index] = nil
       guard let entry = state.watched.removeValue(forKey: index),
         !entry.streams.isEmpty, let rule = state.rule,
         let commander = state.commander
@@ -194,15 +199,25 @@ final class VanishingSinks: Sendable {
 
   /// On the events' thread: a sink changed.
   ///
-  /// When it is a headphone jack's sink with streams, its active port is asked for at once: the jack
-  /// pulled (the port switched to the speakers, or the jack unplugged),
-  /// its streams are muted, as those of a sink that disappeared are.
+  /// When it is a headphone jack's sink with streams, its active port is
+  /// asked for at once: the jack pulled (the port switched to the
+  /// speakers, or the jack unplugged), its streams are muted, as those of
+  /// a sink that disappeared are. When it is one whose streams were muted
+  /// so, it is asked for too: plugged again, the rule hears it, so that
+  /// what was muted is unmuted even when no state in between showed the
+  /// jack pulled.
   func changed(_ index: UInt32) {
     let taken = state.withLock {
       state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32])? in
-      guard let entry = state.watched[index], !entry.streams.isEmpty,
-        wiredHeadphonesJack(of: entry.sink) != nil,
-        let rule = state.rule, let commander = state.commander
+      guard let rule = state.rule, let commander = state.commander else {
+        return nil
+      }
+      // A pulled jack's sink, plugged again: asked the same way.
+      let pulled = state.pulled[index]
+      guard
+        let entry = pulled.map({ ($0, [UInt32]()) }) ?? state.watched[index],
+        pulled != nil || !entry.1.isEmpty,
+        pulled != nil || wiredHeadphonesJack(of: entry.0) != nil
       else { return nil }
       // Asked already: asked again once the answer comes, as the answer
       // may be from before this change.
@@ -210,37 +225,60 @@ final class VanishingSinks: Sendable {
         state.changedAgain.insert(index)
         return nil
       }
-      return (rule, commander, entry.sink, entry.streams)
+      return (rule, commander, entry.0, entry.1)
     }
     guard let (rule, commander, sink, streams) = taken else { return }
     Task {
       while true {
         let now = try? await commander.sink(named: sink.name)
-        let outcome = state.withLock { state -> Bool? in
+        let outcome = state.withLock { state -> JackOutcome in
           if let now, now.index == index, wiredHeadphonesJack(of: now) == nil,
             state.watched.removeValue(forKey: index) != nil
           {
             state.asking.remove(index)
             state.changedAgain.remove(index)
-            return true
+            state.pulled[index] = sink
+            return .pulled
+          }
+          if let now, now.index == index, wiredHeadphonesJack(of: now) != nil,
+            state.pulled.removeValue(forKey: index) != nil
+          {
+            state.asking.remove(index)
+            state.changedAgain.remove(index)
+            return .back(now)
           }
           if state.changedAgain.remove(index) != nil,
             state.commander === commander
           {
-            return nil
+            return .askAgain
           }
           state.asking.remove(index)
-          return false
+          return .unchanged
         }
         switch outcome {
-        case true?:
+        case .pulled:
           Self.mute(streams, of: sink, through: commander, telling: rule)
           return
-        case false?: return
-        case nil: continue
+        case .back(let now):
+          rule.jackBack(now)
+          return
+        case .unchanged: return
+        case .askAgain: continue
         }
       }
     }
+  }
+
+  /// What the answer about a headphone jack's sink shows.
+  private enum JackOutcome {
+    /// The jack was pulled: its streams are muted.
+    case pulled
+    /// The jack muted before plays on the headphones again.
+    case back(Sink)
+    /// Nothing to do.
+    case unchanged
+    /// It changed again meanwhile: asked once more.
+    case askAgain
   }
 
   /// Mutes streams of a sink that went (or whose headphones went), and

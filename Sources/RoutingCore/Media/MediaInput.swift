@@ -24,6 +24,11 @@ public enum MediaInput: Sendable, Hashable {
   case outputWentAway(
     accessory: String, output: UInt32, muted: Set<UInt32>,
     sinkStays: Bool = false)
+  /// A headphone jack's output whose streams the link muted as the jack
+  /// was pulled plays on the headphones again, as the link saw after the
+  /// pull: its streams there are back, even if no state in between showed
+  /// the jack pulled.
+  case jackBack(accessory: String, output: UInt32)
   /// The sound server's state changed; the view holds the new one.
   case serverChanged(previous: MediaView.Server?)
   /// The reappear grace time of an output that went away ended.

@@ -33,6 +33,8 @@ public enum MediaRules {
     case .outputWentAway(let accessory, let output, let muted, let stays):
       run.outputWentAway(
         accessory, output: output, muted: muted, sinkStays: stays)
+    case .jackBack(let accessory, let output):
+      run.jackBack(accessory, output: output)
     case .serverChanged(let previous):
       run.serverChanged(from: previous)
     case .graceEnded(let accessory, let absence):

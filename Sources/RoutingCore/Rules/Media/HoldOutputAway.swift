@@ -23,6 +23,17 @@ extension MediaRun {
     settleAll()
   }
 
+  /// Rule `hold-away`: a pulled jack is plugged in again.
+  ///
+  /// The link saw it after it muted the streams on its output, so the
+  /// output no longer counts as one that went: its streams on it are back once a state shows it the
+  /// headphones' (one that showed them there before the pull would not
+  /// do, which is why a jack's output counts as gone at all).
+  mutating func jackBack(_ address: String, output: UInt32) {
+    guard memory.absences[address]?.gone.remove(output) != nil else { return }
+    settleAll()
+  }
+
   /// Starts the reappear grace time of every guarded output that the new
   /// state no longer shows (``guards(_:)``), with the streams that played
   /// on it (the link muted them already if it could): the players among
