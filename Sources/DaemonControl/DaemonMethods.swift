@@ -230,10 +230,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     for address in addresses { items.append(await accessoryRecord(address)) }
     // Headphones nobody paired or registered, which accessoryd guards and
     // routes to: Bluetooth headphones, and wired ones in a jack.
-    let policy = policies.policy
-    if request.includesHeadphones,
-      policy.guardUnregisteredHeadphones || policy.followUnregisteredHeadphones
-    {
+    if request.includesHeadphones, policies.policy.guardUnregisteredHeadphones {
       var seen = Set(addresses.map(\.description))
       for output in await router.headphoneOutputs()
       where seen.insert(output.identity.description).inserted {

@@ -167,7 +167,9 @@ public enum PolicySchema {
         + "placement: they take the output when they connect (or are "
         + "plugged in) while accessoryd runs, keep it while they are there, "
         + "and come back from a profile switch; those already there when "
-        + "accessoryd starts take part once they have the output",
+        + "accessoryd starts take part only if they have the output then, "
+        + "and others once they connect again; never with "
+        + "`accessories.requirePlacement`, as they report no placement",
       valuesNote: "`false`: they are plain outputs, and the sound server's "
         + "own switches stand"),
 

@@ -135,8 +135,10 @@ struct DecisionRun {
     // counts (the sort is stable). The routing service gives them sorted
     // already, and then they are only checked.
     // Headphones nobody registered take part only while the policy lets
-    // them; else their outputs are plain outputs.
-    let follows = policy.followUnregisteredHeadphones
+    // them, and never where placement is required (they report none);
+    // else their outputs are plain outputs.
+    let follows =
+      policy.followUnregisteredHeadphones && !policy.requirePlacement
     let leftToTheServer: Set<String> =
       follows
       ? []
@@ -387,7 +389,12 @@ func formatSeconds(_ seconds: Double) -> String {
 /// Returns a Bluetooth address in upper case with `:` separators; any
 /// other identity (wired headphones' `jack:` and a name) as it is.
 func normalizedAddress(_ address: String) -> String {
-  guard address.utf8.count == 17 else { return address }
+  let bytes = Array(address.utf8)
+  guard bytes.count == 17,
+    [2, 5, 8, 11, 14].allSatisfy({
+      bytes[$0] == UInt8(ascii: ":") || bytes[$0] == UInt8(ascii: "-")
+    })
+  else { return address }
   let isNormal = address.utf8.allSatisfy { byte in
     byte != UInt8(ascii: "-")
       && !(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))

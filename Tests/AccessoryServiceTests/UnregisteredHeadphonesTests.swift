@@ -133,3 +133,23 @@ struct UnregisteredHeadphonesTests {
     #expect(known.entries["jack:laptop"]?.missingSince == nil)
   }
 }
+
+extension UnregisteredHeadphonesTests {
+  @Test(
+    "An output known as headphones only once BlueZ's class comes did not just connect"
+  )
+  func classLearnedLater() {
+    var unclassified = headset(1, "a2dp", address)
+    unclassified.properties["device.form_factor"] = "unknown"
+    var known = UnregisteredHeadphones()
+    known.note(
+      sinks: [unclassified], registered: [], defaultOutput: nil,
+      isFirstLook: true, reappearGrace: 5, now: 100)
+    #expect(known.entries.isEmpty)
+    known.note(
+      sinks: [unclassified], registered: [], byBlueZ: [address],
+      defaultOutput: nil, isFirstLook: false, reappearGrace: 5, now: 101)
+    #expect(!known.takesPart(address))
+    #expect(known.entries[address]?.connectedAt == 0)
+  }
+}

@@ -97,6 +97,7 @@ public struct ALSAJack: Sendable {
     // beside another, WirePlumber 0.4 moves its default to it and back as
     // the card's routes change.
     let hdmi = NullSinkSpec.speaker(name: "hdmi", description: "HDMI")
+    try await prepareServerRootInsideTheVM()
     try await makeControls()
     try await jack.plug(true)
     let server: SoundServer

@@ -55,3 +55,22 @@ func runMachineProgram(_ arguments: [String]) async throws {
     throw FixtureError("\(arguments.joined(separator: " ")) failed: \(run)")
   }
 }
+
+/// Inside the VM, gives the server root of `ACCESSORYD_SERVER_ROOT`
+/// (``SoundServerStack/root(_:)``, such as Debian 13's servers) the VM's
+/// own `/proc`, `/sys`, `/dev`, `/run` and `/tmp`, as `scripts/test-stacks`
+/// gives it the host's: its servers then see the VM's sound cards, udev's
+/// database and the test's directories. Once per boot; nothing for this
+/// machine's own servers.
+func prepareServerRootInsideTheVM() async throws {
+  guard BluetoothVM.isInside, case .root(let root) = SoundServerStack.current
+  else { return }
+  for directory in ["/proc", "/sys", "/dev", "/run", "/tmp"] {
+    let mounts =
+      (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+    guard !mounts.contains(" \(root)\(directory) ") else { continue }
+    try await runMachineProgram([
+      "/bin/mount", "--rbind", directory, root + directory,
+    ])
+  }
+}

@@ -419,11 +419,13 @@ public struct RouteTracking: Sendable {
   /// When the output they chose went and, within the reappear grace time,
   /// an output of the same Bluetooth address came (the headset profile's,
   /// under another name), the choice is that output, as made when it was.
-  /// Registered or not: the router brings a registered accessory's output
-  /// back by itself, and the person's headset otherwise. With no choice
-  /// seen (the headset was the default before this service started), the
-  /// server's configured default that went is followed the same way,
-  /// unless a registered accessory's: the router decides for those.
+  /// Registered or not: the router brings back the output of an
+  /// accessory (registered, or headphones that take part in routing) by
+  /// itself, and the choice keeps pointing at the person's headphones
+  /// whatever they are. With no choice seen (the headset was the default
+  /// before this service started), the server's configured default that
+  /// went is followed the same way, unless a registered accessory's: the
+  /// router decides for those.
   private mutating func carryChoiceThroughAProfileSwitch(
     sinks: [Sink], names: Set<String>, accessories: Set<String>,
     reappearGrace: Double, now: Instant

@@ -37,6 +37,10 @@ public struct UnregisteredHeadphones: Sendable, Hashable {
   /// The registered accessories at the last look: one that is no longer
   /// registered did not just connect.
   private var lastRegistered: Set<String> = []
+  /// The Bluetooth addresses of every output at the last look, headphones
+  /// or not: one newly known as headphones (BlueZ's class came) did not
+  /// just connect.
+  private var lastBluetooth: Set<String> = []
 
   /// Creates empty bookkeeping.
   public init() {}
@@ -60,6 +64,8 @@ public struct UnregisteredHeadphones: Sendable, Hashable {
     now: Instant
   ) {
     var present: [String: (name: String, isDefault: Bool)] = [:]
+    let bluetooth = Set(sinks.lazy.compactMap(bluetoothAddress(of:)))
+    defer { lastBluetooth = bluetooth }
     for sink in sinks where isHeadphones(sink, byBlueZ: byBlueZ) {
       guard let identity = headphonesIdentity(of: sink)?.description,
         !registered.contains(identity)
@@ -75,8 +81,11 @@ public struct UnregisteredHeadphones: Sendable, Hashable {
     if present.isEmpty, entries.isEmpty { return }
     for (identity, seen) in present {
       guard var entry = entries[identity] else {
-        // Unregistered while connected is not connecting.
-        let wasThere = isFirstLook || lastRegistered.contains(identity)
+        // Unregistered while connected is not connecting, nor is
+        // becoming known as headphones.
+        let wasThere =
+          isFirstLook || lastRegistered.contains(identity)
+          || lastBluetooth.contains(identity)
         entries[identity] = Entry(
           name: seen.name, connectedAt: wasThere ? 0 : now,
           takesPart: !wasThere || seen.isDefault)

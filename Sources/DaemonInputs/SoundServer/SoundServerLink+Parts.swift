@@ -208,77 +208,101 @@ final class VanishingSinks: Sendable {
   /// jack pulled.
   func changed(_ index: UInt32) {
     let taken = state.withLock {
-      state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32])? in
+      state -> (VanishingSinkMute, PulseConnection, Sink)? in
       guard let rule = state.rule, let commander = state.commander else {
         return nil
       }
-      // A pulled jack's sink, plugged again: asked the same way.
-      let pulled = state.pulled[index]
-      guard
-        let entry = pulled.map({ ($0, [UInt32]()) }) ?? state.watched[index],
-        pulled != nil || !entry.1.isEmpty,
-        pulled != nil || wiredHeadphonesJack(of: entry.0) != nil
-      else { return nil }
+      // A jack's sink with audible streams, or a pulled jack's sink,
+      // whose plugging in again is told.
+      let sink: Sink
+      if let entry = state.watched[index], !entry.streams.isEmpty,
+        wiredHeadphonesJack(of: entry.sink) != nil
+      {
+        sink = entry.sink
+      } else if let pulled = state.pulled[index] {
+        sink = pulled
+      } else {
+        return nil
+      }
       // Asked already: asked again once the answer comes, as the answer
       // may be from before this change.
       guard state.asking.insert(index).inserted else {
         state.changedAgain.insert(index)
         return nil
       }
-      return (rule, commander, entry.0, entry.1)
+      return (rule, commander, sink)
     }
-    guard let (rule, commander, sink, streams) = taken else { return }
+    guard let (rule, commander, sink) = taken else { return }
     Task {
       while true {
         let now = try? await commander.sink(named: sink.name)
         let outcome = state.withLock { state -> JackOutcome in
-          if let now, now.index == index, wiredHeadphonesJack(of: now) == nil,
-            state.watched.removeValue(forKey: index) != nil
-          {
-            state.asking.remove(index)
-            state.changedAgain.remove(index)
-            state.pulled[index] = sink
-            return .pulled
+          var outcome = JackOutcome.unchanged
+          if let now, now.index == index {
+            if wiredHeadphonesJack(of: now) == nil,
+              let entry = state.watched.removeValue(forKey: index)
+            {
+              state.pulled[index] = entry.sink
+              outcome = .pulled(entry.streams)
+            } else if wiredHeadphonesJack(of: now) != nil,
+              state.pulled.removeValue(forKey: index) != nil
+            {
+              outcome = .back(now)
+            }
           }
-          if let now, now.index == index, wiredHeadphonesJack(of: now) != nil,
-            state.pulled.removeValue(forKey: index) != nil
-          {
-            state.asking.remove(index)
-            state.changedAgain.remove(index)
-            return .back(now)
-          }
-          if state.changedAgain.remove(index) != nil,
-            state.commander === commander
-          {
-            return .askAgain
-          }
-          state.asking.remove(index)
-          return .unchanged
+          // Changed again meanwhile: asked once more, after acting on
+          // this answer (a pull, then a plug, each told).
+          let again =
+            state.changedAgain.remove(index) != nil
+            && state.commander === commander
+          if !again { state.asking.remove(index) }
+          return again ? outcome.thenAskAgain : outcome
         }
         switch outcome {
-        case .pulled:
-          Self.mute(streams, of: sink, through: commander, telling: rule)
-          return
-        case .back(let now):
+        case .pulled(let streams), .pulledThenAskAgain(let streams):
+          if !streams.isEmpty {
+            Self.mute(streams, of: sink, through: commander, telling: rule)
+          }
+        case .back(let now), .backThenAskAgain(let now):
           rule.jackBack(now)
-          return
-        case .unchanged: return
-        case .askAgain: continue
+        case .unchanged, .askAgain:
+          break
         }
+        guard outcome.asksAgain else { return }
       }
     }
   }
 
-  /// What the answer about a headphone jack's sink shows.
+  /// What the answer about a headphone jack's sink shows, and whether it
+  /// is asked for again.
   private enum JackOutcome {
-    /// The jack was pulled: its streams are muted.
-    case pulled
-    /// The jack muted before plays on the headphones again.
+    /// The jack was pulled: these streams are muted.
+    case pulled([UInt32])
+    case pulledThenAskAgain([UInt32])
+    /// The jack pulled before plays on the headphones again.
     case back(Sink)
+    case backThenAskAgain(Sink)
     /// Nothing to do.
     case unchanged
-    /// It changed again meanwhile: asked once more.
     case askAgain
+
+    /// The same, then asked again: it changed again meanwhile.
+    var thenAskAgain: Self {
+      switch self {
+      case .pulled(let streams): .pulledThenAskAgain(streams)
+      case .back(let sink): .backThenAskAgain(sink)
+      case .unchanged: .askAgain
+      default: self
+      }
+    }
+
+    /// Whether the sink is asked for again.
+    var asksAgain: Bool {
+      switch self {
+      case .pulledThenAskAgain, .backThenAskAgain, .askAgain: true
+      case .pulled, .back, .unchanged: false
+      }
+    }
   }
 
   /// Mutes streams of a sink that went (or whose headphones went), and

@@ -74,9 +74,13 @@ extension DecisionRun {
     }
     // The accessory that has the output: the one the decision chose, or,
     // while it holds (a profile switch), the one that has the default.
+    // Only a registered one: the engine knows no card or microphone of
+    // headphones nobody registered, and leaves their calls to the server.
     let output = target ?? snapshot.defaultOutput.flatMap { outputIndex[$0] }
     var accessory: Int?
-    if let output, let owner = owner[output], isWorn(statuses[owner]) {
+    if let output, let owner = owner[output], isWorn(statuses[owner]),
+      accessories[owner].accessory.isRegistered
+    {
       accessory = owner
     }
     if explaining { explainCall(phase, streams, accessory, statuses, output) }

@@ -30,7 +30,7 @@ extension DecisionRun {
     case .connected:
       since > 0
         ? "connected since \(ago(since)) (does not report placement)"
-        : "connected since before accessoryd started (does not report "
+        : "connected since before accessoryd looked (does not report "
           + "placement)"
     case .placementUnknown:
       "connected, no placement reported yet"

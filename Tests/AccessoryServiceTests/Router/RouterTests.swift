@@ -166,7 +166,7 @@ struct RouterTests {
         report.explanation?.steps.contains {
           $0.rule == "accessories.choose"
             && $0.candidates.contains {
-              $0.reason.hasPrefix("connected since before accessoryd started")
+              $0.reason.hasPrefix("connected since before accessoryd looked")
             }
         } == true, "\(report.text ?? "")")
     }

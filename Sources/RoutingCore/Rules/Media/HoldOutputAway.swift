@@ -26,9 +26,10 @@ extension MediaRun {
   /// Rule `hold-away`: a pulled jack is plugged in again.
   ///
   /// The link saw it after it muted the streams on its output, so the
-  /// output no longer counts as one that went: its streams on it are back once a state shows it the
-  /// headphones' (one that showed them there before the pull would not
-  /// do, which is why a jack's output counts as gone at all).
+  /// output no longer counts as one that went: its streams on it are back
+  /// once a state shows the output the headphones' again. (Without that
+  /// word, a state from before the pull could not be told from one after
+  /// the plug, which is why a jack's output counts as gone at all.)
   mutating func jackBack(_ address: String, output: UInt32) {
     guard memory.absences[address]?.gone.remove(output) != nil else { return }
     settleAll()

@@ -24,8 +24,9 @@ extension MediaRun {
     let played = absence.played.intersection(present)
     // Headphones nobody registered are back only with their streams on
     // them: the router brings back a registered accessory's, but theirs
-    // only when the person pinned them there or made them the default, and
-    // unmuting them elsewhere would play them out loud.
+    // only while they take part in routing (or the person pinned them
+    // there, or made them the default), and unmuting them elsewhere would
+    // play them out loud.
     let registered = view.registered.contains(address)
     let elsewhere = streams.union(played).filter { stream in
       server.stream(stream).map { !outputs.contains($0.output) } ?? false
