@@ -56,12 +56,13 @@ func runMachineProgram(_ arguments: [String]) async throws {
   }
 }
 
-/// Inside the VM, gives the server root of `ACCESSORYD_SERVER_ROOT`
-/// (``SoundServerStack/root(_:)``, such as Debian 13's servers) the VM's
-/// own `/proc`, `/sys`, `/dev`, `/run` and `/tmp`, as `scripts/test-stacks`
-/// gives it the host's: its servers then see the VM's sound cards, udev's
-/// database and the test's directories. Once per boot; nothing for this
-/// machine's own servers.
+/// Inside the VM, mounts the VM's own directories in the server root.
+///
+/// The root of `ACCESSORYD_SERVER_ROOT` (``SoundServerStack/root(_:)``,
+/// such as Debian 13's servers) gets the VM's `/proc`, `/sys`, `/dev`,
+/// `/run` and `/tmp`, as `scripts/test-stacks` gives it the host's: its
+/// servers then see the VM's sound cards, udev's database and the test's
+/// directories. Once per boot; nothing for this machine's own servers.
 func prepareServerRootInsideTheVM() async throws {
   guard BluetoothVM.isInside, case .root(let root) = SoundServerStack.current
   else { return }
