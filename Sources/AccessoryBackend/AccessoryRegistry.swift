@@ -469,11 +469,10 @@ public struct AccessoryRegistry: Sendable, Hashable {
         reason: "the primary and secondary audio sources are both "
           + "'\(hexBytes(primary))'; expected two different hosts")
     }
-    if primary == nil, let secondary {
-      throw .invalidRequest(
-        reason: "a secondary audio source '\(hexBytes(secondary))' without a "
-          + "primary; set a single connected host as the primary")
-    }
+    // A secondary without a primary is valid, as Apple's documentation
+    // sets no rule between them: a multipoint headset whose primary host
+    // dropped off reports exactly that. The engine takes the remaining
+    // host as the one connected.
   }
 
   private func describe(_ paired: PairedAccessory) -> String {

@@ -191,10 +191,6 @@ struct RegistrationRulesTests {
       secondary: Data([0xAB, 2, 3, 4, 5, 6]),
       reason: "the primary and secondary audio sources are both "
         + "'AB:02:03:04:05:06'; expected two different hosts"),
-    BadIdentifier(
-      primary: nil, secondary: Data([1, 2, 3, 4, 5, 6]),
-      reason: "a secondary audio source '01:02:03:04:05:06' without a "
-        + "primary; set a single connected host as the primary"),
   ]
 
   @Test(arguments: badIdentifiers)
@@ -215,6 +211,22 @@ struct RegistrationRulesTests {
       _ = try await engine.update(accessory, configuration)
     }
     #expect(atUpdate == .invalidRequest(reason: bad.reason))
+  }
+
+  @Test(
+    "A secondary source without a primary is valid: the primary host dropped off"
+  )
+  func aSecondaryWithoutAPrimary() async throws {
+    let (engine, accessory) = try await makeEngineWithHeadphones()
+    let both = Configuration(
+      deviceCapabilities: [.audioSwitching],
+      primaryAudioSourceDeviceIdentifier: Data([1, 2, 3, 4, 5, 6]),
+      secondaryAudioSourceDeviceIdentifier: Data([6, 5, 4, 3, 2, 1]))
+    try await engine.register(accessory, both)
+    var dropped = both
+    dropped.primaryAudioSourceDeviceIdentifier = nil
+    _ = try await engine.update(accessory, dropped)
+    #expect(try engine.configuration(for: accessory) == dropped)
   }
 
   @Test func anAccessoryNeitherPairedNorRegisteredSaysToPairFirst() {

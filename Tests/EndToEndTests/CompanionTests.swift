@@ -158,6 +158,39 @@ extension CompanionTests {
   }
 }
 
+extension CompanionTests {
+  @Test(
+    "A host dropping off a multipoint headset: the primary cleared, the remaining host takes the buds",
+    arguments: SoundServerKind.allCases)
+  func primaryHostDropsOff(_ kind: SoundServerKind) async throws {
+    try await withRig(kind) { rig in
+      try await rig.ok(["pair", budsAddress])
+      let (engine, accessory) = companionView(of: rig)
+      let otherHost = Data([0x11, 0x22, 0x33, 0x44, 0x55, 0x99])
+      try await AccessoryControlEngines.withEngine(engine) {
+        try await AccessoryControlDevice.register(
+          accessory, [.audioSwitching, .placement])
+        let device = try AccessoryControlDevice.current(for: accessory)
+        // Worn, with another host primary and this one secondary: the
+        // buds are the other host's.
+        var config = device.configuration
+        config.devicePlacement = .inEar
+        config.primaryAudioSourceDeviceIdentifier = otherHost
+        config.secondaryAudioSourceDeviceIdentifier = try #require(
+          BluetoothAddress(thisHost)?.data)
+        try await device.update(config)
+        try await rig.staysRouted(to: "speaker", for: .seconds(1))
+        // The other host drops off: the companion clears the primary, as
+        // Apple's API lets it. Accepted, and this host is the one left.
+        config.primaryAudioSourceDeviceIdentifier = nil
+        try await device.update(config)
+        #expect(device.configuration == config)
+        try await rig.eventuallyRouted(to: "buds")
+      }
+    }
+  }
+}
+
 /// What a companion holds for a rig's daemon: an engine that talks to it,
 /// and the buds as AccessorySetupKit hands them over.
 private func companionView(

@@ -90,9 +90,16 @@ extension DecisionRun {
   func multipointRefusal(
     _ accessory: Accessory
   ) -> AccessoryStatus.IneligibleReason? {
-    let primary = accessory.primarySource.map(normalizedAddress)
-    let secondary = accessory.secondarySource.map(normalizedAddress)
+    var primary = accessory.primarySource.map(normalizedAddress)
+    var secondary = accessory.secondarySource.map(normalizedAddress)
     if primary == nil, secondary == nil { return nil }
+    // The primary cleared while a secondary stays (the primary host
+    // dropped off a multipoint headset): the remaining host is the one
+    // connected, as a primary is.
+    if primary == nil {
+      primary = secondary
+      secondary = nil
+    }
     if hostAddresses.isEmpty { return nil }
     if let primary, hostAddresses.contains(primary) { return nil }
     if let secondary, hostAddresses.contains(secondary) {
