@@ -317,6 +317,22 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   // MARK: - Finding accessories
 
+  /// The accessories a display name selects, case aside: a paired
+  /// accessory's name, or a registration's.
+  ///
+  /// - Parameter name: The display name.
+  /// - Returns: Their addresses, in order.
+  public func addresses(named name: String) -> [BluetoothAddress] {
+    let folded = name.lowercased()
+    let paired = accessories.values.filter {
+      $0.displayName.lowercased() == folded
+    }.map(\.address)
+    let registered = registrations.values.filter {
+      $0.displayName?.lowercased() == folded
+    }.map(\.address)
+    return Set(paired + registered).sorted()
+  }
+
   /// Returns the address an accessory selector names.
   ///
   /// A selector is a Bluetooth address (any case, `:` or `-` separated),

@@ -383,6 +383,20 @@ struct Checkup {
   }
 
   private mutating func checkPolicy() {
+    // A file where the daemon looks at each reload, which it has not read
+    // yet: made (or copied there) since it started or last reloaded.
+    if let status, let search = status.policySearchPath,
+      status.policyPath != search,
+      FileManager.default.fileExists(atPath: search)
+    {
+      problem(
+        "policy",
+        "'\(search)' exists, but the daemon uses \(status.policyPath): it "
+          + "was made after the daemon read its policy",
+        fix: "acctl policy reload (or systemctl --user reload accessoryd) "
+          + "reads it")
+      return
+    }
     var path = status?.policyPath
     if status == nil {
       let file =

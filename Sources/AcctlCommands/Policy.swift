@@ -1,4 +1,5 @@
-// acctl policy: checks a policy file and shows the policy in use.
+// acctl policy: checks a policy file, shows the policy in use, and has the
+// daemon read it again.
 
 import AccessoryControl
 import CommandLineKit
@@ -9,8 +10,8 @@ extension Acctl {
   /// Groups the policy subcommands.
   struct Policy: Command {
     static let configuration = CommandConfiguration(
-      abstract: "Check a policy file or show the policy in use.",
-      subcommands: [Check.self, Show.self])
+      abstract: "Check a policy file, show the policy in use, or reload it.",
+      subcommands: [Check.self, Show.self, Reload.self])
 
     init(arguments: inout ArgumentCursor) throws {}
   }
@@ -100,6 +101,50 @@ extension Acctl.Policy {
           ? Rendering.json(result)
           : Rendering.trimmingTrailingNewlines(
             result["text"]?.stringValue ?? ""))
+    }
+  }
+
+  /// Has the daemon read its policy again, as SIGHUP does.
+  struct Reload: Command {
+    static let configuration = CommandConfiguration(
+      abstract: "Have the daemon read its policy again, and say which file.",
+      discussion: """
+        The same as SIGHUP (systemctl --user reload accessoryd). Without a \
+        --policy of its own, the daemon looks afresh for \
+        $XDG_CONFIG_HOME/accessoryd/policy.json5: a file made there since \
+        it started is read, and without one it uses the built-in default. \
+        A policy that is not valid is refused with exit code 78 and the \
+        daemon keeps the one it has.
+        """)
+
+    static let signature: [ArgumentDefinition] = [
+      .flag("json", abstract: "Print the path and description as JSON."),
+      Acctl.Shared.socket,
+    ]
+
+    /// Whether to print JSON.
+    var json: Bool
+    /// The daemon's socket.
+    var socket: String
+
+    init(arguments: inout ArgumentCursor) throws {
+      json = arguments.flag("json")
+      socket = Acctl.socketPath(arguments)
+    }
+
+    func run() async throws {
+      let result = try Daemon(path: socket).call(PolicyReloadRequest())
+      if json {
+        Output.print(Rendering.json(result))
+        return
+      }
+      let description = result["description"]?.stringValue ?? ""
+      let source =
+        result["path"]?.stringValue.map { "'\($0)'" }
+        ?? "the built-in default policy"
+      Output.print(
+        "Policy reloaded: the daemon uses \(source)"
+          + (description.isEmpty ? "." : ": \(description)"))
     }
   }
 }

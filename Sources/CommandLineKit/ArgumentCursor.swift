@@ -59,7 +59,14 @@ public struct ArgumentCursor: Sendable {
           let definition = signature.first(where: {
             $0.kind != .positional && $0.name == name
           })
-        else { throw ParserError.unknownOption("--" + name) }
+        else {
+          throw ParserError.unknownOption(
+            "--" + name,
+            suggestion: suggestion(
+              for: name,
+              among: signature.filter { $0.kind != .positional }.map(\.name)
+            ).map { "--" + $0 })
+        }
         try take(definition, attached: attached, from: &iterator)
       } else {
         let letters = word.dropFirst()

@@ -77,7 +77,17 @@ struct CommandParser {
       if word.hasPrefix("-"), word != "-", word != "--" {
         throw ParserError.unknownOption(word)
       }
-      throw ParserError.unexpectedArguments([word])
+      let subcommands = current.configuration.subcommands
+      guard !subcommands.isEmpty else {
+        throw ParserError.unexpectedArguments([word])
+      }
+      throw ParserError.unknownSubcommand(
+        word,
+        suggestion: suggestion(
+          for: word,
+          among: subcommands.flatMap {
+            [$0.commandName] + $0.configuration.aliases
+          }))
     }
     let selected = stack[stack.count - 1]
     var cursor = try ArgumentCursor(

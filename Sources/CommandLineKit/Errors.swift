@@ -99,7 +99,9 @@ public struct CleanExit: Error, Sendable, CustomStringConvertible {
 ///
 /// These become text in one place, ``ParserError/message``.
 enum ParserError: Error, Sendable {
-  case unknownOption(String)
+  case unknownOption(String, suggestion: String? = nil)
+  /// A word where a subcommand was expected, with the closest one.
+  case unknownSubcommand(String, suggestion: String?)
   case missingValue(ArgumentDefinition)
   case unexpectedValue(option: String, value: String)
   case unexpectedArguments([String])
@@ -109,8 +111,12 @@ enum ParserError: Error, Sendable {
   /// The message, quoting the user's input.
   var message: String {
     switch self {
-    case .unknownOption(let name):
+    case .unknownOption(let name, let suggestion):
       return "Unknown option '\(name)'"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    case .unknownSubcommand(let word, let suggestion):
+      return "Unexpected argument '\(word)'"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
     case .missingValue(let definition):
       return "Missing value for '\(definition.synopsis)'"
     case .unexpectedValue(let option, let value):

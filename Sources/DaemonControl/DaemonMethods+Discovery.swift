@@ -98,6 +98,15 @@ extension DaemonMethods {
       throw AccessoryControlFailure.invalidRequest(
         reason: "\(address) is not paired; pair it before renaming it")
     }
+    // Names select accessories, as addresses do: two of one name could
+    // only be reached by address.
+    if let other = engine.registry.addresses(named: name).first(where: {
+      $0 != address
+    }) {
+      throw AccessoryControlFailure.invalidRequest(
+        reason: "'\(name)' is the name of \(other) already; choose a name "
+          + "no other accessory has")
+    }
     try await engine.pair(
       address, displayName: name, formFactor: paired.formFactor,
       descriptor: paired.accessory.descriptor)

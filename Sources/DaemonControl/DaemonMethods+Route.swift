@@ -68,6 +68,37 @@ extension DaemonMethods {
     return report
   }
 
+  /// Reads the policy again and routes by it.
+  ///
+  /// ``PolicyStore/reload()`` reads it; the log says which file is now in
+  /// use; a bad file is refused and the old policy stays. SIGHUP and
+  /// `policy.reload` both come here.
+  ///
+  /// - Parameter cause: What asked, for the log.
+  /// - Returns: The policy now in force.
+  /// - Throws: ``ControlError/invalidConfiguration(_:)`` with the error.
+  public func reloadPolicy(
+    because cause: String
+  ) async throws(ControlError) -> PolicyStore.Loaded {
+    let loaded: PolicyStore.Loaded
+    do {
+      loaded = try policies.reload()
+    } catch {
+      logger.error(
+        "The new policy is refused; the old one stays: \(error)",
+        metadata: ["policy.cause": cause])
+      throw ControlError.invalidConfiguration(error.description)
+    }
+    logger.notice(
+      "Policy reloaded",
+      metadata: [
+        "policy.path": loaded.path ?? "built-in",
+        "policy.cause": cause,
+      ])
+    await router.reconcile(because: .policyReloaded)
+    return loaded
+  }
+
   func checkPolicy(_ request: PolicyCheckRequest) throws -> PolicyDocument {
     let path = request.path
     do {

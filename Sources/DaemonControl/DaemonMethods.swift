@@ -105,6 +105,12 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
         return try reply(EmptyReply())
       case PolicyCheckRequest.method:
         return try reply(checkPolicy(.init(params: params)))
+      case PolicyReloadRequest.method:
+        _ = try PolicyReloadRequest(params: params)
+        let loaded = try await reloadPolicy(because: "acctl policy reload")
+        return try reply(
+          PolicyDocument(
+            path: loaded.path, description: loaded.policy.description))
       case PolicyShowRequest.method:
         _ = try PolicyShowRequest(params: params)
         let loaded = policies.loaded
@@ -115,6 +121,8 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       case DaemonStatusRequest.method:
         _ = try DaemonStatusRequest(params: params)
         var status = status()
+        status.policyPath = policies.loaded.path ?? "built-in default"
+        status.policySearchPath = policies.searchPath
         status.hostAddresses = await router.currentHostAddresses
         let server = await router.serverInfo
         status.soundServer = DaemonStatus.SoundServer(

@@ -84,7 +84,9 @@ struct Accessoryd {
     defer { withExtendedLifetime(lock) {} }
     let policies: PolicyStore
     do {
-      policies = try PolicyStore(path: configuration.policyPath)
+      policies = try PolicyStore(
+        path: configuration.policyPath,
+        searchPath: configuration.policySearchPath)
     } catch {
       printError("Error: \(error)\n")
       exit(ProcessExitCode.configuration.rawValue)
@@ -173,21 +175,19 @@ struct Accessoryd {
         signals,
         reload: {
           notify([.reloading], through: notifier, logger: logger)
-          let outcome: String
-          do {
-            try policies.reload()
-            logger.notice(
-              "Policy reloaded",
-              metadata: ["policy.path": configuration.policyPath ?? "built-in"])
-            outcome = "Policy reloaded"
-            // Not awaited: a stop signal must not wait for the route.
-            Task { await router.reconcile(because: .policyReloaded) }
-          } catch {
-            logger.error(
-              "The new policy is refused; the old one stays: \(error)")
-            outcome = "The new policy is refused; the old one stays"
+          // Not awaited: a stop signal must not wait for the route.
+          Task {
+            let outcome: String
+            do {
+              let loaded = try await methods.reloadPolicy(because: "SIGHUP")
+              outcome =
+                "Policy reloaded from \(loaded.path ?? "the built-in default")"
+            } catch {
+              outcome = "The new policy is refused; the old one stays"
+            }
+            notify(
+              [.ready, .status(outcome)], through: notifier, logger: logger)
           }
-          notify([.ready, .status(outcome)], through: notifier, logger: logger)
         },
         stop: { signal in
           notify([.stopping], through: notifier, logger: logger)

@@ -36,7 +36,8 @@ private let updateUsage = """
       players                 List the media players of the session and what they
                               play.
       events                  Print events as they happen, until interrupted.
-      policy                  Check a policy file or show the policy in use.
+      policy                  Check a policy file, show the policy in use, or reload
+                              it.
       status                  Show the daemon, its sound server and its files.
       doctor                  Check the daemon and what it needs, with fixes.
 
@@ -102,7 +103,7 @@ private let updateUsage = """
 
   @Test func policyHelpListsItsSubcommands() async throws {
     let expected = """
-      OVERVIEW: Check a policy file or show the policy in use.
+      OVERVIEW: Check a policy file, show the policy in use, or reload it.
 
       USAGE: acctl policy <subcommand>
 
@@ -112,6 +113,8 @@ private let updateUsage = """
       SUBCOMMANDS:
         check                   Check a policy file without using it.
         show                    Print the policy in use, as the daemon loaded it.
+        reload                  Have the daemon read its policy again, and say which
+                                file.
 
         See 'acctl help policy <subcommand>' for detailed help.
 
@@ -141,6 +144,11 @@ private let updateUsage = """
       (
         ["update", "Studio Buds", "--foo"],
         "Error: Unknown option '--foo'\n" + updateUsage
+      ),
+      (
+        ["update", "Studio Buds", "--placment", "inEar"],
+        "Error: Unknown option '--placment'; did you mean '--placement'?\n"
+          + updateUsage
       ),
       (
         ["update"],

@@ -270,6 +270,21 @@ private let assignUsage = """
         "Error: Unknown option '--frobnicate'\n") == true)
   }
 
+  @Test("A mistyped subcommand or option names the closest one")
+  func didYouMean() {
+    #expect(
+      failure("asign")?.0.hasPrefix(
+        "Error: Unexpected argument 'asign'; did you mean 'assign'?\n")
+        == true)
+    #expect(
+      failure("assign", "a", "--cuont", "2")?.0.hasPrefix(
+        "Error: Unknown option '--cuont'; did you mean '--count'?\n") == true)
+    // Nothing close: no guess.
+    #expect(
+      failure("zzzzzz")?.0.hasPrefix("Error: Unexpected argument 'zzzzzz'\n")
+        == true)
+  }
+
   @Test func exitCodes() {
     struct Broken: Error, CustomStringConvertible {
       var description: String { "the thing broke" }

@@ -178,13 +178,16 @@ private func labels(_ section: String, in help: String) -> [String] {
       try await complete("acctl ") == labels("SUBCOMMANDS", in: help) + ["help"]
     )
     #expect(try await complete("acctl u") == ["unpair", "update"])
-    #expect(try await complete("acctl policy ") == ["check", "show", "--help"])
+    #expect(
+      try await complete("acctl policy ") == [
+        "check", "show", "reload", "--help",
+      ])
   }
 
   @Test(
     arguments: [
       "pair", "unpair", "register", "update", "current", "list", "route",
-      "events", "policy check", "policy show", "status",
+      "events", "policy check", "policy show", "policy reload", "status",
     ])
   func optionsMatchTheHelp(command: String) async throws {
     let words = command.split(separator: " ").map(String.init)

@@ -198,6 +198,12 @@ struct BadInputTests {
               (AA:BB:CC:DD:EE:02) without the placement capability
 
               """),
+          Row(
+            label: "another accessory's name",
+            arguments: ["rename", phonesAddress, "studio buds"],
+            status: 3,
+            stderr: "Error: 'studio buds' is the name of \(budsAddress) "
+              + "already; choose a name no other accessory has\n"),
         ])
 
       // The buds are unpaired: their registration is invalidated.

@@ -198,7 +198,9 @@ struct LifecycleTests {
     ) { $0.hasPrefix("READY=1") }
     #expect(
       listener.messages[ready + 1].hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
-    #expect(listener.messages[reloaded] == "READY=1\nSTATUS=Policy reloaded")
+    #expect(
+      listener.messages[reloaded]
+        == "READY=1\nSTATUS=Policy reloaded from \(daemon.policyPath)")
     try daemon.writePolicy("{ not a policy")
     daemon.signal(SIGHUP)
     let refused = try await listener.waitForMessage(

@@ -66,6 +66,10 @@ public final class DaemonFixture: Sendable {
   /// as on a machine without a session.
   public let sessionBusAddress: String?
   private let extraEnvironment: [String: String]
+  /// Whether the daemon is given `--policy`; else it looks for
+  /// ``policyPath`` in its configuration directory, as a daemon started
+  /// without options does.
+  private let passesPolicy: Bool
   private let accessorydPath: String
   let acctlPath: String
   let state: Mutex<State>
@@ -81,14 +85,18 @@ public final class DaemonFixture: Sendable {
   private init(
     directory: String, soundServerAddress: String, hostAddresses: [String],
     systemBusAddress: String?, sessionBusAddress: String?,
-    extraEnvironment: [String: String],
+    extraEnvironment: [String: String], passesPolicy: Bool,
     accessorydPath: String, acctlPath: String,
     watchdog: ProcessGroupWatchdog
   ) {
     self.directory = directory
     self.socketPath = "\(directory)/control.sock"
     self.stateDirectory = "\(directory)/state"
-    self.policyPath = "\(directory)/policy.json5"
+    self.passesPolicy = passesPolicy
+    self.policyPath =
+      passesPolicy
+      ? "\(directory)/policy.json5"
+      : "\(directory)/home/.config/accessoryd/policy.json5"
     self.logPath = "\(directory)/accessoryd.log"
     self.soundServerAddress = soundServerAddress
     self.hostAddresses = hostAddresses
@@ -121,6 +129,9 @@ public final class DaemonFixture: Sendable {
   ///     none.
   ///   - environment: More variables for the daemon, such as
   ///     `NOTIFY_SOCKET`.
+  ///   - policyInConfigHome: Starts the daemon without `--policy` and
+  ///     without a policy file: it looks for one in its configuration
+  ///     directory (``policyPath``), which ``writePolicy(_:)`` writes.
   /// - Returns: The running daemon.
   /// - Throws: ``DaemonFixtureError`` with the end of the log if the
   ///   products are missing or the daemon does not come up; nothing is left
@@ -129,7 +140,7 @@ public final class DaemonFixture: Sendable {
     on server: SoundServer, policy: String? = nil,
     hostAddresses: [String] = [defaultHostAddress],
     systemBusAddress: String? = nil, sessionBusAddress: String? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], policyInConfigHome: Bool = false
   ) async throws -> DaemonFixture {
     SharedThreadWatchdog.start()
     let accessoryd = try builtProduct("accessoryd").path
@@ -158,10 +169,10 @@ public final class DaemonFixture: Sendable {
       directory: directory, soundServerAddress: server.serverAddress,
       hostAddresses: hostAddresses, systemBusAddress: systemBusAddress,
       sessionBusAddress: sessionBusAddress, extraEnvironment: environment,
-      accessorydPath: accessoryd,
+      passesPolicy: !policyInConfigHome, accessorydPath: accessoryd,
       acctlPath: acctl, watchdog: watchdog)
     do {
-      try fixture.writePolicy(policyText)
+      if !policyInConfigHome { try fixture.writePolicy(policyText) }
       try await fixture.launch()
     } catch {
       fixture.shutDown()
@@ -283,6 +294,9 @@ public final class DaemonFixture: Sendable {
 
   /// Replaces the policy file; send SIGHUP for the daemon to read it.
   public func writePolicy(_ text: String) throws {
+    try FileManager.default.createDirectory(
+      atPath: (policyPath as NSString).deletingLastPathComponent,
+      withIntermediateDirectories: true)
     try text.write(toFile: policyPath, atomically: true, encoding: .utf8)
   }
 
@@ -314,10 +328,10 @@ public final class DaemonFixture: Sendable {
 
   /// The daemon's command line after the program.
   var daemonArguments: [String] {
-    [
-      "--state-dir", stateDirectory, "--socket", socketPath, "--policy",
-      policyPath, "--log-level", "debug",
-    ] + hostAddresses.flatMap { ["--host-address", $0] }
+    ["--state-dir", stateDirectory, "--socket", socketPath]
+      + (passesPolicy ? ["--policy", policyPath] : [])
+      + ["--log-level", "debug"]
+      + hostAddresses.flatMap { ["--host-address", $0] }
   }
 
   private func launch(

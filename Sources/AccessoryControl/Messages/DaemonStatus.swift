@@ -39,6 +39,9 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
   public var soundServer: SoundServer
   /// The policy file, or `built-in default`.
   public var policyPath: String
+  /// Where the daemon looks for a policy file at each reload, when none
+  /// was named; nil when one was, or from a daemon that does not say.
+  public var policySearchPath: String?
   /// The state file.
   public var statePath: String
   /// The control socket.

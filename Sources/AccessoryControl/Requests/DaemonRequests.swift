@@ -90,6 +90,24 @@ public struct PolicyShowRequest: DaemonRequest {
   }
 }
 
+/// `policy.reload`: reads the policy again, as SIGHUP does: the file named
+/// at the start, or, when none was, the configuration directory's
+/// `policy.json5` if it exists now, else the built-in default.
+public struct PolicyReloadRequest: DaemonRequest {
+  /// What the daemon answers with: the policy now in force.
+  public typealias Reply = PolicyDocument
+  /// The method.
+  public static let method = "policy.reload"
+  /// Creates the request.
+  public init() {}
+  /// The params as sent.
+  public var params: JSONValue? { nil }
+  /// Reads the params the daemon received.
+  public init(params: RequestParameters) throws(ControlError) {
+    try params.allow([])
+  }
+}
+
 /// `policy.check`: reads a policy file as the daemon would, without using
 /// it.
 public struct PolicyCheckRequest: DaemonRequest {

@@ -15,6 +15,11 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
   public var server: String?
   /// The policy file; nil uses the built-in default policy.
   public var policyPath: String?
+  /// Where a policy file is looked for afresh at each reload.
+  ///
+  /// It is the configuration directory's `policy.json5` when no file was
+  /// named (`--policy`, or the config file's `policy`); nil when one was.
+  public var policySearchPath: String?
   /// The directory of the state file.
   public var stateDirectory: String
   /// The control socket's path.
@@ -92,8 +97,11 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
       accessoryd.policy(5) says how it decides.
 
       SIGTERM or SIGINT stop it gracefully; a second one while it stops ends \
-      it at once. SIGHUP reloads the policy; a bad policy is refused and the \
-      old one stays. SIGUSR1, SIGUSR2, SIGALRM and SIGPIPE are ignored. \
+      it at once. SIGHUP (or acctl policy reload) reads the policy again: \
+      the file named, or, without --policy, \
+      $XDG_CONFIG_HOME/accessoryd/policy.json5 if it exists now, else the \
+      built-in default; the log names the file in use, and a bad policy is \
+      refused while the old one stays. SIGUSR1, SIGUSR2, SIGALRM and SIGPIPE are ignored. \
       Under systemd (Type=notify) it reports READY=1 once its \
       socket listens, RELOADING=1 and READY=1 around a reload, and \
       STOPPING=1 on the way out.
@@ -311,8 +319,10 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
       }
     }
     var policy = cursor.value("policy") ?? file.policy
+    var policySearchPath: String?
     if policy == nil {
       let path = configHome + "/accessoryd/policy.json5"
+      policySearchPath = path
       if FileManager.default.fileExists(atPath: path) { policy = path }
     }
     let levelText = cursor.value("log-level") ?? file.logLevel ?? "notice"
@@ -337,6 +347,7 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
       DaemonConfiguration(
         server: cursor.value("server") ?? file.server,
         policyPath: policy,
+        policySearchPath: policySearchPath,
         stateDirectory: cursor.value("state-dir") ?? file.stateDirectory
           ?? StateFile.defaultURL(environment: environment)
           .deletingLastPathComponent().path,

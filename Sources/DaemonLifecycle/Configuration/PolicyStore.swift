@@ -18,14 +18,22 @@ public final class PolicyStore: Sendable {
   }
 
   private let current: Mutex<Loaded>
+  /// Where a policy file is looked for afresh at each reload, when none
+  /// was named: the configuration directory's `policy.json5`.
+  public let searchPath: String?
 
   /// Loads the policy file, or the built-in default policy without one.
   ///
-  /// - Parameter path: The policy file, or nil for the built-in default.
+  /// - Parameters:
+  ///   - path: The policy file, or nil for the built-in default.
+  ///   - searchPath: When no file was named, where one is looked for at
+  ///     each reload: the file there is used once it exists, and the
+  ///     built-in default once it is gone. Nil when a file was named.
   /// - Throws: ``PolicyError`` naming the file, the key path and what is
   ///   allowed.
-  public init(path: String?) throws(PolicyError) {
+  public init(path: String?, searchPath: String? = nil) throws(PolicyError) {
     current = Mutex(try Self.load(path))
+    self.searchPath = searchPath
   }
 
   /// The policy in force and its origin.
@@ -34,14 +42,26 @@ public final class PolicyStore: Sendable {
   /// The policy in force.
   public var policy: Policy { current.withLock { $0.policy } }
 
-  /// Reads the policy file again; a bad file is refused and the old policy
-  /// stays.
+  /// Reads the policy again.
   ///
+  /// It reads the file named, or, when none was, the file at
+  /// ``searchPath`` if one exists there now, else the built-in default. A
+  /// bad file is refused and the old policy stays.
+  ///
+  /// - Returns: The policy now in force, with where it came from.
   /// - Throws: ``PolicyError``; the policy in force is then unchanged.
-  public func reload() throws(PolicyError) {
-    let path = current.withLock { $0.path }
+  @discardableResult
+  public func reload() throws(PolicyError) -> Loaded {
+    let path: String?
+    if let searchPath {
+      path =
+        FileManager.default.fileExists(atPath: searchPath) ? searchPath : nil
+    } else {
+      path = current.withLock { $0.path }
+    }
     let loaded = try Self.load(path)
     current.withLock { $0 = loaded }
+    return loaded
   }
 
   /// Reads a policy file without using it.
