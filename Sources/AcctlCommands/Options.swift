@@ -31,6 +31,28 @@ extension Acctl {
       \.rawValue)
   }
 
+  /// The options of a command that asks the daemon one thing and prints
+  /// the answer: `--json` and `--socket`.
+  struct JSONAndSocket {
+    /// Whether to print JSON.
+    var json: Bool
+    /// The daemon's socket.
+    var socket: String
+
+    /// Reads the options.
+    init(_ arguments: ArgumentCursor) {
+      json = arguments.flag("json")
+      socket = Acctl.socketPath(arguments)
+    }
+
+    /// The options' definitions.
+    ///
+    /// - Parameter what: What `--json` prints, such as "the path".
+    static func signature(printing what: String) -> [ArgumentDefinition] {
+      [Shared.json(what), Shared.socket]
+    }
+  }
+
   /// The daemon's socket path, from `--socket` or the environment.
   static func socketPath(_ arguments: ArgumentCursor) -> String {
     arguments.value("socket") ?? ControlSocketPath.resolve()

@@ -79,23 +79,19 @@ extension Acctl.Policy {
     static let configuration = CommandConfiguration(
       abstract: "Print the policy in use, as the daemon loaded it.")
 
-    static let signature: [ArgumentDefinition] = [
-      .flag("json", abstract: "Print the path, description and text as JSON."),
-      Acctl.Shared.socket,
-    ]
+    static let signature = Acctl.JSONAndSocket.signature(
+      printing: "the path, description and text")
 
-    /// Whether to print JSON.
-    var json: Bool
-    /// The daemon's socket.
-    var socket: String
+    /// Whether to print JSON, and the daemon's socket.
+    var options: Acctl.JSONAndSocket
+    var json: Bool { options.json }
 
     init(arguments: inout ArgumentCursor) throws {
-      json = arguments.flag("json")
-      socket = Acctl.socketPath(arguments)
+      options = Acctl.JSONAndSocket(arguments)
     }
 
     func run() async throws {
-      let result = try Daemon(path: socket).call(PolicyShowRequest())
+      let result = try Daemon(path: options.socket).call(PolicyShowRequest())
       Output.print(
         json
           ? Rendering.json(result)
@@ -117,24 +113,19 @@ extension Acctl.Policy {
         daemon keeps the one it has.
         """)
 
-    static let signature: [ArgumentDefinition] = [
-      .flag("json", abstract: "Print the path and description as JSON."),
-      Acctl.Shared.socket,
-    ]
+    static let signature = Acctl.JSONAndSocket.signature(
+      printing: "the path and description")
 
-    /// Whether to print JSON.
-    var json: Bool
-    /// The daemon's socket.
-    var socket: String
+    /// Whether to print JSON, and the daemon's socket.
+    var options: Acctl.JSONAndSocket
 
     init(arguments: inout ArgumentCursor) throws {
-      json = arguments.flag("json")
-      socket = Acctl.socketPath(arguments)
+      options = Acctl.JSONAndSocket(arguments)
     }
 
     func run() async throws {
-      let result = try Daemon(path: socket).call(PolicyReloadRequest())
-      if json {
+      let result = try Daemon(path: options.socket).call(PolicyReloadRequest())
+      if options.json {
         Output.print(Rendering.json(result))
         return
       }
