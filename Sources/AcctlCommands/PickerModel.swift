@@ -313,9 +313,9 @@ struct PickerModel {
       switch line.lowercased() {
       case "", "y", "yes":
         step = .settingUp(entry, name: name)
-        return .setUp(
-          address: entry.address,
-          name: name == entry.displayName ? nil : name)
+        // The name confirmed, always: left out, the daemon would keep the
+        // one an accessory paired before was given.
+        return .setUp(address: entry.address, name: name)
       case "n", "no":
         step = .choosing
       case "q", "quit":

@@ -46,8 +46,12 @@ extension Rendering {
       add("headphones", "not read (registered with --placement-source none)")
     } else if let link = accessory.headphones {
       add("headphones", headphoneLink(link))
-      if !link.battery.isEmpty { add("battery", battery(link.battery)) }
     }
+    add(
+      "battery",
+      accessory.headphones.flatMap {
+        $0.battery.isEmpty ? nil : battery($0.battery)
+      } ?? "unknown: " + whyNoBattery(accessory))
     if accessory.routePending == true {
       add("route", "pending until the sound server is back")
     }
@@ -115,7 +119,9 @@ extension Rendering {
           accessory.displayName,
           capabilitiesOrState,
           registration?.configuration.devicePlacement?.rawValue ?? "-",
-          accessory.headphones.map { battery($0.battery, short: true) } ?? "-",
+          accessory.headphones.flatMap {
+            $0.battery.isEmpty ? nil : battery($0.battery, short: true)
+          } ?? noBatteryCell(accessory),
           accessory.output ?? "-",
         ] + (saysSources ? [knownFrom(accessory.knownFrom)] : []))
     }
@@ -128,6 +134,12 @@ extension Rendering {
     var output = route.output ?? "none"
     if let description = route.description, !description.isEmpty {
       output += " (\(description))"
+    }
+    // The last output seen is no current one while the server is away.
+    if route.soundServer == .disconnected {
+      output =
+        "unknown: the sound server is away"
+        + (route.output == nil ? "" : " (last seen: \(output))")
     }
     var lines = [
       labelled("output", output, width: 14, indent: 0),
@@ -413,6 +425,32 @@ extension Rendering {
     return line
   }
 
+  /// Why accessoryd knows no battery level of an accessory, in a sentence.
+  static func whyNoBattery(_ accessory: DaemonAccessory) -> String {
+    if accessory.placementSourceChoice == "none" {
+      return "accessoryd does not read these headphones (registered with "
+        + "--placement-source none)"
+    }
+    guard let link = accessory.headphones else {
+      return "accessoryd reads the battery of AirPods and Galaxy Buds over "
+        + "Bluetooth; it has no link to these"
+    }
+    guard link.state == .connected else {
+      return "the link to the headphones is \(link.state)"
+        + (link.message.map { ": \($0)" } ?? "")
+    }
+    return "the headphones have not reported it yet"
+  }
+
+  /// The battery cell of an accessory without a level: why, in a word or
+  /// two (``whyNoBattery(_:)`` says it in full).
+  static func noBatteryCell(_ accessory: DaemonAccessory) -> String {
+    guard accessory.placementSourceChoice != "none",
+      let link = accessory.headphones
+    else { return "not read" }
+    return link.state == .connected ? "not yet" : "no link"
+  }
+
   /// Describes battery levels, such as `left 80%, right 75% charging`;
   /// `short` leaves out the charging state and uses `L`, `R`, `C`.
   static func battery(
@@ -497,11 +535,22 @@ extension Rendering {
           ? "read over Bluetooth when paired and connected (AirPods, Galaxy Buds)"
           : "not read: \(headphones.reason ?? "no reason given")")
     }
-    if !status.hostAddresses.isEmpty {
-      add(
-        "host addresses",
-        status.hostAddresses.map(canonicalAddress).joined(separator: ", "))
+    if let bluetooth = status.bluetooth {
+      var text = bluetooth.state.rawValue
+      if bluetooth.state == .running {
+        text +=
+          " (\(bluetooth.adapters) adapter\(bluetooth.adapters == 1 ? "" : "s"))"
+      } else if let reason = bluetooth.reason {
+        text += ": " + reason
+      }
+      add("bluez", text)
     }
+    add(
+      "host addresses",
+      status.hostAddresses.isEmpty
+        ? "none: no Bluetooth adapter, and no --host-address; multipoint "
+          + "reports cannot name this host"
+        : status.hostAddresses.map(canonicalAddress).joined(separator: ", "))
     return lines.joined(separator: "\n")
   }
 }

@@ -114,7 +114,7 @@ extension DaemonMethods {
       offeredName = offered.name
     }
     guard let device = await discovery.device(at: address) else {
-      throw Self.unknownDevice(address)
+      throw await unknownDevice(address)
     }
     if let paired = engine.registry.accessories[address] {
       throw AccessoryControlFailure.invalidRequest(

@@ -130,6 +130,11 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
           name: server?.serverName, version: server?.serverVersion)
         status.media = mediaStatus
         status.headphones = headphoneLinks?.reading
+        if let report = await bluez?.report() {
+          status.bluetooth = .init(
+            state: report.state, reason: report.reason,
+            adapters: report.adapters.count)
+        }
         return try reply(status)
       case MediaPlayersRequest.method:
         _ = try MediaPlayersRequest(params: params)
@@ -167,7 +172,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     let address = try Self.address(request.address)
     let descriptor = request.descriptor
     guard let device = await discovery.device(at: address) else {
-      throw Self.unknownDevice(address)
+      throw await unknownDevice(address)
     }
     if let descriptor, let mismatch = descriptor.mismatch(with: device) {
       throw AccessoryControlFailure.invalidRequest(
@@ -185,11 +190,18 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     return await accessoryRecord(address)
   }
 
-  /// The error for a device no discovery source sees.
-  static func unknownDevice(
+  /// The error for a device no discovery source sees: it says when the
+  /// sound server, one of the two sources, is away.
+  func unknownDevice(
     _ address: BluetoothAddress
-  ) -> AccessoryControlFailure {
-    .invalidRequest(
+  ) async -> AccessoryControlFailure {
+    guard await router.serverInfo != nil else {
+      return .invalidRequest(
+        reason: "accessoryd has no sound server now (it connects again by "
+          + "itself once the server is back), and BlueZ does not see "
+          + "\(address); start the sound server, or connect the accessory")
+    }
+    return .invalidRequest(
       reason: "the sound server has no Bluetooth output with the address "
         + "\(address), and BlueZ does not see it; connect the accessory "
         + "first")

@@ -59,6 +59,7 @@ private let oldBuds = FakeDaemon.text(
           state:             authorized
           output:            none
           registration:      none
+          battery:           unknown: accessoryd reads the battery of AirPods and Galaxy Buds over Bluetooth; it has no link to these
 
         """)
   }
@@ -86,8 +87,8 @@ private let oldBuds = FakeDaemon.text(
     let expected = """
       ADDRESS            NAME          CAPABILITIES              PLACEMENT  BATTERY         OUTPUT
       AA:BB:CC:DD:EE:01  Studio Buds   audioSwitching,placement  inEar      L80% R75% C40%  bluez_output.AA_BB_CC_DD_EE_01.1
-      AA:BB:CC:DD:EE:02  Desk Speaker  -                         -          -               -
-      AA:BB:CC:DD:EE:03  Old Buds      invalidated               -          -               -
+      AA:BB:CC:DD:EE:02  Desk Speaker  -                         -          not read        -
+      AA:BB:CC:DD:EE:03  Old Buds      invalidated               -          not read        -
 
       """
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
@@ -127,6 +128,7 @@ private let oldBuds = FakeDaemon.text(
         policy:         built-in default
         state:          /s.json
         socket:         /c.sock
+        host addresses: none: no Bluetooth adapter, and no --host-address; multipoint reports cannot name this host
 
       """
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
@@ -209,7 +211,7 @@ private let oldBuds = FakeDaemon.text(
             soundServer: .disconnected, summary: "No output yet"))
       ])
     let expected = """
-      output:       none
+      output:       unknown: the sound server is away
       pending:      yes, until the sound server is back
       sound server: disconnected
       summary:      No output yet

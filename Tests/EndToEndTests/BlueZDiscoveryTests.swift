@@ -56,6 +56,11 @@ struct BlueZDiscoveryTests {
     // The adapter's address is this host's identity.
     let status = try await rig.json(["status"])
     #expect(status["hostAddresses"] == ["00:01:02:03:04:05"])
+    // acctl status says BlueZ's state beside them.
+    let text = try await rig.ok(["status"]).stdout
+    #expect(text.contains("  bluez:          running (1 adapter)\n"), "\(text)")
+    #expect(
+      text.contains("  host addresses: 00:01:02:03:04:05"), "\(text)")
 
     // Descriptors: the A2DP service and Apple's data under a mask.
     let matching = try await rig.ok(

@@ -138,6 +138,20 @@ struct PickerTests {
       #expect(screen.contains("Cancelled.\nEXIT=1"), "\(screen)")
     }
     #expect(try await authorized(rig).count == 1)
+
+    // Set up again under the name the picker offers (its own, from
+    // BlueZ): the name confirmed is the name kept, not the earlier one.
+    let again = try await terminal.run(["pair"])
+    screen = try await again.waitFor("the list") {
+      $0.contains("Travel Speaker") && $0.hasSuffix("\n>")
+    }
+    screen = try await again.setUp(
+      try PickerScreen.number(of: "Travel Speaker", on: screen),
+      offering: "Travel Speaker", typing: "", address: speaker,
+      confirming: "")
+    #expect(screen.contains("EXIT=0"), "\(screen)")
+    #expect(
+      try await authorized(rig).first?["displayName"] == "Travel Speaker")
   }
 
   /// The accessories `acctl list` shows as authorized.

@@ -21,6 +21,18 @@ struct RecoveryTests {
 
       await rig.server.kill()
       try await waitForSoundServer(rig, "disconnected")
+      // While it is away, acctl says so: the output is unknown, and an
+      // accessory nobody can see is not there because of it.
+      let away = try await rig.ok(["route"]).stdout
+      #expect(
+        away.hasPrefix(
+          "output:       unknown: the sound server is away (last seen: buds"),
+        "\(away)")
+      let pairing = try await rig.daemon.acctl(["pair", "AA:BB:CC:DD:EE:09"])
+      #expect(pairing.status == 3)
+      #expect(
+        pairing.stderr.hasPrefix("Error: accessoryd has no sound server now"),
+        "\(pairing)")
       // SoundServer.restart() confirms the PipeWire default by setting it
       // with pactl, as a person would; the daemon must not see that, so it
       // is frozen until the server is up. For the daemon, nothing changed

@@ -55,6 +55,26 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
   /// Whether accessoryd can read headphones over Bluetooth itself; nil
   /// from a daemon that does not say.
   public var headphones: HeadphoneReading?
+  /// BlueZ as the daemon reaches it; nil from a daemon that does not say.
+  public var bluetooth: Bluetooth?
+
+  /// BlueZ in brief: the state `bluetooth.status` gives, why it is not
+  /// running, and how many adapters it has.
+  public struct Bluetooth: Sendable, Hashable, Codable {
+    /// Whether accessoryd reaches BlueZ.
+    public var state: BluetoothStatus.State
+    /// Why not, when it does not.
+    public var reason: String?
+    /// How many adapters BlueZ has.
+    public var adapters: Int
+
+    /// Creates the summary.
+    public init(state: BluetoothStatus.State, reason: String?, adapters: Int) {
+      self.state = state
+      self.reason = reason
+      self.adapters = adapters
+    }
+  }
 
   /// Creates a status.
   public init(
