@@ -3,7 +3,9 @@
 
 import AccessoryControl
 import CommandLineKit
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemCalls
 
 /// A connection to accessoryd, opened on the first call.
 ///
@@ -152,12 +154,26 @@ extension ExitStatusMeaning {
 enum Output {
   /// Writes text and a newline to standard output.
   static func print(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    write(text + "\n", to: STDOUT_FILENO)
   }
 
   /// Writes text and a newline to standard error.
   static func error(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    write(text + "\n", to: STDERR_FILENO)
+  }
+
+  /// Writes all of a text to a file descriptor; a closed pipe ends it.
+  private static func write(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { buffer in
+        Errno.retryingInterrupts {
+          Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+        }
+      }
+      guard written > 0 else { return }
+      bytes = bytes.dropFirst(written)
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit
 import CoreBluetooth
-import Foundation
+import FoundationEssentials
 
 /// The descriptor options shared by `acctl discover` and `acctl pair`.
 enum DescriptorOptions {
@@ -97,7 +97,7 @@ private func readDescriptorFile(_ path: String) throws -> ASDiscoveryDescriptor
     data = try Data(contentsOf: URL(fileURLWithPath: path))
   } catch {
     throw InvalidValue(
-      description: "cannot read it (\(error.localizedDescription))")
+      description: "cannot read it (\(error))")
   }
   do {
     return try JSONDecoder().decode(ASDiscoveryDescriptor.self, from: data)

@@ -6,9 +6,11 @@
 
 import AccessoryControl
 import CommandLineKit
-import Foundation
+import FoundationEssentials
+import Glibc
 import HeadphoneProtocols
 import RoutingCore
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -425,16 +427,17 @@ struct Checkup {
   private mutating func checkStateDirectory() {
     let directory: String
     if let status {
-      directory = (status.statePath as NSString).deletingLastPathComponent
+      directory =
+        status.statePath.lastIndex(of: "/").map {
+          $0 == status.statePath.startIndex
+            ? "/" : String(status.statePath[..<$0])
+        } ?? "."
     } else {
       directory =
         UserDirectories.stateHome(environment: environment) + "/accessoryd"
     }
-    var isDirectory: ObjCBool = false
-    guard
-      FileManager.default.fileExists(
-        atPath: directory, isDirectory: &isDirectory)
-    else {
+    var info = stat()
+    guard stat(directory, &info) == 0 else {
       if status == nil {
         ok("state directory", "\(directory) is made at the first start")
       } else {
@@ -444,7 +447,7 @@ struct Checkup {
       }
       return
     }
-    guard isDirectory.boolValue, access(directory, W_OK) == 0 else {
+    guard info.st_mode & S_IFMT == S_IFDIR, access(directory, W_OK) == 0 else {
       problem(
         "state directory", "\(directory) is not a directory you can write",
         fix: "mkdir -p \(directory) && chmod 700 \(directory), as yourself")
@@ -509,18 +512,39 @@ struct Checkup {
 
   /// The first line `systemctl --user` prints, or nil if it cannot run.
   private func systemctl(_ arguments: [String]) -> String? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
-    process.arguments = ["--user"] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let line = String(decoding: data, as: UTF8.self).split(separator: "\n")
+    let program = "/usr/bin/systemctl"
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return nil }
+    // Neither end is the child's but through the dup2 below.
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    // Its output into the pipe (dup2 clears close-on-exec on the copy),
+    // its errors nowhere.
+    posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
+    posix_spawn_file_actions_addopen(
+      &actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+    let argv = ([program, "--user"] + arguments).map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var child = pid_t()
+    let spawned = posix_spawn(&child, program, &actions, nil, argv, environ)
+    close(ends[1])
+    defer { close(ends[0]) }
+    guard spawned == 0 else { return nil }
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = Errno.retryingInterrupts {
+        read(ends[0], &buffer, buffer.count)
+      }
+      guard count > 0 else { break }
+      output += buffer[0..<count]
+    }
+    var status: Int32 = 0
+    _ = Errno.retryingInterrupts { waitpid(child, &status, 0) }
+    return String(decoding: output, as: UTF8.self).split(separator: "\n")
       .first.map(String.init)
-    return line
   }
 
   // MARK: - Output
@@ -575,7 +599,7 @@ enum BlueZMainConfiguration {
     var section = ""
     var found: String?
     for rawLine in text.split(whereSeparator: \.isNewline) {
-      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      let line = rawLine.trimmingSpaces
       if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") {
         continue
       }
@@ -585,9 +609,8 @@ enum BlueZMainConfiguration {
       }
       guard section == "General", let equals = line.firstIndex(of: "=")
       else { continue }
-      let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-      let value = line[line.index(after: equals)...].trimmingCharacters(
-        in: .whitespaces)
+      let key = line[..<equals].trimmingSpaces
+      let value = line[line.index(after: equals)...].trimmingSpaces
       if key == "DeviceID", !value.isEmpty { found = value }
     }
     return found

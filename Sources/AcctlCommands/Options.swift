@@ -4,7 +4,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit
-import Foundation
+import FoundationEssentials
 
 extension Acctl {
   /// The argument and options that several subcommands declare.
@@ -62,6 +62,18 @@ extension Acctl {
   /// form, or the display name as given.
   static func selector(_ text: String) -> String {
     BluetoothAddress(text)?.description ?? text
+  }
+}
+
+extension StringProtocol {
+  /// The text without the spaces and tabs (Unicode's, not line breaks) at
+  /// either end.
+  var trimmingSpaces: String {
+    let isSpace = { (character: Character) in
+      character.isWhitespace && !character.isNewline
+    }
+    return String(
+      self.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
   }
 }
 
@@ -127,14 +139,14 @@ func parseCapabilities(
     + known.map(\.name).joined(separator: ", ")
   var capabilities: AccessoryControlDevice.Capabilities = []
   for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-    let name = item.trimmingCharacters(in: .whitespaces)
+    let name = item.trimmingSpaces
     guard
       let entry = known.first(where: {
         $0.name.lowercased() == name.lowercased()
       })
     else {
       throw InvalidValue(
-        description: text.trimmingCharacters(in: .whitespaces).isEmpty
+        description: text.trimmingSpaces.isEmpty
           ? expected : "'\(name)' is not a capability; \(expected)")
     }
     capabilities.insert(entry.capability)

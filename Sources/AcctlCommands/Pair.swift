@@ -4,7 +4,8 @@
 import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Acctl {
   /// Pairs an accessory, the step AccessorySetupKit's picker does on

@@ -5,7 +5,9 @@
 import AccessoryControl
 import AudioAccessoryKit
 import CommandLineKit
-import Foundation
+import ConcurrencyHelpers
+import FoundationEssentials
+import Glibc
 import SystemCalls
 
 /// Something the picker reacts to, from the terminal or the daemon.
@@ -263,7 +265,7 @@ struct Picker {
   private static func readInput(
     into continuation: AsyncStream<PickerInput>.Continuation
   ) {
-    Thread.detachNewThread {
+    startThread(named: "acctl-input") {
       var buffer = [UInt8](repeating: 0, count: 256)
       while true {
         let count = Errno.retryingInterrupts { read(0, &buffer, buffer.count) }
@@ -285,7 +287,7 @@ struct Picker {
     into continuation: AsyncStream<PickerInput>.Continuation,
     _ input: @escaping @Sendable (JSONValue) -> PickerInput?
   ) {
-    Thread.detachNewThread {
+    startThread(named: "acctl-events") {
       while true {
         do throws(ControlClientError) {
           let notification = try client.nextNotification()

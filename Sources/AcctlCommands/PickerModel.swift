@@ -4,7 +4,7 @@
 
 import AccessoryControl
 import AudioAccessoryKit
-import Foundation
+import FoundationEssentials
 
 /// What the picker offers and how it answers: acctl's own request, made
 /// of the descriptor options, or the request an app waits on
@@ -294,7 +294,7 @@ struct PickerModel {
       message = nil
     case .enter:
       let line = String(decoding: typed, as: UTF8.self)
-        .trimmingCharacters(in: .whitespaces)
+        .trimmingSpaces
       typed = []
       return submit(line)
     }

@@ -5,7 +5,8 @@
 import AccessoryControl
 import ConcurrencyHelpers
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import SystemCalls
 
 /// The terminal the picker reads keys from and draws on.

@@ -3,7 +3,7 @@
 
 import AccessoryControl
 import CommandLineKit
-import Foundation
+import FoundationEssentials
 import RoutingCore
 
 extension Acctl {
