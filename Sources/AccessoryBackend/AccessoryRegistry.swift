@@ -175,9 +175,7 @@ public struct AccessoryRegistry: Sendable, Hashable {
         reason: "'\(address)' is not a device address; "
           + "a Bluetooth address is never all zeros")
     }
-    let name = String(
-      displayName.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }
-        .reversed())
+    let name = Self.trimmedName(displayName)
     guard !name.isEmpty else {
       throw .invalidRequest(
         reason: "the display name of \(address) is empty; give it a name")
@@ -317,20 +315,37 @@ public struct AccessoryRegistry: Sendable, Hashable {
 
   // MARK: - Finding accessories
 
-  /// The accessories a display name selects, case aside: a paired
-  /// accessory's name, or a registration's.
+  /// A display name as it is kept: without white space at either end.
+  public static func trimmedName(_ name: String) -> String {
+    String(
+      name.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }
+        .reversed())
+  }
+
+  /// Each accessory's display name as a selector matches it: the paired
+  /// record's, else the name its registration outlived its pairing with.
+  private var selectableNames: [BluetoothAddress: String] {
+    var named: [BluetoothAddress: String] = [:]
+    for registration in registrations.values {
+      if let name = registration.displayName {
+        named[registration.address] = name
+      }
+    }
+    for paired in accessories.values {
+      named[paired.address] = paired.displayName
+    }
+    return named
+  }
+
+  /// The accessories a display name selects, as ``resolve(_:)`` matches
+  /// names: case aside, and without white space at either end.
   ///
   /// - Parameter name: The display name.
   /// - Returns: Their addresses, in order.
   public func addresses(named name: String) -> [BluetoothAddress] {
-    let folded = name.lowercased()
-    let paired = accessories.values.filter {
-      $0.displayName.lowercased() == folded
-    }.map(\.address)
-    let registered = registrations.values.filter {
-      $0.displayName?.lowercased() == folded
-    }.map(\.address)
-    return Set(paired + registered).sorted()
+    let folded = Self.trimmedName(name).lowercased()
+    return selectableNames.filter { $0.value.lowercased() == folded }
+      .map(\.key).sorted()
   }
 
   /// Returns the address an accessory selector names.
@@ -346,15 +361,7 @@ public struct AccessoryRegistry: Sendable, Hashable {
     _ selector: String
   ) throws(AccessoryControlFailure) -> BluetoothAddress {
     if let address = BluetoothAddress(selector) { return address }
-    var named: [BluetoothAddress: String] = [:]
-    for registration in registrations.values {
-      if let name = registration.displayName {
-        named[registration.address] = name
-      }
-    }
-    for paired in accessories.values {
-      named[paired.address] = paired.displayName
-    }
+    let named = selectableNames
     let folded = selector.lowercased()
     let matches = named.filter {
       $0.value.lowercased() == folded

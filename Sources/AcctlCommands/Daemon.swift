@@ -162,18 +162,25 @@ enum Output {
     write(text + "\n", to: STDERR_FILENO)
   }
 
-  /// Writes all of a text to a file descriptor; a closed pipe ends it.
+  /// Writes all of a text to a file descriptor.
+  ///
+  /// A reader that went away (a closed pipe) ends acctl as SIGPIPE does,
+  /// even where SIGPIPE is ignored; any other failure (a full disk) is
+  /// said on standard error, and acctl exits 1: output cut short never
+  /// passes for done.
   private static func write(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { buffer in
-        Errno.retryingInterrupts {
-          Glibc.write(descriptor, buffer.baseAddress, buffer.count)
-        }
-      }
-      guard written > 0 else { return }
-      bytes = bytes.dropFirst(written)
+    guard !WholeTransfers.write(text, to: descriptor) else { return }
+    let failure = Errno.current
+    if failure == .brokenPipe {
+      signal(SIGPIPE, SIG_DFL)
+      raise(SIGPIPE)
+      _exit(128 + SIGPIPE)
     }
+    if descriptor != STDERR_FILENO {
+      WholeTransfers.write(
+        "Error: cannot write the output: \(failure)\n", to: STDERR_FILENO)
+    }
+    _exit(ProcessExitCode.failure.rawValue)
   }
 }
 

@@ -7,6 +7,8 @@ import AudioAccessoryKit
 import CommandLineKit
 import CoreBluetooth
 import FoundationEssentials
+import Glibc
+import SystemCalls
 
 /// The descriptor options shared by `acctl discover` and `acctl pair`.
 enum DescriptorOptions {
@@ -92,13 +94,15 @@ enum DescriptorOptions {
 
 private func readDescriptorFile(_ path: String) throws -> ASDiscoveryDescriptor
 {
-  let data: Data
-  do {
-    data = try Data(contentsOf: URL(fileURLWithPath: path))
-  } catch {
-    throw InvalidValue(
-      description: "cannot read it (\(error))")
+  let file = Errno.retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
+  guard file >= 0 else {
+    throw InvalidValue(description: "cannot read it (\(Errno.current))")
   }
+  defer { close(file) }
+  guard let bytes = WholeTransfers.readToEnd(file) else {
+    throw InvalidValue(description: "cannot read it (\(Errno.current))")
+  }
+  let data = Data(bytes)
   do {
     return try JSONDecoder().decode(ASDiscoveryDescriptor.self, from: data)
   } catch {

@@ -391,6 +391,17 @@ struct Checkup {
       status.policyPath != search,
       FileManager.default.fileExists(atPath: search)
     {
+      do {
+        _ = try PolicyLoader.load(contentsOf: URL(fileURLWithPath: search))
+      } catch {
+        problem(
+          "policy",
+          "'\(search)' is not valid, so the daemon keeps "
+            + "\(status.policyPath): \(error.description)",
+          fix: "correct it (acctl policy check \(search); man "
+            + "accessoryd.policy), then acctl policy reload")
+        return
+      }
       problem(
         "policy",
         "'\(search)' exists, but the daemon uses \(status.policyPath): it "
@@ -527,8 +538,25 @@ struct Checkup {
       &actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
     let argv = ([program, "--user"] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
+    // Its signals as a fresh process has them: the thread that spawns it
+    // may block some, and acctl may ignore some.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    var defaultSignals = sigset_t()
+    sigemptyset(&defaultSignals)
+    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+      sigaddset(&defaultSignals, signal)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var child = pid_t()
-    let spawned = posix_spawn(&child, program, &actions, nil, argv, environ)
+    let spawned = posix_spawn(
+      &child, program, &actions, &attributes, argv, environ)
     close(ends[1])
     defer { close(ends[0]) }
     guard spawned == 0 else { return nil }

@@ -545,12 +545,16 @@ extension Rendering {
       }
       add("bluez", text)
     }
+    let bluezAnswers = status.bluetooth.map { $0.state == .running } ?? true
     add(
       "host addresses",
-      status.hostAddresses.isEmpty
-        ? "none: no Bluetooth adapter, and no --host-address; multipoint "
-          + "reports cannot name this host"
-        : status.hostAddresses.map(canonicalAddress).joined(separator: ", "))
+      !status.hostAddresses.isEmpty
+        ? status.hostAddresses.map(canonicalAddress).joined(separator: ", ")
+        : bluezAnswers
+          ? "none: no Bluetooth adapter, and no --host-address; multipoint "
+            + "reports cannot name this host"
+          : "none known: BlueZ does not answer, and no --host-address was "
+            + "given")
     return lines.joined(separator: "\n")
   }
 }

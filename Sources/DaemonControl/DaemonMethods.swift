@@ -130,10 +130,8 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
           name: server?.serverName, version: server?.serverVersion)
         status.media = mediaStatus
         status.headphones = headphoneLinks?.reading
-        if let report = await bluez?.report() {
-          status.bluetooth = .init(
-            state: report.state, reason: report.reason,
-            adapters: report.adapters.count)
+        if let bluez {
+          status.bluetooth = await Self.bluetoothInBrief(bluez)
         }
         return try reply(status)
       case MediaPlayersRequest.method:
@@ -188,6 +186,39 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     try await authorize(device, name: name, descriptor: descriptor)
     await router.reconcile(because: .accessoryPaired)
     return await accessoryRecord(address)
+  }
+
+  /// BlueZ in brief for `daemon.status`, which must answer at once: what
+  /// BlueZ says within a second, or that it did not answer.
+  static func bluetoothInBrief(
+    _ bluez: BlueZStatus
+  ) async -> DaemonStatus.Bluetooth {
+    let pending = Mutex<CheckedContinuation<DaemonStatus.Bluetooth, Never>?>(
+      nil)
+    let answer = { @Sendable (value: DaemonStatus.Bluetooth) in
+      let continuation = pending.withLock { waiting in
+        defer { waiting = nil }
+        return waiting
+      }
+      continuation?.resume(returning: value)
+    }
+    return await withCheckedContinuation { continuation in
+      pending.withLock { $0 = continuation }
+      Task {
+        let report = await bluez.report(waitingUpTo: .zero)
+        answer(
+          .init(
+            state: report.state, reason: report.reason,
+            adapters: report.adapters.count))
+      }
+      Task {
+        try? await Task.sleep(for: .seconds(1))
+        answer(
+          .init(
+            state: .notAnswering,
+            reason: "BlueZ did not answer within 1 s", adapters: 0))
+      }
+    }
   }
 
   /// The error for a device no discovery source sees: it says when the

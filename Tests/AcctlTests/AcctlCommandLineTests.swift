@@ -2,6 +2,7 @@
 // errors (exit 64) and an unreachable daemon (exit 69). Each compares the
 // whole standard output, standard error and exit status.
 
+import Foundation
 import TestSupport
 import Testing
 
@@ -137,6 +138,22 @@ private let updateUsage = """
       try builtProduct("accessoryd").path, ["--version"],
       environment: ["PATH": "/usr/bin:/bin"])
     #expect(daemon.stdout == "accessoryd 0.1.0\n")
+  }
+
+  @Test("Output that cannot be written is an error, not a success")
+  func outputThatCannotBeWritten() async throws {
+    let acctl = try builtProduct("acctl").path
+    let policy = FileManager.default.temporaryDirectory
+      .appendingPathComponent("acctl-output-\(UUID().uuidString).json5").path
+    try "{ version: 1 }".write(
+      toFile: policy, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: policy) }
+    let full = try await runProgram(
+      "/bin/sh", ["-c", "'\(acctl)' policy check '\(policy)' >/dev/full"],
+      environment: ["PATH": "/usr/bin:/bin"])
+    #expect(full.status == 1, "\(full)")
+    #expect(
+      full.stderr.hasPrefix("Error: cannot write the output: "), "\(full)")
   }
 
   @Test(

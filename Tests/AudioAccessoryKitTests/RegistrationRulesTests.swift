@@ -332,6 +332,21 @@ struct RegistrationRulesTests {
     }
   }
 
+  @Test(
+    "A name selects as resolve does: the paired name over the registration's, case and outer spaces aside"
+  )
+  func addressesNamed() async throws {
+    let (engine, accessory) = try await makeEngineWithHeadphones()
+    let address = try #require(accessory.bluetoothAddress)
+    try await engine.register(
+      accessory, Configuration(deviceCapabilities: [.audioSwitching]))
+    try await engine.pair(
+      address, displayName: "Gym Buds", formFactor: .headphone)
+    let registry = engine.registry
+    #expect(registry.addresses(named: "Studio Buds").isEmpty)
+    #expect(registry.addresses(named: "  gym BUDS ") == [address])
+  }
+
   @Test func registeringAgainReplacesTheConfiguration() async throws {
     let (engine, accessory) = try await makeEngineWithHeadphones()
     let first = Configuration(

@@ -83,6 +83,19 @@ struct PolicyReloadTests {
     }
     #expect(
       daemon.log.contains("policy.path=built-in"), "\(daemon.logTail())")
+
+    // A bad file there, unread: the doctor gives its error, not a reload.
+    try daemon.writePolicy("{ version: 1, placement: { earbudsWorn: 3 } }")
+    let bad = try await daemon.acctl(["doctor", "--json"])
+    guard case .array(let badChecks)? = try decodeJSON(bad.stdout)["checks"]
+    else { throw RigFailure("doctor printed no checks:\n\(bad)") }
+    let badPolicy = badChecks.first { $0["check"] == "policy" }
+    #expect(
+      badPolicy?["detail"]?.stringValue?.contains("is not valid") == true,
+      "\(bad)")
+    #expect(
+      badPolicy?["detail"]?.stringValue?.contains("earbudsWorn") == true,
+      "\(bad)")
     #expect(await daemon.stop() == 0)
   }
 }

@@ -20,6 +20,8 @@ public struct BluetoothStatus: Sendable, Hashable, Codable {
     public static let busUnreachable = State(rawValue: "busUnreachable")
     /// accessoryd is still connecting to the system bus.
     public static let connecting = State(rawValue: "connecting")
+    /// BlueZ did not answer in the time `daemon.status` gives it.
+    public static let notAnswering = State(rawValue: "notAnswering")
     /// accessoryd does not follow BlueZ (it is stopping, or was built
     /// without it).
     public static let notFollowed = State(rawValue: "notFollowed")

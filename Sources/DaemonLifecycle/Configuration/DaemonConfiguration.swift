@@ -98,7 +98,8 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
 
       SIGTERM or SIGINT stop it gracefully; a second one while it stops ends \
       it at once. SIGHUP (or acctl policy reload) reads the policy again: \
-      the file named, or, without --policy, \
+      the file named, or, without --policy (or a policy in the config \
+      file), \
       $XDG_CONFIG_HOME/accessoryd/policy.json5 if it exists now, else the \
       built-in default; the log names the file in use, and a bad policy is \
       refused while the old one stays. SIGUSR1, SIGUSR2, SIGALRM and SIGPIPE are ignored. \

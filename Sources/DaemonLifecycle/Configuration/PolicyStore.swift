@@ -18,6 +18,8 @@ public final class PolicyStore: Sendable {
   }
 
   private let current: Mutex<Loaded>
+  /// Held through a reload.
+  private let reloading = Mutex(0)
   /// Where a policy file is looked for afresh at each reload, when none
   /// was named: the configuration directory's `policy.json5`.
   public let searchPath: String?
@@ -52,16 +54,20 @@ public final class PolicyStore: Sendable {
   /// - Throws: ``PolicyError``; the policy in force is then unchanged.
   @discardableResult
   public func reload() throws(PolicyError) -> Loaded {
-    let path: String?
-    if let searchPath {
-      path =
-        FileManager.default.fileExists(atPath: searchPath) ? searchPath : nil
-    } else {
-      path = current.withLock { $0.path }
+    // One reload at a time (SIGHUP and acctl may come together): an older
+    // read never replaces a newer one.
+    try reloading.withLock { _ throws(PolicyError) -> Loaded in
+      let path: String?
+      if let searchPath {
+        path =
+          FileManager.default.fileExists(atPath: searchPath) ? searchPath : nil
+      } else {
+        path = current.withLock { $0.path }
+      }
+      let loaded = try Self.load(path)
+      current.withLock { $0 = loaded }
+      return loaded
     }
-    let loaded = try Self.load(path)
-    current.withLock { $0 = loaded }
-    return loaded
   }
 
   /// Reads a policy file without using it.
