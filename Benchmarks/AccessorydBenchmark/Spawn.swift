@@ -5,6 +5,7 @@
 import BenchmarkSupport
 import Foundation
 import Glibc
+import SystemCalls
 
 /// A child process of the benchmark.
 final class Child: @unchecked Sendable {
@@ -52,16 +53,7 @@ final class Child: @unchecked Sendable {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var mask = sigset_t()
-    sigemptyset(&mask)
-    posix_spawnattr_setsigmask(&attributes, &mask)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] {
-      sigaddset(&defaults, signal)
-    }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    var flags = SpawnSignals.reset(&attributes)
     if let processGroup {
       posix_spawnattr_setpgroup(&attributes, processGroup)
       flags |= POSIX_SPAWN_SETPGROUP

@@ -543,17 +543,8 @@ struct Checkup {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var emptyMask = sigset_t()
-    sigemptyset(&emptyMask)
-    posix_spawnattr_setsigmask(&attributes, &emptyMask)
-    var defaultSignals = sigset_t()
-    sigemptyset(&defaultSignals)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-      sigaddset(&defaultSignals, signal)
-    }
-    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
     posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+      &attributes, Int16(SpawnSignals.reset(&attributes)))
     var child = pid_t()
     let spawned = posix_spawn(
       &child, program, &actions, &attributes, argv, environ)

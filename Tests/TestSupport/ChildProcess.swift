@@ -88,20 +88,10 @@ final class ChildProcess: Sendable {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var emptyMask = sigset_t()
-    sigemptyset(&emptyMask)
-    posix_spawnattr_setsigmask(&attributes, &emptyMask)
-    var defaultSignals = sigset_t()
-    sigemptyset(&defaultSignals)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD] {
-      sigaddset(&defaultSignals, signal)
-    }
-    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+    let signalFlags = SpawnSignals.reset(&attributes)
     posix_spawnattr_setpgroup(&attributes, processGroup)
-    let flags =
-      POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK
-      | POSIX_SPAWN_SETSIGDEF
-    posix_spawnattr_setflags(&attributes, Int16(flags))
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETPGROUP | signalFlags))
 
     let argumentStrings = [executable] + arguments
     let environmentStrings = environment.sorted { $0.key < $1.key }
