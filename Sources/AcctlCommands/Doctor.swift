@@ -551,15 +551,7 @@ struct Checkup {
     close(ends[1])
     defer { close(ends[0]) }
     guard spawned == 0 else { return nil }
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = Errno.retryingInterrupts {
-        read(ends[0], &buffer, buffer.count)
-      }
-      guard count > 0 else { break }
-      output += buffer[0..<count]
-    }
+    let output = WholeTransfers.readToEnd(ends[0]) ?? []
     var status: Int32 = 0
     _ = Errno.retryingInterrupts { waitpid(child, &status, 0) }
     return String(decoding: output, as: UTF8.self).split(separator: "\n")
