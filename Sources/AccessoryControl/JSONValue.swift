@@ -74,6 +74,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
     if case .string(let text) = self { return text }
     return nil
   }
+
+  /// The elements, or nil for any other kind of value.
+  public var arrayValue: [JSONValue]? {
+    if case .array(let elements) = self { return elements }
+    return nil
+  }
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,

@@ -19,8 +19,8 @@ public struct Acctl: Command {
     subcommands: [
       Discover.self, Pair.self, Unpair.self, Rename.self, Register.self,
       Update.self, Current.self,
-      List.self, Route.self, Players.self, Events.self, Policy.self,
-      Status.self, Doctor.self,
+      List.self, Route.self, Outputs.self, Players.self, Events.self,
+      Policy.self, Status.self, Doctor.self,
     ],
     exitStatuses: [
       ExitStatusMeaning(.success, "done"),

@@ -12,6 +12,9 @@ extension Acctl {
     static let accessories = "accessories"
     /// The addresses of the devices the daemon discovers, for `pair`.
     static let devices = "devices"
+    /// The names of the sound server's outputs and inputs, for
+    /// `output choose`.
+    static let devicesOfTheServer = "outputs"
   }
 
   /// Asks the daemon, briefly, for the accessories or devices to offer;
@@ -45,6 +48,11 @@ extension Acctl {
         guard case .string(let text)? = device["address"] else { return nil }
         return Acctl.selector(text)
       }
+    case CompletionSource.devicesOfTheServer:
+      guard let devices = try? client.call(OutputListRequest()) else {
+        return []
+      }
+      return (devices.outputs + devices.inputs).map(\.name)
     default:
       return []
     }

@@ -18,3 +18,8 @@ public typealias DaemonAccessoryList = AccessoryList<
 public typealias DaemonEvent = ControlEvent<
   AccessoryControlDevice.Configuration
 >
+
+/// The answer to `daemon.overview`, with configurations.
+public typealias DaemonOverview = StatusOverview<
+  AccessoryControlDevice.Configuration
+>

@@ -120,20 +120,18 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
             text: loaded.text))
       case DaemonStatusRequest.method:
         _ = try DaemonStatusRequest(params: params)
-        var status = status()
-        status.policyPath = policies.loaded.path ?? "built-in default"
-        status.policySearchPath = policies.searchPath
-        status.hostAddresses = await router.currentHostAddresses
-        let server = await router.serverInfo
-        status.soundServer = DaemonStatus.SoundServer(
-          state: server == nil ? .disconnected : .connected,
-          name: server?.serverName, version: server?.serverVersion)
-        status.media = mediaStatus
-        status.headphones = headphoneLinks?.reading
-        if let bluez {
-          status.bluetooth = await Self.bluetoothInBrief(bluez)
-        }
-        return try reply(status)
+        return try reply(await daemonStatus())
+      case DaemonOverviewRequest.method:
+        _ = try DaemonOverviewRequest(params: params)
+        return try reply(await overview())
+      case OutputListRequest.method:
+        _ = try OutputListRequest(params: params)
+        return try reply(await router.audioDevices())
+      case OutputChooseRequest.method:
+        return try reply(await chooseDevice(.init(params: params)))
+      case OutputForgetRequest.method:
+        _ = try OutputForgetRequest(params: params)
+        return try reply(await forgetChoices())
       case MediaPlayersRequest.method:
         _ = try MediaPlayersRequest(params: params)
         return try reply(await mediaPlayers())

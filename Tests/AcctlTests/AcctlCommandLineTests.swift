@@ -34,12 +34,15 @@ private let updateUsage = """
       current                 Show an accessory's registration and configuration.
       list                    List the paired accessories.
       route                   Show the output accessoryd chose and why.
+      output                  List the outputs and inputs, choose one, or forget the
+                              choice.
       players                 List the media players of the session and what they
                               play.
       events                  Print events as they happen, until interrupted.
       policy                  Check a policy file, show the policy in use, or reload
                               it.
-      status                  Show the daemon, its sound server and its files.
+      status                  Show the daemon, outputs, streams, accessories and
+                              players.
       doctor                  Check the daemon and what it needs, with fixes.
 
       See 'acctl help <subcommand>' for detailed help.

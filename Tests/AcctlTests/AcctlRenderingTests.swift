@@ -116,11 +116,19 @@ private let oldBuds = FakeDaemon.text(
     let (transcript, _) = try await run(
       ["status"],
       results: [
-        "daemon.status": FakeDaemon.text(
-          DaemonStatus(
-            version: "0.1.0", soundServer: .init(state: .disconnected),
-            policyPath: "built-in default", statePath: "/s.json",
-            socketPath: "/c.sock", hostAddresses: []))
+        "daemon.overview": FakeDaemon.text(
+          DaemonOverview(
+            status: DaemonStatus(
+              version: "0.1.0", soundServer: .init(state: .disconnected),
+              policyPath: "built-in default", statePath: "/s.json",
+              socketPath: "/c.sock", hostAddresses: []),
+            devices: AudioDevices(
+              soundServer: .disconnected, outputs: [], inputs: [],
+              streams: []),
+            accessories: [],
+            players: MediaPlayerList(
+              media: MediaStatus(following: false, reason: "no session bus"),
+              players: [])))
       ])
     let expected = """
       accessoryd 0.1.0
@@ -129,6 +137,10 @@ private let oldBuds = FakeDaemon.text(
         state:          /s.json
         socket:         /c.sock
         host addresses: none: no Bluetooth adapter, and no --host-address; multipoint reports cannot name this host
+
+      No accessories are paired.
+
+      Media players are not followed: no session bus. Pausing when the headphones come off is off.
 
       """
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
@@ -258,16 +270,38 @@ private let oldBuds = FakeDaemon.text(
     let (transcript, _) = try await run(
       ["status"],
       results: [
-        "daemon.status": FakeDaemon.text(
-          DaemonStatus(
-            version: "0.1.0",
-            soundServer: .init(
-              state: .connected, name: "PulseAudio (on PipeWire 1.2.7)",
-              version: "15.0.0"),
-            policyPath: "/home/u/.config/accessoryd/policy.json5",
-            statePath: "/home/u/.local/state/accessoryd/state.json",
-            socketPath: "/run/user/1000/accessoryd/control.sock",
-            hostAddresses: ["12:34:56:78:9a:bc", "12:34:56:78:9A:BD"]))
+        "daemon.overview": FakeDaemon.text(
+          DaemonOverview(
+            status: DaemonStatus(
+              version: "0.1.0",
+              soundServer: .init(
+                state: .connected, name: "PulseAudio (on PipeWire 1.2.7)",
+                version: "15.0.0"),
+              policyPath: "/home/u/.config/accessoryd/policy.json5",
+              statePath: "/home/u/.local/state/accessoryd/state.json",
+              socketPath: "/run/user/1000/accessoryd/control.sock",
+              hostAddresses: ["12:34:56:78:9a:bc", "12:34:56:78:9A:BD"]),
+            devices: AudioDevices(
+              soundServer: .connected,
+              outputs: [
+                .init(
+                  name: "speaker", description: "Speaker", isDefault: false,
+                  isPersonsChoice: false, isAvailable: true, accessory: nil,
+                  accessoryName: nil, why: ""),
+                .init(
+                  name: "buds", description: "Studio Buds", isDefault: true,
+                  isPersonsChoice: false, isAvailable: true,
+                  accessory: "AA:BB:CC:DD:EE:01", accessoryName: "Studio Buds",
+                  why: "default: Studio Buds is worn; of Studio Buds"),
+              ],
+              inputs: [],
+              streams: [
+                .init(
+                  index: 7, application: "mpv", output: "buds", isPinned: false)
+              ]),
+            accessories: [],
+            players: MediaPlayerList(
+              media: MediaStatus(following: true), players: [])))
       ])
     let expected = """
       accessoryd 0.1.0
@@ -276,6 +310,19 @@ private let oldBuds = FakeDaemon.text(
         state:          /home/u/.local/state/accessoryd/state.json
         socket:         /run/user/1000/accessoryd/control.sock
         host addresses: 12:34:56:78:9A:BC, 12:34:56:78:9A:BD
+
+         OUTPUT   DESCRIPTION  WHY
+         speaker  Speaker      -
+      *  buds     Studio Buds  default: Studio Buds is worn; of Studio Buds
+
+      No inputs.
+
+      STREAM  APPLICATION  PLAYS ON
+      #7      mpv          buds
+
+      No accessories are paired.
+
+      No media player is on the session bus.
 
       """
     #expect(transcript == Transcript(output: expected, error: "", status: 0))

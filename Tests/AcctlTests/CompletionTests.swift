@@ -188,6 +188,7 @@ private func labels(_ section: String, in help: String) -> [String] {
     arguments: [
       "pair", "unpair", "register", "update", "current", "list", "route",
       "events", "policy check", "policy show", "policy reload", "status",
+      "output list", "output choose", "output forget",
     ])
   func optionsMatchTheHelp(command: String) async throws {
     let words = command.split(separator: " ").map(String.init)

@@ -23,6 +23,36 @@ private func read<Message: Decodable>(
 }
 
 @Suite struct ControlMessageTests {
+  @Test func overviewKeepsTheStatusAtTheTopAndReadsBack() throws {
+    let overview = DaemonOverview(
+      status: DaemonStatus(
+        version: "0.1.0", soundServer: .init(state: .connected),
+        policyPath: "built-in default", statePath: "/s.json",
+        socketPath: "/c.sock", hostAddresses: []),
+      devices: AudioDevices(
+        soundServer: .connected,
+        outputs: [
+          .init(
+            name: "buds", description: "Studio Buds", isDefault: true,
+            isPersonsChoice: false, isAvailable: true,
+            accessory: "AA:BB:CC:DD:EE:01", accessoryName: "Studio Buds",
+            why: "default")
+        ],
+        inputs: [],
+        streams: [
+          .init(index: 4, application: nil, output: "buds", isPinned: true)
+        ]),
+      accessories: [],
+      players: MediaPlayerList(media: .init(following: true), players: []))
+    let text = try wire(overview)
+    let object = try read(text, as: JSONValue.self)
+    #expect(object["version"] == "0.1.0")
+    #expect(object["soundServer"]?["state"] == "connected")
+    #expect(object["outputs"]?.arrayValue?.first?["why"] == "default")
+    #expect(object["streams"]?.arrayValue?.first?["isPinned"] == .bool(true))
+    #expect(try read(text, as: DaemonOverview.self) == overview)
+  }
+
   @Test func accessoryWritesEveryMemberWithNullForNone() throws {
     let record = DaemonAccessory(
       address: "AA:BB:CC:DD:EE:02", displayName: "Desk Speaker")

@@ -204,6 +204,13 @@ struct BadInputTests {
             status: 3,
             stderr: "Error: 'studio buds' is the name of \(budsAddress) "
               + "already; choose a name no other accessory has\n"),
+          Row(
+            label: "an output the server does not have",
+            arguments: ["output", "choose", "Kitchen"],
+            status: 3,
+            stderr: "Error: 'Kitchen' is not an output or input of the sound "
+              + "server; expected one of: speaker, buds, phones (acctl output "
+              + "lists them)\n"),
         ])
 
       // The buds are unpaired: their registration is invalidated.
@@ -387,13 +394,15 @@ struct BadInputTests {
     let tableEnd = tableEnd(name)
     let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("README.md")
+      .appendingPathComponent("docs")
+      .appendingPathComponent("reliability.md")
     let text = try String(contentsOf: readme, encoding: .utf8)
     guard let start = text.range(of: tableStart),
       let end = text.range(
         of: tableEnd, range: start.upperBound..<text.endIndex)
     else {
-      Issue.record("README.md has no table '\(name)' between its markers")
+      Issue.record(
+        "docs/reliability.md has no table '\(name)' between its markers")
       return
     }
     let table =
@@ -409,7 +418,7 @@ struct BadInputTests {
     #expect(
       String(text[start.upperBound..<end.lowerBound]) == table,
       """
-      README.md's table '\(name)' is not what was said; \
+      docs/reliability.md's table '\(name)' is not what was said; \
       ACCESSORYD_WRITE_README=1 swift test --filter \(suite) writes it \
       again:
       \(table)

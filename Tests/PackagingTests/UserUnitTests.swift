@@ -145,7 +145,8 @@ struct UserUnitTests {
     let readme = try String(
       contentsOfFile: URL(fileURLWithPath: unitPath)
         .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md").path, encoding: .utf8)
+        .appendingPathComponent("docs")
+        .appendingPathComponent("reliability.md").path, encoding: .utf8)
     let table = try #require(
       readme.components(separatedBy: "<!-- daemon start:").dropFirst().first?
         .components(separatedBy: "<!-- end of daemon start -->").first)

@@ -78,7 +78,8 @@ struct PolicySchemaTests {
     }
   }
 
-  @Test("policies/README.md's tables are the schema's")
+  @Test(
+    "policies/README.md's and docs/configuration.md's tables are the schema's")
   func readmeTables() throws {
     var settings = [
       tableRow(["key", "meaning", "type", "default", "allowed"]),
@@ -110,10 +111,25 @@ private func tableRow(_ cells: [String]) -> String {
     + " |"
 }
 
-/// Requires a table of policies/README.md to be these rows; writes them
-/// into it instead when ACCESSORYD_WRITE_README is set.
+/// Requires a table of policies/README.md and of the manual's
+/// docs/configuration.md to be these rows; writes them into both instead
+/// when ACCESSORYD_WRITE_README is set.
 private func checkReadmeTable(_ name: String, rows: [String]) throws {
-  let readme = policiesDirectory.appendingPathComponent("README.md")
+  try checkTable(
+    name, rows: rows, in: policiesDirectory.appendingPathComponent("README.md"),
+    shownAs: "policies/README.md")
+  try checkTable(
+    name, rows: rows,
+    in: policiesDirectory.deletingLastPathComponent()
+      .appendingPathComponent("docs").appendingPathComponent(
+        "configuration.md"),
+    shownAs: "docs/configuration.md")
+}
+
+/// Requires a table of one file to be these rows, or writes them.
+private func checkTable(
+  _ name: String, rows: [String], in readme: URL, shownAs shown: String
+) throws {
   let text = try String(contentsOf: readme, encoding: .utf8)
   let startMarker =
     "<!-- \(name): written by PolicySchemaTests; "
@@ -133,7 +149,7 @@ private func checkReadmeTable(_ name: String, rows: [String]) throws {
   #expect(
     String(text[start.upperBound..<end.lowerBound]) == table,
     """
-    policies/README.md's table '\(name)' is not the schema's; \
+    \(shown)'s table '\(name)' is not the schema's; \
     ACCESSORYD_WRITE_README=1 swift test --filter PolicySchemaTests writes \
     it again:
     \(table)

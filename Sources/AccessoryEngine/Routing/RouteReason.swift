@@ -33,6 +33,10 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
   case adaptersChanged
   /// The devices BlueZ's class calls headphones changed.
   case headphoneClassesChanged
+  /// The person chose an output or an input with `acctl output choose`.
+  case deviceChosen
+  /// The person's choices were forgotten with `acctl output forget`.
+  case choicesForgotten
   /// Another cause, in words: a caller's own.
   case other(String)
 
@@ -42,6 +46,7 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
     .graceEnded, .accessoryPaired, .accessoryUnpaired, .accessoryRegistered,
     .accessoriesMigrated, .updateNotSaved, .headphonesRegistered,
     .policyReloaded, .adaptersChanged, .headphoneClassesChanged,
+    .deviceChosen, .choicesForgotten,
   ]
 
   /// Creates a reason from its words: the named reason these words
@@ -68,6 +73,8 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
     case .adaptersChanged: "the host's Bluetooth adapters changed"
     case .headphoneClassesChanged:
       "the devices BlueZ calls headphones changed"
+    case .deviceChosen: "the person chose a device with acctl"
+    case .choicesForgotten: "the person's choices were forgotten"
     case .other(let words): words
     }
   }

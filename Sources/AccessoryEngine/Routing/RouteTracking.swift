@@ -155,6 +155,21 @@ public struct DefaultTracking: Sendable, Hashable {
     manualChoice = ManualChoice(output: name, at: choice.at)
   }
 
+  /// Takes a device as the person's own choice, made now: what
+  /// `acctl output choose` asks, the same as choosing it in the desktop's
+  /// settings.
+  mutating func choose(_ name: String, at now: Instant) {
+    manualChoice = ManualChoice(output: name, at: now)
+  }
+
+  /// Forgets the person's choice, so that the router decides alone again.
+  ///
+  /// - Returns: The device that was chosen, if one was.
+  mutating func forgetManualChoice() -> String? {
+    defer { manualChoice = nil }
+    return manualChoice?.output
+  }
+
   /// Takes another device of the same thing as the configured default
   /// that went as the person's choice.
   ///
@@ -266,6 +281,24 @@ public struct RouteTracking: Sendable {
   /// person: when a later state shows the default changed to where they
   /// are, they followed it and are not pinned.
   public private(set) var unconfirmedMoves: Set<UInt32> = []
+
+  /// Takes an output, or with `isInput` an input, as the person's own
+  /// choice, made now.
+  public mutating func choose(_ name: String, isInput: Bool, at now: Instant) {
+    if isInput {
+      inputs.choose(name, at: now)
+    } else {
+      outputs.choose(name, at: now)
+    }
+  }
+
+  /// Forgets the person's choices of output and input.
+  ///
+  /// - Returns: The devices that were chosen, the output's first.
+  public mutating func forgetManualChoices() -> [String] {
+    [outputs.forgetManualChoice(), inputs.forgetManualChoice()]
+      .compactMap { $0 }
+  }
 
   /// Forgets one default this service sent, which the server refused:
   /// the others it sent may still show up.

@@ -162,3 +162,8 @@ extension RequestParameters {
     }
   }
 }
+
+/// `daemon.overview` with this framework's configuration.
+public typealias DaemonOverviewRequest = StatusOverviewRequest<
+  AccessoryControlDevice.Configuration
+>

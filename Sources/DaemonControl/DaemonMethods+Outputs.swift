@@ -1,0 +1,63 @@
+// The control methods for the daemon's status and overview, and for the
+// outputs and inputs: list them, choose one, forget the choice.
+
+import AccessoryControl
+import AccessoryEngine
+import AudioAccessoryKit
+import FoundationEssentials
+
+extension DaemonMethods {
+  /// `daemon.status`: the version, the sound server, the files, BlueZ in
+  /// brief and the host's addresses.
+  func daemonStatus() async -> DaemonStatus {
+    var status = status()
+    status.policyPath = policies.loaded.path ?? "built-in default"
+    status.policySearchPath = policies.searchPath
+    status.hostAddresses = await router.currentHostAddresses
+    let server = await router.serverInfo
+    status.soundServer = DaemonStatus.SoundServer(
+      state: server == nil ? .disconnected : .connected,
+      name: server?.serverName, version: server?.serverVersion)
+    status.media = mediaStatus
+    status.headphones = headphoneLinks?.reading
+    if let bluez {
+      status.bluetooth = await Self.bluetoothInBrief(bluez)
+    }
+    return status
+  }
+
+  /// `daemon.overview`: the status with the outputs, inputs, streams,
+  /// accessories (headphones nobody registered included) and players.
+  func overview() async -> DaemonOverview {
+    DaemonOverview(
+      status: await daemonStatus(), devices: await router.audioDevices(),
+      accessories: await list(.init(includesHeadphones: true)).accessories,
+      players: await mediaPlayers())
+  }
+
+  /// `output.choose`: takes the device as the person's own choice and
+  /// routes, as choosing it in the desktop's settings would.
+  func chooseDevice(
+    _ request: OutputChooseRequest
+  ) async throws -> OutputChoiceReply {
+    let chosen: (name: String, isInput: Bool)
+    do {
+      chosen = try await router.choose(request.device)
+    } catch {
+      throw AccessoryControlFailure.invalidRequest(reason: error.description)
+    }
+    await router.reconcile(because: .deviceChosen)
+    return OutputChoiceReply(
+      chosen: chosen.name, isInput: chosen.isInput, forgotten: [],
+      route: await router.report(explaining: false))
+  }
+
+  /// `output.forget`: forgets the person's choices and routes.
+  func forgetChoices() async -> OutputChoiceReply {
+    let forgotten = await router.forgetChoices()
+    await router.reconcile(because: .choicesForgotten)
+    return OutputChoiceReply(
+      chosen: nil, isInput: false, forgotten: forgotten,
+      route: await router.report(explaining: false))
+  }
+}
