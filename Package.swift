@@ -27,6 +27,7 @@ let package = Package(
     .executable(name: "calls-benchmark", targets: ["CallsBenchmark"]),
     .executable(name: "jack-benchmark", targets: ["JackBenchmark"]),
     .executable(name: "state-benchmark", targets: ["StateBenchmark"]),
+    .executable(name: "startup-benchmark", targets: ["StartupBenchmark"]),
   ],
   targets: [
     // MARK: - Apple-shaped frameworks
@@ -206,6 +207,11 @@ let package = Package(
       name: "JackBenchmark",
       dependencies: ["BenchmarkSupport", "MPRIS", "PulseAudio", "TestSupport"],
       path: "Benchmarks/JackBenchmark"
+    ),
+    .executableTarget(
+      name: "StartupBenchmark",
+      dependencies: ["BenchmarkSupport", "SystemCalls"],
+      path: "Benchmarks/StartupBenchmark"
     ),
     .executableTarget(
       name: "StateBenchmark",

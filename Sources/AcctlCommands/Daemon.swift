@@ -37,6 +37,28 @@ final class Daemon {
     }
   }
 
+  /// Sends a typed request, as ``call(_:)-(Request)`` does, to a daemon
+  /// that may be older than acctl.
+  ///
+  /// - Returns: The result as it came, or nil when the daemon does not
+  ///   know the method.
+  /// - Throws: ``ExitCode`` after printing any other error.
+  func callIfKnown<Request: DaemonRequest>(
+    _ request: Request
+  ) throws -> JSONValue? {
+    do {
+      let client = try connect()
+      let result = try client.call(Request.method, params: request.params)
+      answered = true
+      return result
+    } catch .remote(let error) where error.code == .methodNotFound {
+      answered = true
+      return nil
+    } catch {
+      throw fail(error)
+    }
+  }
+
   /// Sends a typed request and returns its result as it came, to print
   /// whole or render.
   ///
@@ -94,8 +116,17 @@ final class Daemon {
 
   private func fail(_ error: ControlClientError) -> ExitCode {
     Output.error("Error: \(error.description)")
+    if case .remote(let remote) = error, remote.code == .methodNotFound {
+      Output.error(Self.olderDaemon)
+    }
     return Self.exitCode(for: error, answered: answered)
   }
+
+  /// What acctl says when the daemon does not know a method: it is older
+  /// than acctl, as it is after an upgrade until it restarts.
+  static let olderDaemon =
+    "The running accessoryd is older than acctl (it keeps running through "
+    + "an upgrade); restart it: systemctl --user restart accessoryd"
 
   /// Returns acctl's exit code for a failed call.
   ///

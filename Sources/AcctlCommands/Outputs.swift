@@ -13,10 +13,11 @@ extension Acctl {
         + "choice.",
       discussion: """
         Choosing a device with acctl is the same as choosing it in the \
-        desktop's sound settings: accessoryd takes it as your own choice, \
-        keeps it as the policy's manualChoice settings say, and sets it \
-        aside when headphones you put on or connect afterwards want the \
-        output. acctl output forget leaves the decision to accessoryd again.
+        desktop's sound settings: accessoryd takes it as your own choice \
+        and keeps it as the policy's manualChoice settings say (the default \
+        policy sets it aside when headphones you put on or connect \
+        afterwards want the output). acctl output forget leaves the \
+        decision to accessoryd again.
         """,
       subcommands: [List.self, Choose.self, Forget.self],
       defaultSubcommand: List.self)

@@ -56,6 +56,12 @@ extension Rendering {
     if let chosen = reply.chosen {
       lines.append(
         "Chose \(chosen) as your \(reply.isInput ? "input" : "output").")
+      let now = reply.isInput ? reply.route.input : reply.route.output
+      if now != chosen {
+        lines.append(
+          "The policy sets this choice aside now: acctl route --explain says "
+            + "why.")
+      }
     } else if reply.forgotten.isEmpty {
       lines.append("No choice of yours was kept; accessoryd decides alone.")
     } else {

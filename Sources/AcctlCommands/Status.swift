@@ -6,8 +6,8 @@ import AudioAccessoryKit
 import CommandLineKit
 
 extension Acctl {
-  /// Shows the daemon's status.
-  struct Status: DaemonQuery {
+  /// Shows the one-screen overview.
+  struct Status: Command {
     static let configuration = CommandConfiguration(
       abstract: "Show the daemon, outputs, streams, accessories and players.")
 
@@ -16,15 +16,30 @@ extension Acctl {
       Shared.socket,
     ]
 
-    static let request = DaemonOverviewRequest()
-
     /// Whether to print JSON.
     let json: Bool
     /// The daemon's socket.
     let socket: String
 
-    static func render(_ answer: DaemonOverview) -> String {
-      Rendering.overview(answer)
+    init(arguments: inout ArgumentCursor) throws {
+      json = arguments.flag("json")
+      socket = Acctl.socketPath(arguments)
+    }
+
+    /// Asks for the overview; a daemon older than acctl, which has only
+    /// `daemon.status`, gets its status shown and a word on restarting it.
+    func run() async throws {
+      let daemon = Daemon(path: socket)
+      if let overview = try daemon.callIfKnown(DaemonOverviewRequest()) {
+        try Daemon.show(
+          overview, of: DaemonOverviewRequest.method, json: json,
+          Rendering.overview)
+        return
+      }
+      let status = try daemon.call(DaemonStatusRequest())
+      try Daemon.show(
+        status, of: DaemonStatusRequest.method, json: json, Rendering.status)
+      Output.error(Daemon.olderDaemon)
     }
   }
 }

@@ -70,7 +70,11 @@ struct CommandParser {
         }
         continue
       }
-      if let fallback = current.configuration.defaultSubcommand {
+      // The default subcommand takes options; any other word is a
+      // subcommand, mistyped or not.
+      if let fallback = current.configuration.defaultSubcommand,
+        word.hasPrefix("-")
+      {
         stack.append(fallback)
         break
       }

@@ -180,8 +180,8 @@ public enum PolicySchema {
 
     choice(
       "manualChoice.respect", \.manualChoiceRespect,
-      meaning: "how the person's own choice of output (a default change "
-        + "accessoryd did not make) is kept"),
+      meaning: "how the person's own choice of output or input (a default "
+        + "change accessoryd did not make, or acctl output choose) is kept"),
     seconds(
       "manualChoice.holdSeconds", \.manualChoiceHoldSeconds, upTo: 86_400,
       meaning: "forget a kept choice after this long",

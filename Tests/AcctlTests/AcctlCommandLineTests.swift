@@ -166,6 +166,12 @@ private let updateUsage = """
         "Error: Unknown option '--foo'\n" + updateUsage
       ),
       (
+        ["output", "chose", "speaker"],
+        "Error: Unexpected argument 'chose'; did you mean 'choose'?\n"
+          + "Usage: acctl output <subcommand>\n"
+          + "  See 'acctl output --help' for more information.\n"
+      ),
+      (
         ["update", "Studio Buds", "--placment", "inEar"],
         "Error: Unknown option '--placment'; did you mean '--placement'?\n"
           + updateUsage

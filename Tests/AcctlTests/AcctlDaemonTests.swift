@@ -314,10 +314,17 @@ func run(
     let transcript = try await acctl(
       "update", "Studio Buds", "--placement", "offHead", "--socket",
       daemon.path)
+    // A method the daemon does not know: it is older than acctl.
+    let hint =
+      code == .methodNotFound
+      ? "The running accessoryd is older than acctl (it keeps running "
+        + "through an upgrade); restart it: systemctl --user restart "
+        + "accessoryd\n" : ""
     #expect(
       transcript
         == Transcript(
-          output: "", error: "Error: \(message)\n", status: status.rawValue))
+          output: "", error: "Error: \(message)\n" + hint,
+          status: status.rawValue))
   }
 
   @Test func permissionDenied() async throws {

@@ -328,6 +328,33 @@ private let oldBuds = FakeDaemon.text(
     #expect(transcript == Transcript(output: expected, error: "", status: 0))
   }
 
+  @Test func statusOfADaemonOlderThanAcctl() async throws {
+    // A daemon from before daemon.overview, still running after an
+    // upgrade: its status, and a word on restarting it.
+    let (transcript, requests) = try await run(
+      ["status"],
+      results: [
+        "daemon.status": FakeDaemon.text(
+          DaemonStatus(
+            version: "0.0.9", soundServer: .init(state: .disconnected),
+            policyPath: "built-in default", statePath: "/s.json",
+            socketPath: "/c.sock", hostAddresses: ["12:34:56:78:9A:BC"]))
+      ])
+    #expect(requests.map(\.method) == ["daemon.overview", "daemon.status"])
+    #expect(transcript.status == 0, "\(transcript)")
+    #expect(transcript.output.hasPrefix("accessoryd 0.0.9\n"), "\(transcript)")
+    #expect(
+      transcript.error
+        == "The running accessoryd is older than acctl (it keeps running "
+        + "through an upgrade); restart it: systemctl --user restart "
+        + "accessoryd\n")
+    let (output, _) = try await run(["output"], results: [:])
+    #expect(output.status == 1, "\(output)")
+    #expect(
+      output.error.hasSuffix(
+        "restart it: systemctl --user restart accessoryd\n"), "\(output)")
+  }
+
   @Test func policyShowPrintsTheText() async throws {
     let (transcript, _) = try await run(
       ["policy", "show"],

@@ -46,8 +46,9 @@ struct OutputCommandTests {
             && $0.contains("your choice")
         }, "\(table)")
 
-      // Headphones taken off and put back after the choice set it aside,
-      // as they do a choice made in the desktop's settings.
+      // Headphones put back on after the choice set it aside (taken off,
+      // they do not want the output), as they do a choice made in the
+      // desktop's settings; the listing says so until then.
       try await rig.place(budsAddress, "offHead")
       try await rig.place(budsAddress, "inEar")
       try await rig.eventuallyRouted(to: "buds")

@@ -180,6 +180,100 @@ struct PackageInstallTests {
     await root.remove()
   }
 
+  @Test(
+    "The demo installs only what it needs, and leaves the units as they were",
+    .enabled(
+      if: packagePath != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    ))
+  func demoInstallsWhatItNeeds() async throws {
+    #expect(getuid() == 0, "this test needs root for chroot and mount")
+    let root = try await DebianRoot.make(.bookworm)
+    do {
+      try await checkDemoInstall(in: root)
+    } catch {
+      await root.remove()
+      throw error
+    }
+    await root.remove()
+  }
+
+  /// Runs the demo's `scripts/install-dependencies demo` in a clean root,
+  /// as on a fresh machine, and compares its packages and its enabled
+  /// units before and after.
+  private func checkDemoInstall(in root: DebianRoot) async throws {
+    let script =
+      URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("scripts/install-dependencies").path
+    try FileManager.default.copyItem(
+      atPath: script, toPath: root.path + "/tmp/install-dependencies")
+    func packages() async throws -> Set<String> {
+      let listed = try await root.run(
+        ["dpkg-query", "-W", "-f", "${Package} ${Status}\n"])
+      return Set(
+        listed.stdout.split(separator: "\n").filter {
+          $0.hasSuffix(" install ok installed")
+        }.compactMap { $0.split(separator: " ").first.map(String.init) })
+    }
+    func units() async throws -> [String] {
+      let listed = try await root.run([
+        "sh", "-c",
+        "find /etc/systemd -type l -printf '%p -> %l\\n' | sort",
+      ])
+      return listed.stdout.split(separator: "\n").map(String.init)
+    }
+    let packagesBefore = try await packages()
+    let unitsBefore = try await units()
+
+    let install = try await root.run(
+      ["bash", "/tmp/install-dependencies", "demo"], within: .seconds(900))
+    // No Swift toolchain in the root: it says so once it has installed.
+    #expect(install.status == 69, "\(install)")
+    #expect(install.stderr.contains("no Swift toolchain"), "\(install)")
+
+    let added = try await packages().subtracting(packagesBefore)
+    for needed in [
+      "pulseaudio", "pulseaudio-utils", "python3-dbusmock", "dbus-daemon",
+      "libglib2.0-bin", "libpulse-dev", "libdbus-1-dev",
+    ] {
+      #expect(added.contains(needed), "\(needed) is not installed: \(added)")
+    }
+    // The test stack stays with scripts/test.
+    for testOnly in [
+      "qemu-system-x86", "linux-image-amd64", "zsh", "fish", "pipewire",
+      "wireplumber", "mpv", "tmux", "bluez",
+    ] {
+      #expect(!added.contains(testOnly), "the demo installed \(testOnly)")
+    }
+    let unitsAfter = try await units()
+    let userUnitsBefore = unitsBefore.filter {
+      $0.hasPrefix("/etc/systemd/user/")
+    }
+    let userUnitsAfter = unitsAfter.filter {
+      $0.hasPrefix("/etc/systemd/user/")
+    }
+    #expect(
+      userUnitsAfter == userUnitsBefore,
+      "the user units changed: \(userUnitsBefore) → \(userUnitsAfter)")
+    let soundServers = unitsAfter.filter {
+      $0.contains("pulseaudio") || $0.contains("pipewire")
+        || $0.contains("wireplumber")
+    }
+    #expect(soundServers.isEmpty, "enabled: \(soundServers)")
+    // Nothing of the demo's was left behind to stop services starting.
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: root.path + "/usr/sbin/policy-rc.d"))
+    print(
+      "The demo's install in a clean Debian 12 root: \(added.count) packages "
+        + "added (\(added.sorted().joined(separator: " "))); enabled units "
+        + "\(unitsBefore.count) before, \(unitsAfter.count) after: "
+        + "\(Set(unitsAfter).subtracting(unitsBefore).sorted()); "
+        + install.stderr.split(separator: "\n").filter {
+          $0.hasPrefix("Leaving")
+        }.joined(separator: "; "))
+  }
+
   private func check(_ package: String, in root: DebianRoot) async throws {
     try FileManager.default.copyItem(
       atPath: package, toPath: root.path + "/tmp/accessoryd.deb")

@@ -3,9 +3,9 @@
 
 /// The sound server's outputs and inputs, each with a line on why it is
 /// or is not the default, and the playback streams with where they play
-/// (`output.list`, and the overview of `daemon.status`).
+/// (`output.list`, and the overview of `daemon.overview`).
 public struct AudioDevices: Sendable, Hashable, Codable {
-  /// One output (a sink) or input (a source that is not a monitor).
+  /// One output (a sink) or input (a source).
   public struct Device: Sendable, Hashable, Codable {
     /// The server's name for it, which `output.choose` takes.
     public var name: String
@@ -72,7 +72,8 @@ public struct AudioDevices: Sendable, Hashable, Codable {
   public var soundServer: SoundServerState
   /// The outputs, in the server's order.
   public var outputs: [Device]
-  /// The inputs, in the server's order, monitors left out.
+  /// The inputs, in the server's order: monitors only when one is the
+  /// default or the person's choice.
   public var inputs: [Device]
   /// The playback streams, in the server's order.
   public var streams: [Stream]

@@ -17,6 +17,8 @@ public enum DeviceChoiceError: Error, Sendable, Hashable,
   case unknown(String, known: [String])
   /// More than one device has that description.
   case ambiguous(String, names: [String])
+  /// The device cannot play or record: nothing is plugged into it.
+  case unavailable(String)
 
   /// The reason in words, naming the device asked for and what is
   /// expected.
@@ -31,6 +33,9 @@ public enum DeviceChoiceError: Error, Sendable, Hashable,
     case .ambiguous(let device, let names):
       "'\(device)' describes more than one device: "
         + "\(names.joined(separator: ", ")); give its name"
+    case .unavailable(let device):
+      "'\(device)' is unavailable: nothing is plugged into it; plug it in "
+        + "first, or choose another"
     }
   }
 }
@@ -61,7 +66,8 @@ extension RouteController {
       if let choice, isChoice {
         notes.append(
           "your choice \(Self.wordsAgo(now - choice.at))"
-            + (isDefault ? "" : ", not the default now"))
+            + (isDefault
+              ? "" : ", set aside now (acctl route --explain says why)"))
       }
       if let owner {
         notes.append(
@@ -81,7 +87,10 @@ extension RouteController {
         isAvailable: $0.isAvailable, isDefault: $0.name == route.output,
         choice: latest.manualChoice, defaultWhy: "default: " + route.summary)
     }
-    let inputs = latest.inputs.filter { $0.monitorOf == nil }.map {
+    let inputs = latest.inputs.filter {
+      $0.monitorOf == nil || $0.name == route.input
+        || $0.name == latest.manualInputChoice?.output
+    }.map {
       device(
         name: $0.name, description: $0.description, accessory: $0.accessory,
         isAvailable: $0.isAvailable, isDefault: $0.name == route.input,
@@ -109,33 +118,50 @@ extension RouteController {
   public func choose(
     _ device: String
   ) throws(DeviceChoiceError) -> (name: String, isInput: Bool) {
-    guard mirror != nil, let latest = lastSnapshot else {
-      throw .noSoundServer
+    guard let mirror else { throw .noSoundServer }
+    typealias Candidate = (name: String, description: String, isInput: Bool)
+    let outputs: [Candidate] = mirror.sinks.map {
+      ($0.name, $0.description, false)
     }
-    let devices =
-      latest.outputs.map {
-        (name: $0.name, description: $0.description, isInput: false)
-      }
-      + latest.inputs.filter { $0.monitorOf == nil }.map {
-        (name: $0.name, description: $0.description, isInput: true)
-      }
-    var matches = devices.filter { $0.name == device }
-    if matches.isEmpty {
-      matches = devices.filter {
+    let inputs: [Candidate] = mirror.sources.map {
+      ($0.name, $0.description, true)
+    }
+    let monitors = Set(mirror.sources.filter(\.isMonitor).map(\.name))
+    // A name first (a monitor's too, as pavucontrol offers them), then a
+    // description among the outputs, then among the inputs: a card's
+    // output and input often share one.
+    var matches = (outputs + inputs).filter { $0.name == device }
+    for kind in [outputs, inputs.filter { !monitors.contains($0.name) }]
+    where matches.isEmpty {
+      matches = kind.filter {
         $0.description.lowercased() == device.lowercased()
       }
     }
     guard let match = matches.first else {
-      throw .unknown(device, known: devices.map(\.name))
+      throw .unknown(
+        device,
+        known: (outputs + inputs).map(\.name).filter {
+          !monitors.contains($0)
+        })
     }
     guard matches.count == 1 else {
       throw .ambiguous(device, names: matches.map(\.name))
     }
-    tracking.choose(
-      match.name, isInput: match.isInput, at: clock.now().timeIntervalSince1970)
+    let unavailable =
+      match.isInput
+      ? lastSnapshot?.inputs.first { $0.name == match.name }?.isAvailable
+        == false
+      : lastSnapshot?.outputs.first { $0.name == match.name }?.isAvailable
+        == false
+    if unavailable { throw .unavailable(match.name) }
+    let now = clock.now().timeIntervalSince1970
+    tracking.choose(match.name, isInput: match.isInput, at: now)
     logger.info(
       "The person chose a device with acctl",
       metadata: ["route.device": match.name])
+    if !match.isInput {
+      publishManualChoice(ManualChoice(output: match.name, at: now), on: mirror)
+    }
     return (match.name, match.isInput)
   }
 
