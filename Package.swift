@@ -74,7 +74,7 @@ let package = Package(
     ),
     .target(
       name: "PulseAudio",
-      dependencies: ["CPulse", "ConcurrencyHelpers"]
+      dependencies: ["CPulse", "ConcurrencyHelpers", "LibraryLoading"]
     ),
 
     // MARK: - Bluetooth discovery
@@ -86,8 +86,12 @@ let package = Package(
     ),
     .target(
       name: "DBus",
-      dependencies: ["SystemCalls", "ConcurrencyHelpers", "CDBus"]
+      dependencies: ["SystemCalls", "ConcurrencyHelpers", "CDBus", "LibraryLoading"]
     ),
+    // libpulse and libdbus loaded at the first call of one of their
+    // functions (scripts/generate-library-loading writes them): acctl, the
+    // same binary as accessoryd, starts without them.
+    .target(name: "LibraryLoading", dependencies: ["CPulse", "CDBus"]),
     .target(
       name: "BlueZ",
       dependencies: ["ConcurrencyHelpers", "DBus"]
@@ -169,6 +173,9 @@ let package = Package(
         "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders",
         "DaemonControl", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
         "PulseAudio", "Logging", "CMalloc",
+        // Installed as acctl too (a link to accessoryd): one binary carries
+        // the Swift runtime once.
+        "AcctlCommands",
       ]
     ),
     .executableTarget(

@@ -1,7 +1,8 @@
 // startup-benchmark: how fast acctl starts beside pactl. Runs acctl as the
-// package ships it (the release build, stripped as scripts/package strips
-// it) and PulseAudio's pactl, each with --version, in turns, and prints
-// each one's median and 90th percentile and their ratio. Build it as
+// package ships it (the release accessoryd made the shipped binary by
+// scripts/shipped-binary, called through a link named acctl) and
+// PulseAudio's pactl, each with --version, in turns, and prints each one's
+// median and 90th percentile and their ratio. Build it and accessoryd as
 // release; scripts/benchmark does.
 
 import BenchmarkSupport
@@ -14,8 +15,9 @@ struct StartupBenchmark {
   static let usage = """
     usage: startup-benchmark [--quick]
 
-    Starts acctl (the release build beside this program, stripped as
-    scripts/package strips it) and pactl with --version, in turns, 400
+    Starts acctl as the package ships it (the release accessoryd beside
+    this program, made the shipped binary by scripts/shipped-binary, called
+    through a link named acctl) and pactl with --version, in turns, 400
     times each (100 with --quick), and prints each one's median and 90th
     percentile, and acctl's median over pactl's.
     """
@@ -31,9 +33,9 @@ struct StartupBenchmark {
     let runs = arguments.contains("--quick") ? 100 : 400
     let products = URL(fileURLWithPath: CommandLine.arguments[0])
       .resolvingSymlinksInPath().deletingLastPathComponent()
-    let built = products.appendingPathComponent("acctl").path
+    let built = products.appendingPathComponent("accessoryd").path
     guard FileManager.default.isExecutableFile(atPath: built) else {
-      fail("no release acctl at \(built); build it first")
+      fail("no release accessoryd at \(built); build it first")
     }
     let pactl = "/usr/bin/pactl"
     guard FileManager.default.isExecutableFile(atPath: pactl) else {
@@ -44,13 +46,15 @@ struct StartupBenchmark {
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let acctl = directory.appendingPathComponent("acctl").path
+    let shipped = directory.appendingPathComponent("accessoryd").path
+    let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("scripts")
     run(
-      "/usr/bin/strip",
-      [
-        "--strip-unneeded", "--remove-section=.comment",
-        "--remove-section=.note", "-o", acctl, built,
-      ])
+      scripts.appendingPathComponent("shipped-binary").path, [built, shipped])
+    let acctl = directory.appendingPathComponent("acctl").path
+    try FileManager.default.createSymbolicLink(
+      atPath: acctl, withDestinationPath: shipped)
 
     // One start each first, so that both are in the page cache.
     _ = time(acctl)
@@ -62,14 +66,14 @@ struct StartupBenchmark {
       pactlSamples.append(time(pactl))
     }
     let size =
-      (try? FileManager.default.attributesOfItem(atPath: acctl))?[
+      (try? FileManager.default.attributesOfItem(atPath: shipped))?[
         .size] as? Int ?? 0
     print(
       "== starting acctl beside pactl (--version, \(runs) starts each, in turns)"
     )
     print("load average: \(Machine.loadAverage())")
     print(
-      "acctl (release, stripped, \(format(Double(size) / 1_048_576, digits: 1)) MiB): "
+      "acctl (a link to the shipped accessoryd, \(format(Double(size) / 1_048_576, digits: 1)) MiB): "
         + line(acctlSamples))
     print("pactl (\(pactl)): " + line(pactlSamples))
     if let mine = acctlSamples.median, let theirs = pactlSamples.median {

@@ -1,10 +1,14 @@
 // accessoryd: the routing service. Reads its settings, loads the policy
 // and the state, then runs the control server, the sound-server link and
 // the router until SIGTERM or SIGINT; SIGHUP reloads the policy.
+// Called as acctl (the package installs acctl as a link to it), it is the
+// command line instead: one binary carries the Swift runtime once, and
+// libpulse and libdbus load only when the daemon calls them.
 
 import AccessoryBackend
 import AccessoryControl
 import AccessoryEngine
+import AcctlCommands
 import AudioAccessoryKit
 import DaemonControl
 import DaemonInputs
@@ -20,6 +24,12 @@ struct Accessoryd {
   static let version = DaemonConfiguration.version
 
   static func main() async {
+    if let invoked = CommandLine.arguments.first,
+      invoked.split(separator: "/").last == "acctl"
+    {
+      await Acctl.main()
+      return
+    }
     Heap.useOneArena()
     let request: DaemonConfiguration.Request
     do {

@@ -293,6 +293,13 @@ struct PackageInstallTests {
     let ldd = try await root.run(["ldd", "/usr/bin/accessoryd"])
     #expect(!ldd.stdout.contains("swift"), "\(ldd.stdout)")
     #expect(!ldd.stdout.contains("not found"), "\(ldd.stdout)")
+    // libpulse and libdbus load at their first call, which acctl never
+    // makes; the package depends on them for the daemon.
+    #expect(!ldd.stdout.contains("libpulse"), "\(ldd.stdout)")
+    #expect(!ldd.stdout.contains("libdbus"), "\(ldd.stdout)")
+    // One binary: acctl is a link to accessoryd.
+    let link = try await root.run(["readlink", "/usr/bin/acctl"])
+    #expect(link.stdout == "accessoryd\n", "\(link)")
 
     let version = try await root.run(["accessoryd", "--version"])
     #expect(version.status == 0 && version.stdout.hasPrefix("accessoryd "))

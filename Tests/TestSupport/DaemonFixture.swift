@@ -132,6 +132,9 @@ public final class DaemonFixture: Sendable {
   ///   - policyInConfigHome: Starts the daemon without `--policy` and
   ///     without a policy file: it looks for one in its configuration
   ///     directory (``policyPath``), which ``writePolicy(_:)`` writes.
+  ///   - binaries: The daemon and acctl to run, such as the shipped
+  ///     binary and a link named acctl to it; the built products by
+  ///     default.
   /// - Returns: The running daemon.
   /// - Throws: ``DaemonFixtureError`` with the end of the log if the
   ///   products are missing or the daemon does not come up; nothing is left
@@ -140,11 +143,12 @@ public final class DaemonFixture: Sendable {
     on server: SoundServer, policy: String? = nil,
     hostAddresses: [String] = [defaultHostAddress],
     systemBusAddress: String? = nil, sessionBusAddress: String? = nil,
-    environment: [String: String] = [:], policyInConfigHome: Bool = false
+    environment: [String: String] = [:], policyInConfigHome: Bool = false,
+    binaries: (accessoryd: String, acctl: String)? = nil
   ) async throws -> DaemonFixture {
     SharedThreadWatchdog.start()
-    let accessoryd = try builtProduct("accessoryd").path
-    let acctl = try builtProduct("acctl").path
+    let accessoryd = try binaries?.accessoryd ?? builtProduct("accessoryd").path
+    let acctl = try binaries?.acctl ?? builtProduct("acctl").path
     let policyText = try policy ?? policyText()
     let directory = try SoundServer.makePrivateDirectory(
       prefix: "accessoryd-e2e")
