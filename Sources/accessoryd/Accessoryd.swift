@@ -24,9 +24,10 @@ struct Accessoryd {
   static let version = DaemonConfiguration.version
 
   static func main() async {
-    if let invoked = CommandLine.arguments.first,
-      invoked.split(separator: "/").last == "acctl"
-    {
+    // The daemon under its own name (the unit, the tests); acctl under
+    // any other, such as the package's link acctl or a person's own.
+    let name = CommandLine.arguments.first?.split(separator: "/").last ?? ""
+    if !name.hasPrefix("accessoryd") {
       await Acctl.main()
       return
     }
