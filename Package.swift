@@ -101,6 +101,9 @@ let package = Package(
       dependencies: ["ConcurrencyHelpers", "DBus"]
     ),
     .target(name: "HeadphoneProtocols"),
+    // The session D-Bus API's names and interfaces: the daemon serves
+    // them, the tray reads them.
+    .target(name: "SessionBusInterfaces", dependencies: ["DBus"]),
     .target(
       name: "HeadphoneLinks",
       dependencies: ["SystemCalls", "ConcurrencyHelpers", "HeadphoneProtocols", "AccessoryControl"]
@@ -151,6 +154,15 @@ let package = Package(
       ]
     ),
 
+    // What the daemon shows the desktop: the session D-Bus API.
+    .target(
+      name: "DaemonDesktop",
+      dependencies: [
+        "DaemonLifecycle", "DaemonInputs", "DaemonControl", "SessionBusInterfaces", "DBus",
+        "ConcurrencyHelpers", "AccessoryControl", "AudioAccessoryKit", "Logging",
+      ]
+    ),
+
     // MARK: - Executables
 
     // The command line talks to the daemon over the control socket only:
@@ -171,8 +183,8 @@ let package = Package(
       name: "accessoryd",
       dependencies: [
         "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders",
-        "DaemonControl", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
-        "PulseAudio", "Logging", "CMalloc",
+        "DaemonControl", "DaemonDesktop", "AccessoryControl", "AudioAccessoryKit",
+        "AccessoryBackend", "PulseAudio", "Logging", "CMalloc",
         // Installed as acctl too (a link to accessoryd): one binary carries
         // the Swift runtime once.
         "AcctlCommands",
@@ -274,6 +286,16 @@ let package = Package(
       dependencies: ["FuzzTargets", "BlueZ", "DBus"]
     ),
     .testTarget(
+      name: "DesktopTests",
+      dependencies: [
+        "DaemonDesktop", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
+      ]
+    ),
+    .testTarget(
+      name: "DBusTests",
+      dependencies: ["DBus"]
+    ),
+    .testTarget(
       name: "HeadphoneProtocolsTests",
       dependencies: ["HeadphoneProtocols"]
     ),
@@ -283,7 +305,9 @@ let package = Package(
     ),
     .testTarget(
       name: "PackagingTests",
-      dependencies: ["ConcurrencyHelpers", "RoutingCore", "TestSupport"]
+      dependencies: [
+        "ConcurrencyHelpers", "RoutingCore", "TestSupport", "SessionBusInterfaces", "DBus",
+      ]
     ),
     .testTarget(
       name: "AcctlTests",

@@ -164,8 +164,9 @@ extension DBusConnectionDriver {
   /// - Returns: Whether it was one.
   func answer(_ message: OpaquePointer) -> Bool {
     let path = dbus_message_get_path(message).map { String(cString: $0) }
-    guard let connection, let path, let handler = exported[path] else {
-      return false
+    guard let connection, let path else { return false }
+    guard let handler = exported[path] else {
+      return answerInTree(message)
     }
     let call = DBusIncomingCall(reading: message, keepingDescriptors: true)
     let reply: OpaquePointer?

@@ -77,6 +77,8 @@ package final class DBusConnectionDriver: @unchecked Sendable {
   var isDisconnected = false
   /// The objects this connection serves, by path.
   var exported: [String: MethodHandler] = [:]
+  /// What answers calls on every other path, when set.
+  var treeHandler: TreeHandler?
 
   init(
     address: String, matchRules: [String], wakeDescriptors: [Int32],

@@ -179,106 +179,175 @@ extension DBusValue {
     return values
   }
 
-  /// Appends values to a message as its arguments.
+  /// Appends values to a message as its arguments, each with the
+  /// signature it infers (``DBusValue/inferredSignature``).
   ///
-  /// - Precondition: Every value is of a basic type, a variant of one, or
-  ///   a dictionary of such variants by string (`a{sv}`, the options of
-  ///   BlueZ's calls), and every object path is valid.
-  /// - Returns: Whether libdbus had the memory to append them.
+  /// - Returns: False if a value has no signature to infer (an empty
+  ///   array), or libdbus lacked the memory to append it.
   static func append(_ values: [DBusValue], to message: OpaquePointer) -> Bool {
     var iterator = DBusMessageIter()
     dbus_message_iter_init_append(message, &iterator)
     for value in values {
-      guard value.append(to: &iterator) else { return false }
+      guard let signature = value.inferredSignature,
+        value.append(as: Substring(signature), to: &iterator)
+      else { return false }
     }
     return true
   }
 
-  private func append(to iterator: inout DBusMessageIter) -> Bool {
-    switch self {
-    case .byte(let value):
+  /// Appends values to a message as arguments of the given signature, or
+  /// of the signatures they infer when it is nil.
+  ///
+  /// - Returns: False if the values do not fit the signature, or libdbus
+  ///   lacked the memory to append them.
+  static func append(
+    _ values: [DBusValue], signature: String?, to message: OpaquePointer
+  ) -> Bool {
+    guard let signature else { return append(values, to: message) }
+    let types = DBusSignature.completeTypes(in: signature)
+    guard let types, types.count == values.count else { return false }
+    var iterator = DBusMessageIter()
+    dbus_message_iter_init_append(message, &iterator)
+    for (value, type) in zip(values, types) {
+      guard value.append(as: type, to: &iterator) else { return false }
+    }
+    return true
+  }
+
+  /// Appends the value as one complete type.
+  private func append(
+    as type: Substring, to iterator: inout DBusMessageIter
+  ) -> Bool {
+    if case .typed(_, let inner) = self {
+      return inner.append(as: type, to: &iterator)
+    }
+    guard let code = type.first else { return false }
+    switch (code, self) {
+    case ("y", .byte(let value)):
       return Self.append(value, DBusTypeCode.byte, &iterator)
-    case .boolean(let value):
+    case ("b", .boolean(let value)):
       let flag = dbus_bool_t(value ? 1 : 0)
       return Self.append(flag, DBusTypeCode.boolean, &iterator)
-    case .int16(let value):
+    case ("n", .int16(let value)):
       return Self.append(value, DBusTypeCode.int16, &iterator)
-    case .uint16(let value):
+    case ("q", .uint16(let value)):
       return Self.append(value, DBusTypeCode.uint16, &iterator)
-    case .int32(let value):
+    case ("i", .int32(let value)):
       return Self.append(value, DBusTypeCode.int32, &iterator)
-    case .uint32(let value):
+    case ("u", .uint32(let value)):
       return Self.append(value, DBusTypeCode.uint32, &iterator)
-    case .int64(let value):
+    case ("x", .int64(let value)):
       return Self.append(value, DBusTypeCode.int64, &iterator)
-    case .uint64(let value):
+    case ("t", .uint64(let value)):
       return Self.append(value, DBusTypeCode.uint64, &iterator)
-    case .double(let value):
+    case ("d", .double(let value)):
       return Self.append(value, DBusTypeCode.double, &iterator)
-    case .string(let text):
+    case ("h", .unixFileDescriptor(let value)):
+      return Self.append(value, DBusTypeCode.unixFileDescriptor, &iterator)
+    case ("s", .string(let text)):
       return Self.appendText(text, DBusTypeCode.string, &iterator)
-    case .objectPath(let path):
-      // libdbus aborts on an invalid path; callers check it first.
-      precondition(
-        isValidObjectPath(path), "DBusValue.append: invalid path '\(path)'")
+    case ("o", .objectPath(let path)):
+      // libdbus aborts on an invalid path.
+      guard isValidObjectPath(path) else { return false }
       return Self.appendText(path, DBusTypeCode.objectPath, &iterator)
-    case .signature(let text):
+    case ("g", .signature(let text)):
+      guard DBusSignature.completeTypes(in: text) != nil else { return false }
       return Self.appendText(text, DBusTypeCode.signature, &iterator)
-    case .variant(let inner):
+    case ("v", _):
+      let inner: DBusValue
+      if case .variant(let content) = self {
+        inner = content
+      } else {
+        inner = self
+      }
+      guard let signature = inner.inferredSignature,
+        DBusSignature.completeTypes(in: signature)?.count == 1
+      else { return false }
       var content = DBusMessageIter()
       guard
         dbus_message_iter_open_container(
-          &iterator, DBusTypeCode.variant, inner.basicSignature, &content)
-          != 0
+          &iterator, DBusTypeCode.variant, signature, &content) != 0
       else { return false }
-      let appended = inner.append(to: &content)
+      let appended = inner.append(as: Substring(signature), to: &content)
       return dbus_message_iter_close_container(&iterator, &content) != 0
         && appended
-    case .dictionary(let entries):
-      var array = DBusMessageIter()
+    case ("a", _):
+      return appendArray(of: type.dropFirst(), to: &iterator)
+    case ("(", .structure(let fields)):
+      guard
+        let types = DBusSignature.completeTypes(
+          in: type.dropFirst().dropLast()),
+        types.count == fields.count
+      else { return false }
+      var content = DBusMessageIter()
       guard
         dbus_message_iter_open_container(
-          &iterator, DBusTypeCode.array, "{sv}", &array) != 0
+          &iterator, DBusTypeCode.structure, nil, &content) != 0
       else { return false }
       var appended = true
-      for (key, value) in entries.sorted(by: { "\($0.key)" < "\($1.key)" }) {
-        guard case .string = key, case .variant = value else {
-          preconditionFailure("DBusValue.append: only a{sv} dictionaries")
-        }
+      for (field, type) in zip(fields, types) where appended {
+        appended = field.append(as: type, to: &content)
+      }
+      return dbus_message_iter_close_container(&iterator, &content) != 0
+        && appended
+    default:
+      return false
+    }
+  }
+
+  /// Appends the value as an array of `element`: bytes, dictionary
+  /// entries (sorted by key, so that the bytes are the same each time) or
+  /// any other elements.
+  private func appendArray(
+    of element: Substring, to iterator: inout DBusMessageIter
+  ) -> Bool {
+    var array = DBusMessageIter()
+    guard
+      dbus_message_iter_open_container(
+        &iterator, DBusTypeCode.array, String(element), &array) != 0
+    else { return false }
+    var appended = true
+    if element.first == "{" {
+      guard
+        let types = DBusSignature.completeTypes(
+          in: element.dropFirst().dropLast()),
+        types.count == 2, let entries = dictionary
+      else {
+        dbus_message_iter_abandon_container(&iterator, &array)
+        return false
+      }
+      for (key, value) in entries.sorted(by: { "\($0.key)" < "\($1.key)" })
+      where appended {
         var entry = DBusMessageIter()
         guard
           dbus_message_iter_open_container(
             &array, DBusTypeCode.dictionaryEntry, nil, &entry) != 0
         else { return false }
         appended =
-          appended && key.append(to: &entry) && value.append(to: &entry)
+          key.append(as: types[0], to: &entry)
+          && value.append(as: types[1], to: &entry)
         appended =
           dbus_message_iter_close_container(&array, &entry) != 0 && appended
       }
-      return dbus_message_iter_close_container(&iterator, &array) != 0
-        && appended
-    default:
-      preconditionFailure("DBusValue.append: \(self) cannot be appended")
+    } else {
+      guard let elements = elements(of: self) else {
+        dbus_message_iter_abandon_container(&iterator, &array)
+        return false
+      }
+      for value in elements where appended {
+        appended = value.append(as: element, to: &array)
+      }
     }
+    return dbus_message_iter_close_container(&iterator, &array) != 0
+      && appended
   }
 
-  /// The signature of a basic value, for the variant that holds it.
-  private var basicSignature: String {
-    switch self {
-    case .byte: "y"
-    case .boolean: "b"
-    case .int16: "n"
-    case .uint16: "q"
-    case .int32: "i"
-    case .uint32: "u"
-    case .int64: "x"
-    case .uint64: "t"
-    case .double: "d"
-    case .string: "s"
-    case .objectPath: "o"
-    case .signature: "g"
-    default:
-      preconditionFailure("DBusValue.append: \(self) in a variant")
+  /// The elements of an array value, bytes included.
+  private func elements(of value: DBusValue) -> [DBusValue]? {
+    switch value {
+    case .array(let elements): elements
+    case .bytes(let bytes): bytes.map { .byte($0) }
+    default: nil
     }
   }
 

@@ -35,11 +35,59 @@ package indirect enum DBusValue: Hashable, Sendable {
   case variant(DBusValue)
   /// A type this decoder does not know, by its type code.
   case unsupported(Int32)
+  /// A value to send with the given signature, for what the value alone
+  /// does not tell: an empty array's element type, or a number's width
+  /// when it is read back. Never decoded.
+  case typed(signature: String, DBusValue)
 
   /// The value inside any number of variants.
   package var unwrapped: DBusValue {
-    if case .variant(let inner) = self { return inner.unwrapped }
-    return self
+    switch self {
+    case .variant(let inner), .typed(_, let inner): inner.unwrapped
+    default: self
+    }
+  }
+
+  /// The signature the value is sent with: its own type's, given by
+  /// ``typed(signature:_:)`` or read from the first element of an array;
+  /// nil for an empty array not given one (an empty dictionary is sent as
+  /// `a{sv}`).
+  package var inferredSignature: String? {
+    switch self {
+    case .byte: "y"
+    case .boolean: "b"
+    case .int16: "n"
+    case .uint16: "q"
+    case .int32: "i"
+    case .uint32: "u"
+    case .int64: "x"
+    case .uint64: "t"
+    case .double: "d"
+    case .string: "s"
+    case .objectPath: "o"
+    case .signature: "g"
+    case .unixFileDescriptor: "h"
+    case .bytes: "ay"
+    case .array(let elements):
+      elements.first?.inferredSignature.map { "a" + $0 }
+    case .dictionary(let entries):
+      if let (key, value) = entries.first {
+        key.inferredSignature.flatMap { key in
+          value.inferredSignature.map { "a{\(key)\($0)}" }
+        }
+      } else {
+        "a{sv}"
+      }
+    case .structure(let fields):
+      fields.reduce("(" as String?) { signature, field in
+        signature.flatMap { signature in
+          field.inferredSignature.map { signature + $0 }
+        }
+      }.map { $0 + ")" }
+    case .variant: "v"
+    case .typed(let signature, _): signature
+    case .unsupported: nil
+    }
   }
 
   /// The text of a string, object path or signature.

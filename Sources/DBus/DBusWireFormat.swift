@@ -56,6 +56,36 @@ package struct DBusWireMessage: Sendable {
   }
 }
 
+extension DBusWireMessage {
+  /// A signal in the wire format, with its arguments appended as the
+  /// driver appends them: with this signature, or inferred when nil.
+  ///
+  /// - Returns: Nil when the arguments do not fit the signature.
+  package static func signal(
+    path: String, interface: String, member: String,
+    arguments: [DBusValue], signature: String? = nil
+  ) -> [UInt8]? {
+    guard isValidObjectPath(path),
+      let message = dbus_message_new_signal(path, interface, member)
+    else { return nil }
+    defer { dbus_message_unref(message) }
+    let appended = DBusValue.append(
+      arguments, signature: signature, to: message)
+    guard appended else { return nil }
+    // A serial, as a connection would give it before sending.
+    dbus_message_set_serial(message, 1)
+    var bytes: UnsafeMutablePointer<CChar>? = nil
+    var count: Int32 = 0
+    guard dbus_message_marshal(message, &bytes, &count) != 0, let bytes else {
+      return nil
+    }
+    defer { dbus_free(bytes) }
+    return Array(
+      UnsafeRawBufferPointer(start: bytes, count: Int(count)).bindMemory(
+        to: UInt8.self))
+  }
+}
+
 extension DBusWireMessage.Kind {
   fileprivate init?(code: Int32) {
     switch code {

@@ -57,7 +57,29 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
   public func handle(
     method: String, params: JSONValue?, connection: ControlConnection
   ) async throws(ControlError) -> JSONValue {
+    try await answer(method: method, params: params, connection: connection)
+  }
+
+  /// Handles one request of a caller that is not a control socket's
+  /// client, such as the session D-Bus API: the methods that follow events
+  /// or keep a picker on a connection are refused.
+  public func call(
+    method: String, params: JSONValue?
+  ) async throws(ControlError) -> JSONValue {
+    try await answer(method: method, params: params, connection: nil)
+  }
+
+  private func answer(
+    method: String, params: JSONValue?, connection: ControlConnection?
+  ) async throws(ControlError) -> JSONValue {
     let params = Parameters(params)
+    func connected() throws(ControlError) -> ControlConnection {
+      guard let connection else {
+        throw ControlError.invalidRequest(
+          "\(method) needs a connection to the control socket")
+      }
+      return connection
+    }
     do {
       switch method {
       case AccessoryPairRequest<AccessoryControlDevice.Configuration>.method:
@@ -79,7 +101,8 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       case DiscoveryListRequest.method:
         return try reply(await discoveryList(.init(params: params)))
       case PickerShowRequest.method:
-        return try reply(await showPicker(.init(params: params), connection))
+        return try reply(
+          await showPicker(.init(params: params), try connected()))
       case PickerPendingRequest.method:
         _ = try PickerPendingRequest(params: params)
         return try reply(
@@ -94,14 +117,14 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
         return try reply(finishPickerDiscovery(.init(params: params)))
       case DiscoverySubscribeRequest.method:
         return try reply(
-          await discoverySubscribe(.init(params: params), connection))
+          await discoverySubscribe(.init(params: params), try connected()))
       case RouteGetRequest.method:
         return try reply(await route(.init(params: params)))
       case RouteHistoryRequest.method:
         return try reply(await routeHistory(.init(params: params)))
       case EventsSubscribeRequest.method:
         _ = try EventsSubscribeRequest(params: params)
-        _ = connection.subscribeToEvents()
+        _ = try connected().subscribeToEvents()
         return try reply(EmptyReply())
       case PolicyCheckRequest.method:
         return try reply(checkPolicy(.init(params: params)))

@@ -110,6 +110,21 @@ extension Policy {
       profiles: {
         activateOutputProfile: true,
       },
+
+      desktop: {
+        // The session D-Bus API (io.github.accessoryd) that applets and the
+        // tray read; false releases the name.
+        sessionBusAPI: true,
+      },
+
+      notifications: {
+        // Desktop notifications: headphones connected (with their battery),
+        // media paused because they came off, the audio moved because its
+        // output went away.
+        connected: true,
+        pausedWhenTakenOff: true,
+        unexpectedOutput: true,
+      },
     }
 
     """#

@@ -190,6 +190,15 @@ public struct Policy: Sendable, Hashable {
     "handsfree_head_unit", "headset_head_unit",
   ]
 
+  /// Whether the daemon serves its session D-Bus API.
+  public var serveSessionBusAPI = true
+  /// Whether headphones that connect are announced with their battery.
+  public var notifyConnected = true
+  /// Whether media paused because headphones came off is announced.
+  public var notifyPausedWhenTakenOff = true
+  /// Whether an output the person did not expect is announced.
+  public var notifyUnexpectedOutput = true
+
   /// Creates a policy with every setting at its default.
   public init() {}
 

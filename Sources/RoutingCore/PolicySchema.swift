@@ -346,6 +346,26 @@ public enum PolicySchema {
         + "PulseAudio's (HFP, which can carry mSBC, before HSP); a profile "
         + "that plays and records and is not listed comes after them, by "
         + "the server's priority"),
+
+    boolean(
+      "desktop.sessionBusAPI", \.serveSessionBusAPI,
+      meaning: "serve the session D-Bus API (the name "
+        + "`io.github.accessoryd`) that applets and the tray read; a reload "
+        + "that turns it off releases the name"),
+
+    boolean(
+      "notifications.connected", \.notifyConnected,
+      meaning: "a desktop notification when headphones connect, with their "
+        + "battery once accessoryd reads it"),
+    boolean(
+      "notifications.pausedWhenTakenOff", \.notifyPausedWhenTakenOff,
+      meaning: "a desktop notification when media is paused because the "
+        + "headphones that played it came off"),
+    boolean(
+      "notifications.unexpectedOutput", \.notifyUnexpectedOutput,
+      meaning: "a desktop notification when accessoryd moves the output to "
+        + "something the person did not choose and no worn headphones "
+        + "asked for: a fallback after headphones went, say"),
   ]
 
   /// The keys of an output match; at least one must be given, and all that

@@ -11,6 +11,7 @@ import AccessoryEngine
 import AcctlCommands
 import AudioAccessoryKit
 import DaemonControl
+import DaemonDesktop
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
@@ -173,6 +174,11 @@ struct Accessoryd {
         "control.socket": configuration.socketPath,
         "log.level": configuration.logLevel.rawValue,
       ])
+    // What the desktop parts (the session D-Bus API, notifications) read.
+    let desktop = DesktopFeed(
+      methods: methods, events: events, link: link, discovery: discovery,
+      policies: policies, logger: logger,
+      busAddress: DesktopFeed.sessionBusAddress)
     let signals = UnixSignal.stream([.sigterm, .sigint, .sighup])
     // Their default action ends the process: a stray kill -USR1 or an
     // alarm must not take the daemon down.
@@ -214,6 +220,8 @@ struct Accessoryd {
       services: [
         control, link, discoveryService, media, router, headphones,
         BlueZHeadphoneFeed(discovery: discovery, router: router),
+        desktop, SessionBusAPI(feed: desktop),
+        DesktopNotifications(feed: desktop),
       ],
       logger: logger,
       stopDeadline: Self.stopDeadline,

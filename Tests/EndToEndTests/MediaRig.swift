@@ -118,18 +118,27 @@ struct MediaRig {
     try await loadBudsSink(name)
   }
 
-  /// Waits until both playing players have their stream on `output`, as
-  /// the daemon lists them.
+  /// Waits until the daemon lists both playing players as Playing, with
+  /// their streams on `output`.
   func waitForThePlayers(
     on output: String, within limit: Duration = .seconds(10)
   ) async throws {
-    try await waitUntil("the players' streams on \(output)", within: limit) {
+    try await waitUntil(
+      "the players Playing, in the daemon's view, on \(output)", within: limit
+    ) {
       let list = try JSONDecoder().decode(
         MediaPlayerList.self,
         from: Data(try await acctl(["players", "--json"]).stdout.utf8))
       return playing.allSatisfy { player in
-        list.players.first { $0.processID == player.processID }?.streams
-          .contains { $0.output == output } ?? false
+        guard
+          let seen = list.players.first(where: {
+            $0.processID == player.processID
+          })
+        else { return false }
+        // The daemon pauses only a player it has seen Playing; one it has
+        // not yet seen so would be muted instead.
+        return seen.playbackStatus == "Playing"
+          && seen.streams.contains { $0.output == output }
       }
     }
   }

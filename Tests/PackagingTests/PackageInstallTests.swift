@@ -323,6 +323,16 @@ struct PackageInstallTests {
     let files = try await root.run(["dpkg", "-L", "accessoryd"])
     let installed = files.stdout.split(separator: "\n").map(String.init)
     #expect(installed.contains("/usr/lib/systemd/user/accessoryd.service"))
+    // The session D-Bus API's files, where dbus-daemon and dbus-broker
+    // look for them.
+    for file in [
+      "/usr/share/dbus-1/services/io.github.accessoryd.service",
+      "/usr/share/dbus-1/interfaces/io.github.accessoryd.Daemon1.xml",
+      "/usr/share/dbus-1/interfaces/io.github.accessoryd.Route1.xml",
+      "/usr/share/dbus-1/interfaces/io.github.accessoryd.Accessory1.xml",
+    ] {
+      #expect(installed.contains(file), "\(file) is not installed")
+    }
     let purge = try await root.run([
       "apt-get", "purge", "-y", "-qq", "accessoryd",
     ])

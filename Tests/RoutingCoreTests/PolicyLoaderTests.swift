@@ -86,7 +86,7 @@ struct PolicyLoaderTests {
         "colour: is not a known setting; expected one of 'version', "
         + "'description', 'placement', 'connection', 'multipoint', "
         + "'manualChoice', 'accessories', 'streams', 'outputs', 'profiles', "
-        + "'media', 'calls'"),
+        + "'media', 'calls', 'desktop', 'notifications'"),
     BadPolicy(
       kind: "unknown nested key",
       text: "{ version: 1, placement: { offHeadGrace: 3 } }",

@@ -54,7 +54,12 @@ public final class PrivateBus: Sendable {
   /// - Throws: ``BlueZMockError`` with the bus log if `dbus-daemon` is
   ///   missing or does not start within thirty seconds; nothing is left
   ///   running.
-  public static func start() async throws -> PrivateBus {
+  ///
+  /// - Parameter serviceDirectory: A directory of D-Bus activation files
+  ///   (`*.service`) the bus starts services from; nil starts none.
+  public static func start(
+    serviceDirectory: String? = nil
+  ) async throws -> PrivateBus {
     SharedThreadWatchdog.start()
     var programs: [String: String] = [:]
     do {
@@ -86,11 +91,34 @@ public final class PrivateBus: Sendable {
       directory: path, programs: programs, watchdog: watchdog)
     do {
       let addressFile = "\(path)/dbus-daemon.address"
+      // The session bus's own rules, with only the test's services: none
+      // of the host's is started on a name's first call.
+      let services = serviceDirectory ?? "\(path)/services"
+      try FileManager.default.createDirectory(
+        atPath: services, withIntermediateDirectories: true)
+      let file = "\(path)/bus.conf"
+      try """
+      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+      <busconfig>
+        <type>session</type>
+        <keep_umask/>
+        <listen>unix:path=\(path)/bus</listen>
+        <servicedir>\(services)</servicedir>
+        <policy context="default">
+          <allow send_destination="*" eavesdrop="true"/>
+          <allow eavesdrop="true"/>
+          <allow own="*"/>
+        </policy>
+      </busconfig>
+
+      """.write(toFile: file, atomically: true, encoding: .utf8)
+      let configuration = ["--config-file=\(file)"]
       let daemon = try await bus.spawn(
         programs["dbus-daemon"]!,
-        arguments: [
-          "--session", "--nofork", "--nosyslog",
-          "--address=unix:path=\(path)/bus", "--print-address=1",
+        arguments: configuration + [
+          "--nofork", "--nosyslog", "--address=unix:path=\(path)/bus",
+          "--print-address=1",
         ],
         environment: bus.environment, output: addressFile,
         errorOutput: "\(path)/dbus-daemon.log")
@@ -145,25 +173,110 @@ public final class PrivateBus: Sendable {
   ///   it fails or runs longer than thirty seconds.
   public func gdbus(_ arguments: [String]) async throws -> String {
     precondition(!arguments.isEmpty, "gdbus needs a command")
+    return try await run(
+      programs["gdbus"]!,
+      [arguments[0], "--address", address] + arguments.dropFirst())
+  }
+
+  /// Runs `busctl --user` against the bus (its session bus) and returns
+  /// what it printed.
+  ///
+  /// - Parameter arguments: The arguments after `--user`, such as
+  ///   `["tree", "io.github.accessoryd"]`.
+  /// - Throws: ``BlueZMockError`` if busctl is missing, fails or runs
+  ///   longer than thirty seconds.
+  public func busctl(_ arguments: [String]) async throws -> String {
+    try await run(Self.program("busctl"), ["--user", "--no-pager"] + arguments)
+  }
+
+  /// The path of a program on the search path.
+  static func program(_ name: String) throws(BlueZMockError) -> String {
+    do {
+      return try ChildProcess.executablePath(
+        of: name, searchPath: SoundServer.searchPath)
+    } catch {
+      throw BlueZMockError("\(error)")
+    }
+  }
+
+  /// Runs a program of the bus's session (such as `dunstctl`), found on
+  /// the search path, and returns what it printed.
+  ///
+  /// - Throws: ``BlueZMockError`` if it is missing, fails or runs longer
+  ///   than thirty seconds.
+  public func runClient(
+    _ name: String, _ arguments: [String],
+    environment extra: [String: String] = [:]
+  ) async throws -> String {
+    let program = try Self.program(name)
+    return try await run(program, arguments, environment: extra)
+  }
+
+  /// Starts a long-running program of the bus's session, in its process
+  /// group, stopped with the bus; its output goes to `NAME.log` in the
+  /// bus's directory.
+  ///
+  /// - Returns: The file its standard output goes to.
+  public func startClient(
+    _ name: String, _ arguments: [String],
+    environment extra: [String: String] = [:]
+  ) async throws -> String {
+    let program = try Self.program(name)
+    let output = "\(directory)/\(name).out"
+    _ = try await spawn(
+      program, arguments: arguments,
+      environment: environment.merging(extra) { $1 }, output: output,
+      errorOutput: "\(directory)/\(name).log")
+    return output
+  }
+
+  /// Runs a client of the bus and returns what it printed.
+  private func run(
+    _ program: String, _ arguments: [String],
+    environment extra: [String: String] = [:]
+  ) async throws -> String {
     let number = state.withLock { state in
       defer { state.nextCommandNumber += 1 }
       return state.nextCommandNumber
     }
-    let output = "\(directory)/commands/gdbus-\(number).out"
-    let errorOutput = "\(directory)/commands/gdbus-\(number).err"
+    let name = program.split(separator: "/").last.map(String.init) ?? program
+    let output = "\(directory)/commands/\(name)-\(number).out"
+    let errorOutput = "\(directory)/commands/\(name)-\(number).err"
     defer {
       unlink(output)
       unlink(errorOutput)
     }
-    let fullArguments =
-      [arguments[0], "--address", address] + arguments.dropFirst()
     let process = try await spawn(
-      programs["gdbus"]!, arguments: fullArguments, environment: environment,
-      output: output, errorOutput: errorOutput, remember: false)
+      program, arguments: arguments,
+      environment: environment.merging(extra) { $1 }, output: output,
+      errorOutput: errorOutput, remember: false)
     return try await process.checkedOutput(
-      of: (["gdbus"] + fullArguments).joined(separator: " "),
+      of: ([name] + arguments).joined(separator: " "),
       exited: await process.waitForExit(until: .now + Self.timeout),
       output: output, errorOutput: errorOutput)
+  }
+
+  /// Starts `gdbus monitor` on the messages a name sends; what it prints
+  /// collects in ``BusMonitor/text`` until the bus stops.
+  ///
+  /// - Parameter name: A bus name, such as `io.github.accessoryd`.
+  public func monitor(_ name: String) async throws -> BusMonitor {
+    let number = state.withLock { state in
+      defer { state.nextCommandNumber += 1 }
+      return state.nextCommandNumber
+    }
+    let output = "\(directory)/commands/monitor-\(number).out"
+    _ = try await spawn(
+      programs["gdbus"]!,
+      arguments: ["monitor", "--address", address, "--dest", name],
+      environment: environment.merging(["G_MESSAGES_DEBUG": ""]) { $1 },
+      output: output, errorOutput: "\(directory)/monitor-\(number).log")
+    let monitor = BusMonitor(file: output)
+    // gdbus says it monitors once it has subscribed.
+    try await waitUntil("gdbus monitor to start", watching: []) {
+      monitor.text.contains("Monitoring")
+    }
+    return monitor
   }
 
   /// Returns whether a connection owns a name on the bus.
@@ -240,4 +353,13 @@ public final class PrivateBus: Sendable {
     try await ChildProcess.waitUntil(
       what, deadline: .now + Self.timeout, watching: { processes }, condition)
   }
+}
+
+/// What `gdbus monitor` printed so far (``PrivateBus/monitor(_:)``).
+public struct BusMonitor: Sendable {
+  /// The file it prints to.
+  public let file: String
+
+  /// Everything it printed until now.
+  public var text: String { SoundServer.readFile(file) }
 }

@@ -18,6 +18,7 @@ public final class PolicyStore: Sendable {
   }
 
   private let current: Mutex<Loaded>
+  private let reloads = Broadcast<Policy>(bufferingPolicy: .bufferingNewest(1))
   /// Held through a reload.
   private let reloading = Mutex(0)
   /// Where a policy file is looked for afresh at each reload, when none
@@ -44,6 +45,14 @@ public final class PolicyStore: Sendable {
   /// The policy in force.
   public var policy: Policy { current.withLock { $0.policy } }
 
+  /// The policy in force now, then each policy a reload puts in force.
+  ///
+  /// A subscriber that falls behind sees the latest policy only.
+  public func policies() -> AsyncStream<Policy> {
+    // Under the reload lock, so that no reload falls between the two.
+    reloading.withLock { _ in reloads.subscribe(startingWith: policy) }
+  }
+
   /// Reads the policy again.
   ///
   /// It reads the file named, or, when none was, the file at
@@ -66,6 +75,7 @@ public final class PolicyStore: Sendable {
       }
       let loaded = try Self.load(path)
       current.withLock { $0 = loaded }
+      reloads.publish(loaded.policy)
       return loaded
     }
   }

@@ -1,0 +1,164 @@
+// What the desktop parts read of the daemon: its events as they come, and
+// its state (`daemon.overview` and `route.get`, the answers acctl reads)
+// read again after each event, sound-server change and discovery change,
+// one reading at a time, the latest change winning.
+
+import AccessoryControl
+import AudioAccessoryKit
+import ConcurrencyHelpers
+import DBus
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
+import Logging
+
+/// The daemon's state at one moment, as the desktop parts see it.
+struct DesktopState: Sendable {
+  /// What `daemon.overview` answers.
+  var overview: DaemonOverview
+  /// What `route.get` answers.
+  var route: RouteReport
+}
+
+/// What the desktop parts share: the daemon's events and state, the
+/// policy, the log and the session bus.
+///
+/// As a service it reads the state after each change, one reading at a
+/// time and a short while after the change, so that a burst of changes
+/// (streams moving) costs one reading, shared by every part.
+public final class DesktopFeed: Service {
+  /// The service's name, for logs.
+  public var name: String { "desktop feed" }
+  let methods: DaemonMethods
+  let events: EventHub
+  let link: SoundServerLink
+  let discovery: DeviceDiscovery
+  /// The policy, whose `desktop` and `notifications` objects turn the
+  /// parts off.
+  let policies: PolicyStore
+  let logger: Logger
+  /// The session bus; nil when the daemon has none.
+  let busAddress: String?
+  private let readings = Broadcast<DesktopState>(
+    bufferingPolicy: .bufferingNewest(1))
+  private let latest = Mutex<DesktopState?>(nil)
+  /// How long after a change the state is read, gathering the changes
+  /// that come with it.
+  static let settleTime = Duration.milliseconds(50)
+
+  /// Creates a feed.
+  ///
+  /// - Parameters:
+  ///   - methods: What answers the daemon's requests and gives its state.
+  ///   - events: The daemon's events, handed on and each followed by a
+  ///     new reading of the state.
+  ///   - link: The sound server, whose changes (outputs, streams) are
+  ///     followed by a new reading too.
+  ///   - discovery: The devices discovered, whose changes are too.
+  ///   - policies: The policy in force.
+  ///   - logger: Where the parts log.
+  ///   - busAddress: The session bus; nil serves and shows nothing, and
+  ///     says so in the log.
+  public init(
+    methods: DaemonMethods, events: EventHub, link: SoundServerLink,
+    discovery: DeviceDiscovery, policies: PolicyStore, logger: Logger,
+    busAddress: String?
+  ) {
+    self.methods = methods
+    self.events = events
+    self.link = link
+    self.discovery = discovery
+    self.policies = policies
+    self.logger = logger
+    self.busAddress = busAddress
+  }
+
+  /// The session bus's address, `DBUS_SESSION_BUS_ADDRESS`, or nil.
+  public static var sessionBusAddress: String? {
+    guard let address = environmentVariable("DBUS_SESSION_BUS_ADDRESS"),
+      !address.isEmpty
+    else { return nil }
+    return address
+  }
+
+  /// Reads the state now; nil if the daemon cannot answer.
+  func read() async -> DesktopState? {
+    guard
+      let overview = try? await methods.call(
+        method: DaemonOverviewRequest.method, params: nil
+      ).decode(as: DaemonOverview.self),
+      let route = try? await methods.call(
+        method: RouteGetRequest.method, params: nil
+      ).decode(as: RouteReport.self)
+    else { return nil }
+    return DesktopState(overview: overview, route: route)
+  }
+
+  /// The latest reading, or one made now when there is none yet.
+  func current() async -> DesktopState? {
+    if let reading = latest.withLock({ $0 }) { return reading }
+    return await read()
+  }
+
+  /// The route explained, with what the media rules hold paused
+  /// (`route.get` with `explain`); nil if the daemon cannot answer.
+  func explainedRoute() async -> RouteReport? {
+    try? await methods.call(
+      method: RouteGetRequest.method, params: .object(["explain": .bool(true)])
+    ).decode(as: RouteReport.self)
+  }
+
+  /// Reads the state after each event, sound-server change and discovery
+  /// change, until cancelled, and hands the readings to the parts.
+  public func run() async throws {
+    // Subscribed before the first reading, so that no change is missed.
+    let subscription = events.subscribe()
+    let updates = await link.updates()
+    let changes = discovery.changes()
+    let (changed, change) = AsyncStream.makeStream(
+      of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    change.yield()
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await _ in subscription { change.yield() }
+      }
+      group.addTask {
+        for await _ in updates { change.yield() }
+      }
+      group.addTask {
+        for await _ in changes { change.yield() }
+      }
+      group.addTask { [self] in
+        for await _ in changed {
+          try? await Task.sleep(for: Self.settleTime)
+          guard let current = await read() else { continue }
+          latest.withLock { $0 = current }
+          readings.publish(current)
+        }
+      }
+      await group.next()
+      group.cancelAll()
+      change.finish()
+    }
+  }
+
+  /// Hands each event to `event` and each new reading to `state`, the
+  /// latest reading first, until the task is cancelled.
+  func follow(
+    event: @escaping @Sendable (JSONValue) async -> Void,
+    state: @escaping @Sendable (DesktopState) async -> Void
+  ) async {
+    let subscription = events.subscribe()
+    let states = readings.subscribe(startingWith: latest.withLock { $0 })
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await value in subscription { await event(value) }
+      }
+      group.addTask {
+        for await current in states { await state(current) }
+      }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+}

@@ -1,0 +1,199 @@
+// Desktop notifications through org.freedesktop.Notifications on the
+// session bus: what NotificationPlanner decides from the daemon's events
+// and state, each kind shown unless the policy turns it off.
+
+import AccessoryControl
+import AudioAccessoryKit
+import ConcurrencyHelpers
+import DBus
+import DaemonControl
+import DaemonInputs
+import DaemonLifecycle
+import FoundationEssentials
+import Logging
+
+/// Shows desktop notifications while the daemon runs.
+public struct DesktopNotifications: Service {
+  /// The service's name, for logs.
+  public var name: String { "desktop notifications" }
+
+  let feed: DesktopFeed
+  var policies: PolicyStore { feed.policies }
+  var logger: Logger { feed.logger }
+
+  /// Creates the service.
+  ///
+  /// - Parameter feed: The daemon's events and state, and the policy,
+  ///   whose `notifications` object turns each kind off.
+  public init(feed: DesktopFeed) {
+    self.feed = feed
+  }
+
+  /// Follows the daemon until cancelled.
+  public func run() async throws {
+    guard let address = feed.busAddress else {
+      logger.notice(
+        "No desktop notifications: DBUS_SESSION_BUS_ADDRESS is not set")
+      while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+      return
+    }
+    let desk = NotificationDesk(
+      sender: NotificationSender(address: address, logger: logger),
+      policies: policies, feed: feed)
+    await feed.follow(
+      event: { event in await desk.take(event) },
+      state: { state in await desk.take(state) })
+    await desk.close()
+  }
+}
+
+/// The planner and the sender, one change at a time.
+actor NotificationDesk {
+  let sender: NotificationSender
+  let policies: PolicyStore
+  let feed: DesktopFeed
+  private var planner = NotificationPlanner()
+  private let start = ContinuousClock.now
+
+  init(sender: NotificationSender, policies: PolicyStore, feed: DesktopFeed) {
+    self.sender = sender
+    self.policies = policies
+    self.feed = feed
+  }
+
+  /// Seconds since the desk began, the planner's clock.
+  private var now: Double {
+    let (seconds, attoseconds) = (ContinuousClock.now - start).components
+    return Double(seconds) + Double(attoseconds) * 1e-18
+  }
+
+  func take(_ state: DesktopState) async {
+    let policy = policies.policy
+    let before = planner.nextCheck
+    await show(planner.take(state, at: now, policy: policy))
+    if let next = planner.nextCheck, next != before {
+      let delay = max(0, next - now)
+      Task {
+        try? await Task.sleep(for: .seconds(delay))
+        await self.tick()
+      }
+    }
+  }
+
+  func take(_ event: JSONValue) async {
+    guard event["kind"]?.stringValue == "media",
+      let media = try? event.decode(as: MediaEvent.self),
+      media.eventType == .mediaPaused,
+      let route = await feed.explainedRoute(),
+      let notification = planner.paused(media, route: route)
+    else { return }
+    await show([notification])
+  }
+
+  func tick() async {
+    await show(planner.due(at: now))
+  }
+
+  private func show(_ notifications: [DesktopNotification]) async {
+    let policy = policies.policy
+    for notification in notifications where notification.isShown(under: policy)
+    {
+      await sender.send(notification)
+    }
+  }
+
+  func close() async {
+    await sender.close()
+  }
+}
+
+/// Sends notifications to the session's notification server, connecting
+/// when the first is to be shown and again after a failure.
+actor NotificationSender {
+  let address: String
+  let logger: Logger
+  private var driver: DBusConnectionDriver?
+  /// The server's identifier of the last notification of each key, which
+  /// the next one of that key replaces.
+  private var shown: [String: UInt32] = [:]
+  private var saidUnavailable = false
+
+  init(address: String, logger: Logger) {
+    self.address = address
+    self.logger = logger
+  }
+
+  func send(_ notification: DesktopNotification) async {
+    guard let driver = await connected() else { return }
+    let urgency: UInt8 = notification.kind == .connected ? 0 : 1
+    let reply = await driver.call(
+      DBusMethodCall(
+        destination: "org.freedesktop.Notifications",
+        path: "/org/freedesktop/Notifications",
+        interface: "org.freedesktop.Notifications", member: "Notify",
+        arguments: [
+          .string("accessoryd"), .uint32(shown[notification.key] ?? 0),
+          .string(notification.icon), .string(notification.summary),
+          .string(notification.body), .typed(signature: "as", .array([])),
+          .dictionary([
+            .string("urgency"): .variant(.byte(urgency)),
+            .string("category"): .variant(
+              .string(
+                notification.kind == .connected ? "device.added" : "device")),
+            .string("x-accessoryd-kind"): .variant(
+              .string(notification.kind.rawValue)),
+          ]),
+          .int32(-1),
+        ]),
+      timeout: .seconds(5))
+    switch reply {
+    case .success(let reply):
+      if let id = reply.arguments.first?.integer {
+        shown[notification.key] = UInt32(clamping: id)
+      }
+      saidUnavailable = false
+      logger.info(
+        "Notified",
+        metadata: [
+          "notification.kind": "\(notification.kind.rawValue)",
+          "notification.summary": "\(notification.summary)",
+        ])
+    case .failure(let failure):
+      if !saidUnavailable {
+        logger.notice(
+          "Desktop notifications cannot be shown: \(failure.message)",
+          metadata: ["dbus.error": "\(failure.name)"])
+        saidUnavailable = true
+      }
+      if failure.name == "org.freedesktop.DBus.Error.Disconnected" {
+        close()
+      }
+    }
+  }
+
+  private func connected() async -> DBusConnectionDriver? {
+    if let driver { return driver }
+    switch await DBusConnectionDriver.open(
+      address: address, matchRules: [], signalHandler: { _, _ in },
+      onEnd: {})
+    {
+    case .success(let opened):
+      driver = opened
+      return opened
+    case .failure(let failure):
+      if !saidUnavailable {
+        logger.notice(
+          "Desktop notifications cannot be shown: \(failure.message)",
+          metadata: ["dbus.address": "\(address)"])
+        saidUnavailable = true
+      }
+      return nil
+    }
+  }
+
+  func close() {
+    guard let driver else { return }
+    self.driver = nil
+    startThread(named: "notify.close") { driver.close() }
+  }
+}

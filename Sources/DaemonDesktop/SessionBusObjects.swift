@@ -1,0 +1,279 @@
+// The API's objects and what they hold: read from the daemon's own
+// answers to `daemon.overview` and `route.get`, so that the bus shows what
+// acctl shows, and updated in one pass after events.
+
+import AccessoryControl
+import AudioAccessoryKit
+import DBus
+import DaemonControl
+import FoundationEssentials
+import SessionBusInterfaces
+
+/// The daemon's, the route's and the accessories' objects on one
+/// connection.
+actor SessionBusObjects {
+  let tree: DBusObjectTree
+  let methods: DaemonMethods
+  let feed: DesktopFeed
+  /// The accessories served, by object path.
+  private var accessories: Set<String> = []
+  private var isPublished = false
+
+  init(tree: DBusObjectTree, feed: DesktopFeed) {
+    self.tree = tree
+    self.methods = feed.methods
+    self.feed = feed
+  }
+
+  /// Publishes the latest reading of the daemon's state, or one made
+  /// now.
+  func publishCurrent() async {
+    if let state = await feed.current() { await publish(state) }
+  }
+
+  /// Reads the daemon's state now and publishes it.
+  func publish() async {
+    if let state = await feed.read() { await publish(state) }
+  }
+
+  // MARK: - Properties
+
+  /// Brings every object up to the daemon's state: adds and removes
+  /// accessories, and sets properties (PropertiesChanged for those that
+  /// changed).
+  func publish(_ state: DesktopState) async {
+    let overview = state.overview
+    let route = state.route
+    let daemonValues = Self.values(of: overview.status)
+    let routeValues = Self.values(of: route)
+    if !isPublished {
+      isPublished = true
+      await tree.add(
+        AccessorydBus.daemon, at: AccessorydBus.daemonPath,
+        values: daemonValues, implementation: daemonMethod)
+      await tree.add(
+        AccessorydBus.route, at: AccessorydBus.routePath, values: routeValues,
+        implementation: routeMethod)
+    } else {
+      await tree.update(
+        daemonValues, of: AccessorydBus.daemon.name,
+        at: AccessorydBus.daemonPath)
+      await tree.update(
+        routeValues, of: AccessorydBus.route.name, at: AccessorydBus.routePath)
+    }
+    var seen: Set<String> = []
+    for record in overview.accessories {
+      let path = AccessorydBus.accessoryPath(record.address)
+      seen.insert(path)
+      let values = Self.values(of: record)
+      if accessories.contains(path) {
+        await tree.update(values, of: AccessorydBus.accessory.name, at: path)
+      } else {
+        accessories.insert(path)
+        await tree.add(
+          AccessorydBus.accessory, at: path, values: values,
+          implementation: accessoryMethod(record.address))
+      }
+    }
+    for path in accessories.subtracting(seen).sorted() {
+      accessories.remove(path)
+      await tree.remove(path)
+    }
+  }
+
+  static func values(of status: DaemonStatus) -> [String: DBusValue] {
+    let server = [status.soundServer.name, status.soundServer.version]
+      .compactMap { $0 }.joined(separator: " ")
+    return [
+      "Version": .string(status.version),
+      "SoundServer": .string(server),
+      "SoundServerState": .string(status.soundServer.state.rawValue),
+      "PolicyPath": .string(status.policyPath),
+      "FollowsMediaPlayers": .boolean(status.media?.following ?? false),
+      "ReadsHeadphones": .boolean(status.headphones?.reading ?? false),
+    ]
+  }
+
+  static func values(of route: RouteReport) -> [String: DBusValue] {
+    let decidedAt = route.decidedAt.map {
+      Int64(($0.timeIntervalSince1970 * 1_000_000).rounded())
+    }
+    return [
+      "Output": .string(route.output ?? ""),
+      "OutputDescription": .string(route.description ?? ""),
+      "Input": .string(route.input ?? ""),
+      "InputDescription": .string(route.inputDescription ?? ""),
+      "Summary": .string(route.summary),
+      "Trigger": .string(route.trigger ?? ""),
+      "Pending": .boolean(route.pending),
+      "DecidedAt": .int64(decidedAt ?? 0),
+    ]
+  }
+
+  static func values(
+    of record: AccessoryRecord<AccessoryControlDevice.Configuration>
+  ) -> [String: DBusValue] {
+    let configuration = record.registration?.configuration
+    let capabilities =
+      configuration?.json["deviceCapabilities"]?.arrayValue?
+      .compactMap(\.stringValue) ?? []
+    let placement = configuration?.json["devicePlacement"]?.stringValue ?? ""
+    let link = record.headphones
+    return [
+      "Address": .string(record.address),
+      "Name": .string(record.displayName),
+      "FormFactor": .string(record.formFactor ?? ""),
+      "State": .string(record.state.rawValue),
+      "Registered": .boolean(record.registration != nil),
+      "Capabilities": .typed(
+        signature: "as", .array(capabilities.map { .string($0) })),
+      "Placement": .string(placement),
+      "Output": .string(record.output ?? ""),
+      "Link": .string(link?.state.rawValue ?? ""),
+      "Buds": .typed(
+        signature: "as", .array((link?.buds ?? []).map { .string($0) })),
+      "Battery": .typed(
+        signature: "a(sib)",
+        .array(
+          (link?.battery ?? []).map {
+            .structure([
+              .string($0.part), .int32(Int32(clamping: $0.percent)),
+              .boolean($0.charging ?? false),
+            ])
+          })),
+    ]
+  }
+
+  // MARK: - Signals
+
+  /// Sends the signal an event of the daemon stands for, if any.
+  func signal(_ event: JSONValue) async {
+    switch event["kind"]?.stringValue {
+    case "route":
+      guard let route = try? event.decode(as: RouteEvent.self) else { return }
+      await tree.emit(
+        "Changed", of: AccessorydBus.route, at: AccessorydBus.routePath,
+        arguments: [
+          .string(route.output ?? ""), .string(route.summary),
+          .string(route.chosenBy.rawValue),
+          .uint32(UInt32(clamping: route.moves)),
+          .boolean(route.defaultChanged),
+        ])
+    case "media":
+      guard let media = try? event.decode(as: MediaEvent.self) else { return }
+      await tree.emit(
+        "MediaEvent", of: AccessorydBus.daemon, at: AccessorydBus.daemonPath,
+        arguments: [
+          .string(media.eventType.rawValue), .string(media.accessory),
+          .typed(
+            signature: "as", .array(media.players.map { .string($0.busName) })),
+          .typed(signature: "au", .array(media.streams.map { .uint32($0) })),
+          .string(media.reason),
+        ])
+    default:
+      return
+    }
+  }
+
+  // MARK: - Methods
+
+  /// Calls a control method and decodes its answer, as a D-Bus result.
+  private nonisolated func request<Reply: Decodable>(
+    _ method: String, _ params: JSONValue?, as type: Reply.Type
+  ) async -> Result<Reply, DBusFailure> {
+    do {
+      return .success(
+        try await methods.call(method: method, params: params).decode(as: type))
+    } catch let error as ControlError {
+      return .failure(DBusFailure(error))
+    } catch {
+      return .failure(
+        DBusFailure(
+          name: "org.freedesktop.DBus.Error.Failed", message: "\(error)"))
+    }
+  }
+
+  nonisolated var daemonMethod: DBusMethodImplementation {
+    { [self] call in
+      switch call.member {
+      case "ListOutputs":
+        return await request(
+          OutputListRequest.method, nil, as: AudioDevices.self
+        )
+        .map { devices in
+          [
+            .typed(
+              signature: "a(ssbbbss)",
+              .array(
+                devices.outputs.map { device in
+                  .structure([
+                    .string(device.name), .string(device.description),
+                    .boolean(device.isDefault),
+                    .boolean(device.isPersonsChoice),
+                    .boolean(device.isAvailable),
+                    .string(device.accessory ?? ""), .string(device.why),
+                  ])
+                }))
+          ]
+        }
+      case "ChooseOutput":
+        let device = call.arguments.first?.string ?? ""
+        return await request(
+          OutputChooseRequest.method, .object(["device": .string(device)]),
+          as: OutputChoiceReply.self
+        ).map { [.string($0.chosen ?? ""), .string($0.route.summary)] }
+      case "ForgetOutputChoices":
+        return await request(
+          OutputForgetRequest.method, nil, as: OutputChoiceReply.self
+        ).map {
+          [.typed(signature: "as", .array($0.forgotten.map { .string($0) }))]
+        }
+      case "ReloadPolicy":
+        return await request(
+          PolicyReloadRequest.method, nil, as: PolicyDocument.self
+        ).map { [.string($0.path ?? "built-in default")] }
+      default:
+        return .failure(
+          DBusFailure(
+            name: "org.freedesktop.DBus.Error.UnknownMethod",
+            message: "no method \(call.member)"))
+      }
+    }
+  }
+
+  nonisolated var routeMethod: DBusMethodImplementation {
+    { [self] _ in
+      await request(
+        RouteGetRequest.method, .object(["explain": .bool(true)]),
+        as: RouteReport.self
+      ).map { [.string($0.text ?? $0.summary)] }
+    }
+  }
+
+  nonisolated func accessoryMethod(
+    _ address: String
+  ) -> DBusMethodImplementation {
+    { [self] call in
+      guard let argument = call.arguments.first,
+        case .object(let members)? = JSONValue(busValue: argument)
+      else {
+        return .failure(
+          DBusFailure(
+            name: "org.freedesktop.DBus.Error.InvalidArgs",
+            message: "\(call.member) takes an a{sv} of configuration fields"))
+      }
+      let params: JSONValue =
+        call.member == "Register"
+        ? .object([
+          "accessory": .string(address), "configuration": .object(members),
+        ])
+        : .object(["accessory": .string(address), "changes": .object(members)])
+      let method =
+        call.member == "Register"
+        ? AccessoryRegisterRequest.method : AccessoryUpdateRequest.method
+      let outcome = await request(method, params, as: JSONValue.self)
+      if case .success = outcome { await publish() }
+      return outcome.map { _ in [] }
+    }
+  }
+}
