@@ -158,7 +158,8 @@ let package = Package(
     .target(
       name: "DaemonDesktop",
       dependencies: [
-        "DaemonLifecycle", "DaemonInputs", "DaemonControl", "SessionBusInterfaces", "DBus",
+        "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "DaemonControl", "SessionBusInterfaces",
+        "DBus", "BlueZ",
         "ConcurrencyHelpers", "AccessoryControl", "AudioAccessoryKit", "Logging",
       ]
     ),

@@ -8,12 +8,17 @@ import Glibc
 
 /// The answer still owed to one method call: ``send(_:signature:)`` or
 /// ``fail(_:)`` answers it once, from any thread.
+///
+/// It holds a reference to the call's message, taken on the dispatch
+/// thread; the answer hands it back there, where it is released once the
+/// reply is sent.
 package final class DBusPendingReply: Sendable {
   private let driver: DBusConnectionDriver
-  /// The call's `DBusMessage *`, referenced until the answer is built.
+  /// The call's `DBusMessage *`, referenced until the answer is sent.
   private nonisolated(unsafe) let message: OpaquePointer
   private let isAnswered = Mutex(false)
 
+  /// Dispatch thread: takes a reference to the call.
   init(driver: DBusConnectionDriver, message: OpaquePointer) {
     self.driver = driver
     self.message = message
@@ -29,7 +34,6 @@ package final class DBusPendingReply: Sendable {
             message: "the call was dropped without an answer")),
         signature: nil)
     }
-    dbus_message_unref(message)
   }
 
   /// Answers with these values, of this signature (inferred from the
@@ -52,9 +56,9 @@ package final class DBusPendingReply: Sendable {
       return !answered
     }
     guard isFirst else { return }
-    // The message stays referenced for the queued work.
+    // The reference goes with the work, released on the dispatch thread;
+    // once the connection has ended there is no such thread left.
     let message = MessageReference(pointer: self.message)
-    dbus_message_ref(message.pointer)
     let accepted = driver.submit { [driver] in
       driver.sendAnswer(result, signature: signature, to: message.pointer)
       dbus_message_unref(message.pointer)

@@ -80,17 +80,20 @@ package struct DBusIncomingMessage: Sendable {
   package var member: String
   /// Its arguments.
   package var arguments: [DBusValue]
+  /// The signature of its arguments, as the message carries it.
+  package var signature: String
 
   /// Creates a signal.
   package init(
     sender: String, path: String, interface: String, member: String,
-    arguments: [DBusValue]
+    arguments: [DBusValue], signature: String = ""
   ) {
     self.sender = sender
     self.path = path
     self.interface = interface
     self.member = member
     self.arguments = arguments
+    self.signature = signature
   }
 }
 

@@ -58,7 +58,8 @@ package final class DBusObjectTree: Sendable {
   // MARK: - Objects
 
   /// Adds an interface to an object, or replaces it, and says so with
-  /// `InterfacesAdded` when a manager serves the object.
+  /// `InterfacesAdded` when a manager serves the object; an object path
+  /// that is not valid is left out.
   ///
   /// - Parameters:
   ///   - values: Every property's value, by name, of the property's type.
@@ -70,7 +71,7 @@ package final class DBusObjectTree: Sendable {
     implementation: DBusMethodImplementation? = nil,
     setter: DBusPropertySetter? = nil
   ) async {
-    precondition(isValidObjectPath(path), "invalid object path \(path)")
+    guard isValidObjectPath(path) else { return }
     objects.withLock { objects in
       objects[path, default: [:]][interface.name] = Served(
         interface: interface, values: values, implementation: implementation,
@@ -203,13 +204,13 @@ package final class DBusObjectTree: Sendable {
             "no method \(call.member) in interface '\(call.interface)' at \(call.path)"
         ))
     }
-    let given = call.arguments.compactMap(\.inferredSignature).joined()
-    guard Self.fits(call.arguments, method.inputSignature) else {
+    guard call.signature == method.inputSignature else {
       return reply.fail(
         DBusFailure(
           name: "org.freedesktop.DBus.Error.InvalidArgs",
           message:
-            "\(method.name) takes (\(method.inputSignature)), not (\(given))"))
+            "\(method.name) takes (\(method.inputSignature)), not "
+            + "(\(call.signature))"))
     }
     Task {
       reply.answer(
@@ -217,31 +218,17 @@ package final class DBusObjectTree: Sendable {
     }
   }
 
-  /// Whether decoded arguments have the types of a signature; an empty
-  /// array fits any array type.
-  static func fits(_ arguments: [DBusValue], _ signature: String) -> Bool {
-    guard let types = DBusSignature.completeTypes(in: signature),
-      types.count == arguments.count
-    else { return false }
-    return zip(arguments, types).allSatisfy { value, type in
-      guard let given = value.inferredSignature else {
-        return type.first == "a"
-      }
-      if given == type { return true }
-      // An empty array decodes as one of unknown type.
-      if case .array(let elements) = value, elements.isEmpty {
-        return type.first == "a"
-      }
-      if case .dictionary(let entries) = value, entries.isEmpty {
-        return type.hasPrefix("a{")
-      }
-      return false
-    }
-  }
-
   private func answerProperties(
     _ call: DBusIncomingCall, reply: DBusPendingReply
   ) {
+    let expected = ["Get": "ss", "GetAll": "s", "Set": "ssv"][call.member]
+    if let expected, call.signature != expected {
+      return reply.fail(
+        DBusFailure(
+          name: "org.freedesktop.DBus.Error.InvalidArgs",
+          message:
+            "\(call.member) takes (\(expected)), not (\(call.signature))"))
+    }
     let arguments = call.arguments.map(\.unwrapped)
     let interfaceName = arguments.first?.string ?? ""
     let served = objects.withLock { $0[call.path]?[interfaceName] }
@@ -283,9 +270,9 @@ package final class DBusObjectTree: Sendable {
             name: "org.freedesktop.DBus.Error.PropertyReadOnly",
             message: "\(interfaceName).\(name) is read-only"))
       }
-      guard call.arguments.count == 3,
-        case .variant(let value) = call.arguments[2],
-        Self.fits([value], property.signature)
+      guard case .variant(let value) = call.arguments[2],
+        value.inferredSignature == property.signature
+          || value.fits(Substring(property.signature))
       else {
         return reply.fail(
           DBusFailure(

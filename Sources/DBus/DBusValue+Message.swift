@@ -185,14 +185,15 @@ extension DBusValue {
   /// - Returns: False if a value has no signature to infer (an empty
   ///   array), or libdbus lacked the memory to append it.
   static func append(_ values: [DBusValue], to message: OpaquePointer) -> Bool {
-    var iterator = DBusMessageIter()
-    dbus_message_iter_init_append(message, &iterator)
+    var types: [Substring] = []
     for value in values {
       guard let signature = value.inferredSignature,
-        value.append(as: Substring(signature), to: &iterator)
+        let complete = DBusSignature.completeTypes(in: signature),
+        complete.count == 1
       else { return false }
+      types.append(complete[0])
     }
-    return true
+    return append(values, types: types, to: message)
   }
 
   /// Appends values to a message as arguments of the given signature, or
@@ -206,12 +207,87 @@ extension DBusValue {
     guard let signature else { return append(values, to: message) }
     let types = DBusSignature.completeTypes(in: signature)
     guard let types, types.count == values.count else { return false }
+    return append(values, types: types, to: message)
+  }
+
+  /// Appends values of these complete types, once all of them are known
+  /// to fit: libdbus aborts on a container closed half-filled, so nothing
+  /// reaches it that does not fit.
+  private static func append(
+    _ values: [DBusValue], types: [Substring], to message: OpaquePointer
+  ) -> Bool {
+    guard zip(values, types).allSatisfy({ $0.fits($1) }) else { return false }
     var iterator = DBusMessageIter()
     dbus_message_iter_init_append(message, &iterator)
     for (value, type) in zip(values, types) {
       guard value.append(as: type, to: &iterator) else { return false }
     }
     return true
+  }
+
+  /// Whether the value can be sent as this one complete type: each
+  /// element, entry and field of it, recursively, and a variant's content
+  /// as the one complete type it infers.
+  package func fits(_ type: Substring) -> Bool {
+    if case .typed(_, let inner) = self { return inner.fits(type) }
+    guard let code = type.first else { return false }
+    switch (code, self) {
+    case ("y", .byte), ("b", .boolean), ("n", .int16), ("q", .uint16),
+      ("i", .int32), ("u", .uint32), ("x", .int64), ("t", .uint64),
+      ("d", .double), ("h", .unixFileDescriptor), ("s", .string):
+      return true
+    case ("o", .objectPath(let path)):
+      return isValidObjectPath(path)
+    case ("g", .signature(let text)):
+      return DBusSignature.completeTypes(in: text) != nil
+    case ("v", _):
+      guard let (inner, signature) = variantContent else { return false }
+      return inner.fits(Substring(signature))
+    case ("a", _):
+      let element = type.dropFirst()
+      if element.first == "{" {
+        guard
+          let types = DBusSignature.completeTypes(
+            in: element.dropFirst().dropLast()),
+          types.count == 2, let entries = dictionary
+        else { return false }
+        return entries.allSatisfy {
+          $0.key.fits(types[0]) && $0.value.fits(types[1])
+        }
+      }
+      let elements: [DBusValue]
+      switch self {
+      case .array(let values): elements = values
+      case .bytes(let bytes): elements = bytes.map { .byte($0) }
+      default: return false
+      }
+      return elements.allSatisfy { $0.fits(element) }
+    case ("(", .structure(let fields)):
+      guard
+        let types = DBusSignature.completeTypes(
+          in: type.dropFirst().dropLast()),
+        types.count == fields.count
+      else { return false }
+      return zip(fields, types).allSatisfy { $0.fits($1) }
+    default:
+      return false
+    }
+  }
+
+  /// What a variant of this value holds (the content of a `.variant`, or
+  /// the value itself) and the one complete type it infers; nil when it
+  /// infers none.
+  private var variantContent: (DBusValue, String)? {
+    let inner: DBusValue
+    if case .variant(let content) = self {
+      inner = content
+    } else {
+      inner = self
+    }
+    guard let signature = inner.inferredSignature,
+      DBusSignature.completeTypes(in: signature)?.count == 1
+    else { return nil }
+    return (inner, signature)
   }
 
   /// Appends the value as one complete type.
@@ -254,15 +330,7 @@ extension DBusValue {
       guard DBusSignature.completeTypes(in: text) != nil else { return false }
       return Self.appendText(text, DBusTypeCode.signature, &iterator)
     case ("v", _):
-      let inner: DBusValue
-      if case .variant(let content) = self {
-        inner = content
-      } else {
-        inner = self
-      }
-      guard let signature = inner.inferredSignature,
-        DBusSignature.completeTypes(in: signature)?.count == 1
-      else { return false }
+      guard let (inner, signature) = variantContent else { return false }
       var content = DBusMessageIter()
       guard
         dbus_message_iter_open_container(

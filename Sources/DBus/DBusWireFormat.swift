@@ -115,6 +115,7 @@ extension DBusIncomingMessage {
       interface: text(dbus_message_get_interface(message)),
       member: text(dbus_message_get_member(message)),
       arguments: DBusValue.arguments(
-        of: message, keepingDescriptors: keepingDescriptors))
+        of: message, keepingDescriptors: keepingDescriptors),
+      signature: text(dbus_message_get_signature(message)))
   }
 }

@@ -1,9 +1,10 @@
 // What the desktop parts read of the daemon: its events as they come, and
 // its state (`daemon.overview` and `route.get`, the answers acctl reads)
-// read again after each event, sound-server change and discovery change,
+// read again after each event and sound-server change,
 // one reading at a time, the latest change winning.
 
 import AccessoryControl
+import AccessoryEngine
 import AudioAccessoryKit
 import ConcurrencyHelpers
 import DBus
@@ -31,8 +32,7 @@ public final class DesktopFeed: Service {
   public var name: String { "desktop feed" }
   let methods: DaemonMethods
   let events: EventHub
-  let link: SoundServerLink
-  let discovery: DeviceDiscovery
+  let router: RouteController
   /// The policy, whose `desktop` and `notifications` objects turn the
   /// parts off.
   let policies: PolicyStore
@@ -52,22 +52,20 @@ public final class DesktopFeed: Service {
   ///   - methods: What answers the daemon's requests and gives its state.
   ///   - events: The daemon's events, handed on and each followed by a
   ///     new reading of the state.
-  ///   - link: The sound server, whose changes (outputs, streams) are
-  ///     followed by a new reading too.
-  ///   - discovery: The devices discovered, whose changes are too.
+  ///   - router: The router, each sound-server state it takes in
+  ///     (outputs, streams) followed by a new reading too.
   ///   - policies: The policy in force.
   ///   - logger: Where the parts log.
   ///   - busAddress: The session bus; nil serves and shows nothing, and
   ///     says so in the log.
   public init(
-    methods: DaemonMethods, events: EventHub, link: SoundServerLink,
-    discovery: DeviceDiscovery, policies: PolicyStore, logger: Logger,
+    methods: DaemonMethods, events: EventHub, router: RouteController,
+    policies: PolicyStore, logger: Logger,
     busAddress: String?
   ) {
     self.methods = methods
     self.events = events
-    self.link = link
-    self.discovery = discovery
+    self.router = router
     self.policies = policies
     self.logger = logger
     self.busAddress = busAddress
@@ -108,13 +106,13 @@ public final class DesktopFeed: Service {
     ).decode(as: RouteReport.self)
   }
 
-  /// Reads the state after each event, sound-server change and discovery
-  /// change, until cancelled, and hands the readings to the parts.
+  /// Reads the state after each event and sound-server change, until
+  /// cancelled, and hands the readings to the parts. (Not after discovery's
+  /// changes: following them would make the adapters scan.)
   public func run() async throws {
     // Subscribed before the first reading, so that no change is missed.
     let subscription = events.subscribe()
-    let updates = await link.updates()
-    let changes = discovery.changes()
+    let updates = router.stateChanges()
     let (changed, change) = AsyncStream.makeStream(
       of: Void.self, bufferingPolicy: .bufferingNewest(1))
     change.yield()
@@ -125,15 +123,16 @@ public final class DesktopFeed: Service {
       group.addTask {
         for await _ in updates { change.yield() }
       }
-      group.addTask {
-        for await _ in changes { change.yield() }
-      }
       group.addTask { [self] in
         for await _ in changed {
           try? await Task.sleep(for: Self.settleTime)
           guard let current = await read() else { continue }
-          latest.withLock { $0 = current }
-          readings.publish(current)
+          // Under the lock that ``follow`` subscribes under: no reading
+          // falls between its latest and its subscription.
+          latest.withLock {
+            $0 = current
+            readings.publish(current)
+          }
         }
       }
       await group.next()
@@ -149,7 +148,7 @@ public final class DesktopFeed: Service {
     state: @escaping @Sendable (DesktopState) async -> Void
   ) async {
     let subscription = events.subscribe()
-    let states = readings.subscribe(startingWith: latest.withLock { $0 })
+    let states = latest.withLock { readings.subscribe(startingWith: $0) }
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         for await value in subscription { await event(value) }

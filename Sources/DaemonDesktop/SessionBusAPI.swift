@@ -59,6 +59,7 @@ public struct SessionBusAPI: Service {
       switch await serve(at: address) {
       case .ended:
         delay = .milliseconds(100)
+        saidTaken = false
         logger.warning(
           "The session bus closed the connection; connecting again",
           metadata: ["dbus.address": address])
@@ -76,6 +77,7 @@ public struct SessionBusAPI: Service {
             + "trying again",
           metadata: ["dbus.address": address, "dbus.error": failure.name])
       case .turnedOff:
+        saidTaken = false
         continue
       case .cancelled:
         return
@@ -106,7 +108,19 @@ public struct SessionBusAPI: Service {
     case .success(let connected): driver = connected
     case .failure(let failure): return .failed(failure)
     }
-    defer { startThread(named: "dbus-api.close") { driver.close() } }
+    let outcome = await serve(on: driver, at: address, ends: ends)
+    // Closed before the next attempt, so that the name is free again.
+    await close(driver)
+    return outcome
+  }
+
+  /// Serves the API on an open connection until it ends, the policy turns
+  /// it off, or the task is cancelled.
+  private func serve(
+    on driver: DBusConnectionDriver, at address: String,
+    ends: AsyncStream<Void>
+  ) async -> Outcome {
+
     guard
       let tree = await DBusObjectTree.serve(
         on: driver, managerPath: AccessorydBus.daemonPath)
@@ -152,6 +166,17 @@ public struct SessionBusAPI: Service {
   private func sleepUntilCancelled() async throws {
     while !Task.isCancelled {
       try await Task.sleep(for: .seconds(3600))
+    }
+  }
+
+  /// Closes a connection on a thread of its own and waits for it, without
+  /// holding a shared thread.
+  private func close(_ driver: DBusConnectionDriver) async {
+    await withHandover { done in
+      startThread(named: "dbus-api.close") {
+        driver.close()
+        done.resume(returning: ())
+      }
     }
   }
 }

@@ -18,6 +18,9 @@ actor SessionBusObjects {
   /// The accessories served, by object path.
   private var accessories: Set<String> = []
   private var isPublished = false
+  /// The reading to publish next, while one is being published.
+  private var pending: DesktopState?
+  private var isPublishing = false
 
   init(tree: DBusObjectTree, feed: DesktopFeed) {
     self.tree = tree
@@ -31,17 +34,26 @@ actor SessionBusObjects {
     if let state = await feed.current() { await publish(state) }
   }
 
-  /// Reads the daemon's state now and publishes it.
-  func publish() async {
-    if let state = await feed.read() { await publish(state) }
-  }
-
   // MARK: - Properties
 
   /// Brings every object up to the daemon's state: adds and removes
   /// accessories, and sets properties (PropertiesChanged for those that
   /// changed).
+  ///
+  /// One reading is published at a time; while one is, only the latest
+  /// that comes is kept, and published next.
   func publish(_ state: DesktopState) async {
+    pending = state
+    guard !isPublishing else { return }
+    isPublishing = true
+    defer { isPublishing = false }
+    while let next = pending {
+      pending = nil
+      await apply(next)
+    }
+  }
+
+  private func apply(_ state: DesktopState) async {
     let overview = state.overview
     let route = state.route
     let daemonValues = Self.values(of: overview.status)
@@ -177,6 +189,11 @@ actor SessionBusObjects {
 
   // MARK: - Methods
 
+  /// The answer of a call that comes as the API stops.
+  static let gone = DBusFailure(
+    name: "org.freedesktop.DBus.Error.Failed",
+    message: "accessoryd stops serving the API")
+
   /// Calls a control method and decodes its answer, as a D-Bus result.
   private nonisolated func request<Reply: Decodable>(
     _ method: String, _ params: JSONValue?, as type: Reply.Type
@@ -194,7 +211,9 @@ actor SessionBusObjects {
   }
 
   nonisolated var daemonMethod: DBusMethodImplementation {
-    { [self] call in
+    // Weak: the tree keeps the implementations, and this object the tree.
+    { [weak self] call in
+      guard let self else { return .failure(Self.gone) }
       switch call.member {
       case "ListOutputs":
         return await request(
@@ -242,8 +261,9 @@ actor SessionBusObjects {
   }
 
   nonisolated var routeMethod: DBusMethodImplementation {
-    { [self] _ in
-      await request(
+    { [weak self] _ in
+      guard let self else { return .failure(Self.gone) }
+      return await request(
         RouteGetRequest.method, .object(["explain": .bool(true)]),
         as: RouteReport.self
       ).map { [.string($0.text ?? $0.summary)] }
@@ -271,9 +291,8 @@ actor SessionBusObjects {
       let method =
         call.member == "Register"
         ? AccessoryRegisterRequest.method : AccessoryUpdateRequest.method
-      let outcome = await request(method, params, as: JSONValue.self)
-      if case .success = outcome { await publish() }
-      return outcome.map { _ in [] }
+      // The daemon's event for the change brings a new reading.
+      return await request(method, params, as: JSONValue.self).map { _ in [] }
     }
   }
 }

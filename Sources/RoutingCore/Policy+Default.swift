@@ -115,6 +115,9 @@ extension Policy {
         // The session D-Bus API (io.github.accessoryd) that applets and the
         // tray read; false releases the name.
         sessionBusAPI: true,
+        // The battery read from AirPods and Galaxy Buds, given to BlueZ for
+        // GNOME, KDE and upower (BlueZ 5.66: bluetoothd --experimental).
+        batteryToBlueZ: true,
       },
 
       notifications: {

@@ -192,6 +192,8 @@ public struct Policy: Sendable, Hashable {
 
   /// Whether the daemon serves its session D-Bus API.
   public var serveSessionBusAPI = true
+  /// Whether the battery the daemon reads from headphones goes to BlueZ.
+  public var batteryToBlueZ = true
   /// Whether headphones that connect are announced with their battery.
   public var notifyConnected = true
   /// Whether media paused because headphones came off is announced.

@@ -352,6 +352,14 @@ public enum PolicySchema {
       meaning: "serve the session D-Bus API (the name "
         + "`io.github.accessoryd`) that applets and the tray read; a reload "
         + "that turns it off releases the name"),
+    boolean(
+      "desktop.batteryToBlueZ", \.batteryToBlueZ,
+      meaning: "give BlueZ the battery accessoryd reads from AirPods and "
+        + "Galaxy Buds, one figure per device (the lower bud's; the case's "
+        + "is left out), as a battery provider "
+        + "(`org.bluez.BatteryProviderManager1`), so that GNOME, KDE and "
+        + "upower show it; BlueZ 5.66 offers providers only with "
+        + "`bluetoothd --experimental`"),
 
     boolean(
       "notifications.connected", \.notifyConnected,
@@ -363,9 +371,10 @@ public enum PolicySchema {
         + "headphones that played it came off"),
     boolean(
       "notifications.unexpectedOutput", \.notifyUnexpectedOutput,
-      meaning: "a desktop notification when accessoryd moves the output to "
-        + "something the person did not choose and no worn headphones "
-        + "asked for: a fallback after headphones went, say"),
+      meaning: "a desktop notification when the output the audio was on "
+        + "goes away (headphones disconnected, a USB card pulled) and does "
+        + "not come back within `connection.reappearGraceSeconds`, saying "
+        + "where the audio is now"),
   ]
 
   /// The keys of an output match; at least one must be given, and all that

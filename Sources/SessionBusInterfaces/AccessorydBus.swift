@@ -1,7 +1,7 @@
 // The session D-Bus API's names and interfaces, in the project's own
 // reverse-DNS namespace, io.github.accessoryd: what the daemon serves
-// (DaemonDesktop), the tray reads, and the installed interface file
-// describes (contrib/dbus/io.github.accessoryd.xml, written from these).
+// (DaemonDesktop) and the installed interface files describe
+// (contrib/dbus/io.github.accessoryd.*.xml, written from these).
 
 import DBus
 
@@ -22,8 +22,8 @@ package enum AccessorydBus {
   /// BlueZ names devices.
   package static func accessoryPath(_ address: String) -> String {
     let element = String(
-      address.map { $0.isLetter || $0.isNumber ? $0 : "_" })
-    return accessoriesPath + "/" + element
+      address.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    return accessoriesPath + "/" + (element.isEmpty ? "_" : element)
   }
 
   /// The daemon: its version, sound server and policy, what the outputs
@@ -192,7 +192,7 @@ package enum AccessorydBus {
       "     Daemon1 at \(daemonPath) (the ObjectManager of the accessories",
       "     too), Route1 at \(routePath), Accessory1 at",
       "     \(accessoriesPath)/<address, _ for :>.",
-      "     Written from Sources/SessionBusInterfaces; docs/dbus-api.md",
+      "     Written from Sources/SessionBusInterfaces; docs/desktop.md",
       "     describes it. -->",
       "<node>",
       interface.introspectionElement(withSummaries: true),

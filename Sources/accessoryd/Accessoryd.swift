@@ -176,8 +176,8 @@ struct Accessoryd {
       ])
     // What the desktop parts (the session D-Bus API, notifications) read.
     let desktop = DesktopFeed(
-      methods: methods, events: events, link: link, discovery: discovery,
-      policies: policies, logger: logger,
+      methods: methods, events: events, router: router, policies: policies,
+      logger: logger,
       busAddress: DesktopFeed.sessionBusAddress)
     let signals = UnixSignal.stream([.sigterm, .sigint, .sighup])
     // Their default action ends the process: a stray kill -USR1 or an
@@ -221,7 +221,7 @@ struct Accessoryd {
         control, link, discoveryService, media, router, headphones,
         BlueZHeadphoneFeed(discovery: discovery, router: router),
         desktop, SessionBusAPI(feed: desktop),
-        DesktopNotifications(feed: desktop),
+        DesktopNotifications(feed: desktop), BatteryToBlueZ(feed: desktop),
       ],
       logger: logger,
       stopDeadline: Self.stopDeadline,

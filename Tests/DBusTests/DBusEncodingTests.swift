@@ -80,6 +80,17 @@ struct DBusEncodingTests {
     #expect(roundTrip([.structure([.string("a")])], "(si)") == nil)
     #expect(roundTrip([.objectPath("not a path")], "o") == nil)
     #expect(roundTrip([.signature("a{")], "g") == nil)
+    // Inside an array or a variant, where libdbus would abort on a
+    // container left half-filled: refused before libdbus sees it.
+    #expect(
+      roundTrip([.array([.structure([.string("a"), .string("b")])])], "a(si)")
+        == nil)
+    #expect(
+      roundTrip([.dictionary([.string("k"): .variant(.array([]))])], "a{sv}")
+        == nil)
+    #expect(roundTrip([.array([.structure([])])]) == nil)
+    #expect(
+      roundTrip([.dictionary([.variant(.string("k")): .string("v")])]) == nil)
   }
 
   @Test("An interface's introspection element")

@@ -90,14 +90,15 @@ struct NotificationPlannerTests {
     #expect(
       came == [
         DesktopNotification(
-          kind: .connected, key: buds, summary: "Studio Buds connected",
+          kind: .connected, key: "connected \(buds)",
+          summary: "Studio Buds connected",
           body: "", icon: "audio-headphones")
       ])
     let read = planner.take(
       budsThere(route: "buds", battery: level), at: 3, policy: policy)
     #expect(
       read.map(\.body) == ["Left 80% · Right 75% · Case 40% (charging)"])
-    #expect(read.first?.key == buds, "it replaces the first")
+    #expect(read.first?.key == came.first?.key, "it replaces the first")
     // Read again: nothing more.
     #expect(
       planner.take(
@@ -148,7 +149,7 @@ struct NotificationPlannerTests {
     #expect(
       planner.due(at: 1 + policy.reappearGraceSeconds) == [
         DesktopNotification(
-          kind: .unexpectedOutput, key: "output",
+          kind: .unexpectedOutput, key: "unexpectedOutput",
           summary: "Audio moved to Built-in Speaker",
           body: "Studio Buds went away.", icon: "audio-speakers")
       ])
@@ -185,6 +186,22 @@ struct NotificationPlannerTests {
       planner.due(at: 1 + policy.reappearGraceSeconds).map(\.body) == [
         "Studio Buds went away."
       ])
+  }
+
+  @Test("The route still names the gone output at the check: looked at again")
+  func routeLeavesAfterTheCheck() {
+    var planner = NotificationPlanner()
+    let policy = Policy()
+    let grace = policy.reappearGraceSeconds
+    _ = planner.take(budsThere(route: "buds"), at: 0, policy: policy)
+    _ = planner.take(budsGone(route: "buds"), at: 1, policy: policy)
+    #expect(planner.due(at: 1 + grace).isEmpty)
+    #expect(planner.nextCheck == 1 + grace + NotificationPlanner.retryDelay)
+    _ = planner.take(
+      budsGone(route: "speaker"), at: 1 + grace + 0.2, policy: policy)
+    #expect(
+      planner.due(at: 1 + grace + NotificationPlanner.retryDelay).map(\.summary)
+        == ["Audio moved to Built-in Speaker"])
   }
 
   @Test("The route leaves first, and the output is seen to go a moment later")
@@ -247,7 +264,7 @@ struct NotificationPlannerTests {
     #expect(
       planner.paused(event, route: reading.route)
         == DesktopNotification(
-          kind: .pausedWhenTakenOff, key: buds,
+          kind: .pausedWhenTakenOff, key: "pausedWhenTakenOff \(buds)",
           summary: "Paused: Studio Buds came off",
           body: "mpv (2) and Firefox. Put them back on within 60 s and they "
             + "play on.",

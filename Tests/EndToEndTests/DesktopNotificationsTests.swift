@@ -10,7 +10,11 @@ import Testing
 /// The default test policy, headphones that go given one second to come
 /// back, and these notifications turned off.
 private func policy(turningOff kinds: [String] = []) throws -> String {
-  var text = try DaemonFixture.policyText().replacingOccurrences(
+  var text = try DaemonFixture.policyText()
+  guard text.contains("reappearGraceSeconds: 5,") else {
+    throw FixtureError("the default policy has no 'reappearGraceSeconds: 5,'")
+  }
+  text = text.replacingOccurrences(
     of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 1,")
   for kind in kinds {
     guard text.contains("\(kind): true,") else {

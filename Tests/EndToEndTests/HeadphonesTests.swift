@@ -99,7 +99,87 @@ struct InsideTheBluetoothVM {
       "galaxyBudsPro",
       "Galaxy Buds Pro with three serial-port records: the manager's channel from their SDP server"
     ),
+    (
+      "batteryToBlueZ",
+      "The AirPods' battery to the real BlueZ and upower: the lower bud, kept current, turned off"
+    ),
   ]
+
+  @Test(
+    "The AirPods' battery to the real BlueZ and upower: the lower bud, kept current, turned off"
+  )
+  func batteryToBlueZ() async throws {
+    let bluez = try await RealBlueZ.start(
+      headphonesNamed: "AirPods Pro", uuids: HeadphoneRig.uuids)
+    defer { bluez.stop() }
+    let address = BluetoothVM.headphones
+    let devicePath = RealBlueZ.devicePath(address)
+    let airpods = try await HeadphoneEmulator.start(
+      .airPods, on: bluez.bus, address: address)
+    let server = try await SoundServer.start(
+      .pulseAudio,
+      sinks: [
+        .speaker(name: "speaker", description: "Built-in Speaker"),
+        .bluetoothHeadphones(
+          name: "buds", address: address, description: "AirPods Pro",
+          deviceAPI: SoundServerKind.pulseAudio.bluetoothDeviceAPI),
+      ])
+    defer { server.stop() }
+    let policy = try DaemonFixture.policyText()
+    let daemon = try await DaemonFixture.start(
+      on: server, policy: policy, hostAddresses: [],
+      systemBusAddress: bluez.bus.address)
+    defer { daemon.shutDown() }
+    let rig = Rig(server: server, daemon: daemon)
+
+    /// BlueZ's `org.bluez.Battery1` of the AirPods, as gdbus shows it.
+    func battery() async throws -> String {
+      try await bluez.bus.gdbus([
+        "introspect", "--dest", "org.bluez", "--object-path", devicePath,
+      ])
+    }
+    /// upower's device for the AirPods, its lines.
+    func upowerDevice() async throws -> String {
+      let dump = try await bluez.upowerDump()
+      return dump.components(separatedBy: "\nDevice: ").first {
+        $0.contains("native-path:          \(devicePath)")
+      } ?? ""
+    }
+
+    // Paired with accessoryd, which reads L90 R80 C50 from the AirPods
+    // and gives BlueZ the lower bud's.
+    try await rig.ok(["pair", address])
+    try await airpods.waitFor("notifications")
+    try await waitUntil("BlueZ's battery from accessoryd", within: .seconds(30))
+    {
+      let text = try await battery()
+      return text.contains("interface org.bluez.Battery1")
+        && text.contains("readonly y Percentage = 0x50;")
+        && text.contains("readonly s Source = 'accessoryd';")
+    }
+    try await waitUntil("upower at 80%", within: .seconds(30)) {
+      try await upowerDevice().contains("percentage:          80%")
+    }
+
+    // The right bud drains: BlueZ and upower follow.
+    try airpods.send("battery 4:90:2 2:35:2 8:50:1")
+    try await waitUntil("upower at 35%", within: .seconds(30)) {
+      try await upowerDevice().contains("percentage:          35%")
+    }
+
+    // Turned off in the policy: the battery goes from BlueZ and upower.
+    try daemon.writePolicy(
+      policy.replacingOccurrences(
+        of: "batteryToBlueZ: true,", with: "batteryToBlueZ: false,"))
+    try await rig.ok(["policy", "reload"])
+    try await waitUntil("BlueZ's battery gone", within: .seconds(30)) {
+      try await !battery().contains("interface org.bluez.Battery1")
+    }
+    try await waitUntil("upower's device gone", within: .seconds(30)) {
+      try await upowerDevice().isEmpty
+    }
+    #expect(await daemon.stop() == 0, "\(daemon.logTail())")
+  }
 
   @Test(
     "Galaxy Buds over RFCOMM, handed over by BlueZ: placement, drops, BlueZ restarts"

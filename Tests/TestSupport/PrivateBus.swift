@@ -189,8 +189,9 @@ public final class PrivateBus: Sendable {
     try await run(Self.program("busctl"), ["--user", "--no-pager"] + arguments)
   }
 
-  /// The path of a program on the search path.
+  /// The path of a program on the search path, or the path given.
   static func program(_ name: String) throws(BlueZMockError) -> String {
+    if name.hasPrefix("/") { return name }
     do {
       return try ChildProcess.executablePath(
         of: name, searchPath: SoundServer.searchPath)
@@ -222,11 +223,12 @@ public final class PrivateBus: Sendable {
     environment extra: [String: String] = [:]
   ) async throws -> String {
     let program = try Self.program(name)
-    let output = "\(directory)/\(name).out"
+    let base = name.split(separator: "/").last.map(String.init) ?? name
+    let output = "\(directory)/\(base).out"
     _ = try await spawn(
       program, arguments: arguments,
       environment: environment.merging(extra) { $1 }, output: output,
-      errorOutput: "\(directory)/\(name).log")
+      errorOutput: "\(directory)/\(base).log")
     return output
   }
 

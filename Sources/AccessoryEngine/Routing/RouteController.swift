@@ -60,6 +60,8 @@ public actor RouteController: Service {
   /// them.
   let hostAddressesConfigured: Bool
   let events: EventHub
+  /// Says that the router took in a sound-server state (``stateChanges()``).
+  private let takenIn = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
   let logger: Logger
   let clock: any RouterClock
   let inbox = RouterInbox()
@@ -428,11 +430,20 @@ public actor RouteController: Service {
     }
   }
 
+  /// A stream that yields each time the router has taken in a
+  /// sound-server state, so that what it answers (outputs, streams, the
+  /// server) is read after it, not before; a subscriber that falls behind
+  /// gets one.
+  public nonisolated func stateChanges() -> AsyncStream<Void> {
+    takenIn.subscribe()
+  }
+
   /// Takes in a sound-server state.
   ///
   /// - Returns: Why to route again, or nil when there is nothing to route
   ///   on.
   func handle(_ update: LinkUpdate) -> RouteReason? {
+    defer { takenIn.publish(()) }
     switch update {
     case .connected(let mirror):
       // SoundServerLink logs the connection once, with the version.

@@ -82,6 +82,17 @@ package final class BlueZObjectTracker: Sendable {
     }
   }
 
+  /// The object paths of the devices with this address, one per adapter
+  /// that knows it.
+  func devicePaths(of address: String) -> [String] {
+    state.withLock { state in
+      state.objects.devices.filter {
+        $0.value["Address"]?.string.flatMap(BlueZDevice.normalizedAddress)
+          == address
+      }.keys.sorted()
+    }
+  }
+
   /// The address of the device at an object path, if BlueZ has it.
   func deviceAddress(at path: String) -> String? {
     state.withLock {

@@ -11,6 +11,7 @@ enum BlueZNames {
   static let deviceInterface = "org.bluez.Device1"
   static let profileManager = "org.bluez.ProfileManager1"
   static let profileInterface = "org.bluez.Profile1"
+  static let batteryProviderManager = "org.bluez.BatteryProviderManager1"
   static let objectManager = "org.freedesktop.DBus.ObjectManager"
   static let properties = "org.freedesktop.DBus.Properties"
   static let bus = "org.freedesktop.DBus"

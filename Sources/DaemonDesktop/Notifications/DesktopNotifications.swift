@@ -68,15 +68,26 @@ actor NotificationDesk {
   }
 
   func take(_ state: DesktopState) async {
-    let policy = policies.policy
-    let before = planner.nextCheck
-    await show(planner.take(state, at: now, policy: policy))
-    if let next = planner.nextCheck, next != before {
-      let delay = max(0, next - now)
-      Task {
-        try? await Task.sleep(for: .seconds(delay))
-        await self.tick()
-      }
+    await show(planner.take(state, at: now, policy: policies.policy))
+    schedule()
+  }
+
+  /// When the one timer for the planner's checks fires, if one is set.
+  private var timerAt: Double?
+  private var timer: Task<Void, Never>?
+
+  /// Sets the timer for the planner's next check, unless it fires by
+  /// then already.
+  private func schedule() {
+    guard let next = planner.nextCheck else { return }
+    if let timerAt, timerAt <= next { return }
+    timer?.cancel()
+    timerAt = next
+    let delay = max(0, next - now)
+    timer = Task {
+      try? await Task.sleep(for: .seconds(delay))
+      guard !Task.isCancelled else { return }
+      await self.tick()
     }
   }
 
@@ -91,7 +102,10 @@ actor NotificationDesk {
   }
 
   func tick() async {
+    timerAt = nil
+    timer = nil
     await show(planner.due(at: now))
+    schedule()
   }
 
   private func show(_ notifications: [DesktopNotification]) async {
@@ -103,6 +117,7 @@ actor NotificationDesk {
   }
 
   func close() async {
+    timer?.cancel()
     await sender.close()
   }
 }
@@ -117,6 +132,9 @@ actor NotificationSender {
   /// the next one of that key replaces.
   private var shown: [String: UInt32] = [:]
   private var saidUnavailable = false
+  /// A connection being opened, which every send waits for.
+  private var connecting: Task<DBusConnectionDriver?, Never>?
+  private var isClosed = false
 
   init(address: String, logger: Logger) {
     self.address = address
@@ -145,7 +163,8 @@ actor NotificationSender {
           ]),
           .int32(-1),
         ]),
-      timeout: .seconds(5))
+      // Short: a stop waits for it.
+      timeout: .seconds(2))
     switch reply {
     case .success(let reply):
       if let id = reply.arguments.first?.integer {
@@ -166,32 +185,51 @@ actor NotificationSender {
         saidUnavailable = true
       }
       if failure.name == "org.freedesktop.DBus.Error.Disconnected" {
-        close()
+        drop()
       }
     }
   }
 
   private func connected() async -> DBusConnectionDriver? {
+    guard !isClosed else { return nil }
     if let driver { return driver }
-    switch await DBusConnectionDriver.open(
-      address: address, matchRules: [], signalHandler: { _, _ in },
-      onEnd: {})
-    {
-    case .success(let opened):
-      driver = opened
-      return opened
-    case .failure(let failure):
+    // One connection, however many sends wait for it.
+    let opening =
+      connecting
+      ?? Task { [address] in
+        try? await DBusConnectionDriver.open(
+          address: address, matchRules: [], signalHandler: { _, _ in },
+          onEnd: {}
+        ).get()
+      }
+    connecting = opening
+    let opened = await opening.value
+    connecting = nil
+    guard let opened else {
       if !saidUnavailable {
         logger.notice(
-          "Desktop notifications cannot be shown: \(failure.message)",
-          metadata: ["dbus.address": "\(address)"])
+          "Desktop notifications cannot be shown: the session bus at "
+            + "\(address) cannot be reached")
         saidUnavailable = true
       }
       return nil
     }
+    if isClosed {
+      startThread(named: "notify.close") { opened.close() }
+      return nil
+    }
+    if driver == nil { driver = opened }
+    return driver
   }
 
+  /// Closes the connection; nothing is sent after.
   func close() {
+    isClosed = true
+    drop()
+  }
+
+  /// Closes the connection; the next send opens another.
+  private func drop() {
     guard let driver else { return }
     self.driver = nil
     startThread(named: "notify.close") { driver.close() }

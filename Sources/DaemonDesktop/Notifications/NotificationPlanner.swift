@@ -24,8 +24,8 @@ struct DesktopNotification: Sendable, Hashable {
 
   /// What it tells.
   var kind: Kind
-  /// What a later notification of the same key replaces: the accessory's
-  /// address, or `output`.
+  /// What a later notification of the same key replaces: the kind and
+  /// the accessory's address, or the kind alone.
   var key: String
   /// The title.
   var summary: String
@@ -52,7 +52,13 @@ struct NotificationPlanner: Sendable {
     var description: String
     var accessory: String?
     var checkAt: Double
+    var retries = 0
   }
+
+  /// How often, and how long apart, a gone output is looked at again
+  /// while the route still names it.
+  static let retries = 10
+  static let retryDelay = 0.5
 
   /// How long after connecting a battery read for the first time is
   /// added to the notification.
@@ -173,6 +179,19 @@ struct NotificationPlanner: Sendable {
     gone.removeAll { $0.checkAt <= now }
     for went in ready {
       guard let current = state.route.output, current != went.output else {
+        // The route has not left it yet (the router waits out the grace
+        // time from when the output went, which was a little earlier):
+        // look again shortly, while it stays away.
+        if went.retries < Self.retries,
+          !state.overview.devices.outputs.contains(where: {
+            $0.name == went.output
+          })
+        {
+          var later = went
+          later.checkAt = now + Self.retryDelay
+          later.retries += 1
+          gone.append(later)
+        }
         continue
       }
       // Its accessory has the audio again, under another output.
@@ -185,7 +204,7 @@ struct NotificationPlanner: Sendable {
       }
       notifications.append(
         DesktopNotification(
-          kind: .unexpectedOutput, key: "output",
+          kind: .unexpectedOutput, key: "unexpectedOutput",
           summary: "Audio moved to \(known[current]?.description ?? current)",
           body: "\(went.description) went away.",
           icon: "audio-speakers"))
@@ -213,7 +232,7 @@ struct NotificationPlanner: Sendable {
         + "Put them back on within \(seconds) s and they play on."
     }
     return DesktopNotification(
-      kind: .pausedWhenTakenOff, key: event.accessory,
+      kind: .pausedWhenTakenOff, key: "pausedWhenTakenOff \(event.accessory)",
       summary: "Paused: \(name) came off", body: body,
       icon: "media-playback-pause")
   }
@@ -235,7 +254,7 @@ struct NotificationPlanner: Sendable {
     battery: [HeadphoneLink.Battery]
   ) -> DesktopNotification {
     DesktopNotification(
-      kind: .connected, key: accessory.address,
+      kind: .connected, key: "connected \(accessory.address)",
       summary: "\(accessory.displayName) connected",
       body: batteryText(battery), icon: "audio-headphones")
   }

@@ -1,0 +1,119 @@
+// The real BlueZ inside the Bluetooth VM: bluetoothd and upowerd on a
+// private system bus, with the headphones at hci1's address already paired
+// with the host's adapter at hci0's (their keys in BlueZ's storage, as
+// after a pairing), and a link between the two controllers held up, so
+// that BlueZ shows them paired and connected.
+
+import Foundation
+
+/// bluetoothd and upowerd on a private bus, inside the Bluetooth VM.
+public struct RealBlueZ: Sendable {
+  /// The bus: BlueZ's and upower's system bus.
+  public let bus: PrivateBus
+  /// bluetoothd's version, such as `5.66`.
+  public let version: String
+
+  /// BlueZ's daemon, where Debian installs it.
+  static let bluetoothd = "/usr/libexec/bluetooth/bluetoothd"
+  /// upower's daemon.
+  static let upowerd = "/usr/libexec/upowerd"
+
+  /// Writes the pairing to BlueZ's storage, starts bluetoothd (with
+  /// `--experimental` before 5.71, which needs it for battery providers)
+  /// and upowerd on a private bus, and holds a link from the headphones to
+  /// the host up.
+  ///
+  /// - Parameters:
+  ///   - name: The headphones' name in BlueZ's storage.
+  ///   - uuids: Their services, as BlueZ lists them.
+  /// - Throws: ``FixtureError`` outside the VM, or if a part does not
+  ///   start.
+  public static func start(
+    headphonesNamed name: String, uuids: [String]
+  ) async throws -> RealBlueZ {
+    guard BluetoothVM.isInside else {
+      throw FixtureError("the real BlueZ runs only inside the Bluetooth VM")
+    }
+    let host = BluetoothVM.hostAdapter
+    let headphones = BluetoothVM.headphones
+    // One link key on both sides, as a pairing leaves it.
+    let key = "00112233445566778899AABBCCDDEEFF"
+    try writePairing(
+      adapter: host, device: headphones, name: name, uuids: uuids, key: key)
+    try writePairing(
+      adapter: headphones, device: host, name: "laptop", uuids: [], key: key)
+    let version = try await runProgram(
+      bluetoothd, ["--version"], environment: [:]
+    ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let bus = try await PrivateBus.start()
+    do {
+      let experimental =
+        version.compare("5.71", options: .numeric) == .orderedAscending
+        ? ["--experimental"] : []
+      _ = try await bus.startClient(bluetoothd, ["--nodetach"] + experimental)
+      try await waitUntil("bluetoothd on the bus", within: .seconds(30)) {
+        try await bus.nameHasOwner("org.bluez")
+      }
+      _ = try await bus.startClient(upowerd, [])
+      try await waitUntil("upowerd on the bus", within: .seconds(30)) {
+        try await bus.nameHasOwner("org.freedesktop.UPower")
+      }
+      // An L2CAP channel from the headphones to the host's SDP server
+      // keeps the link (ACL) up, as a connected device's is.
+      let script = "\(bus.directory)/link.py"
+      try """
+      import socket, time
+      link = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP)
+      link.bind(("\(headphones)", 0))
+      link.connect(("\(host)", 1))
+      print("linked", flush=True)
+      time.sleep(100000)
+
+      """.write(toFile: script, atomically: true, encoding: .utf8)
+      let linked = try await bus.startClient(
+        HeadphoneEmulator.python, ["-u", script])
+      try await waitUntil("the link up", within: .seconds(30)) {
+        SoundServer.readFile(linked).contains("linked")
+      }
+    } catch {
+      bus.stop()
+      throw error
+    }
+    return RealBlueZ(bus: bus, version: version)
+  }
+
+  /// BlueZ's storage of one paired device of an adapter.
+  static func writePairing(
+    adapter: String, device: String, name: String, uuids: [String],
+    key: String
+  ) throws {
+    let directory = "/var/lib/bluetooth/\(adapter)/\(device)"
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true)
+    var lines = [
+      "[General]", "Name=\(name)", "SupportedTechnologies=BR/EDR;",
+      "Trusted=true", "Blocked=false",
+    ]
+    if !uuids.isEmpty {
+      lines.append("Services=" + uuids.map { $0 + ";" }.joined())
+    }
+    lines += ["", "[LinkKey]", "Key=\(key)", "Type=4", "PINLength=0", ""]
+    try lines.joined(separator: "\n").write(
+      toFile: "\(directory)/info", atomically: true, encoding: .utf8)
+  }
+
+  /// What `upower --dump` prints.
+  public func upowerDump() async throws -> String {
+    try await bus.runClient("upower", ["--dump"])
+  }
+
+  /// The BlueZ object path of a device of the host's adapter.
+  public static func devicePath(_ address: String) -> String {
+    "/org/bluez/hci0/dev_" + address.replacingOccurrences(of: ":", with: "_")
+  }
+
+  /// Stops bluetoothd, upowerd and the link.
+  public func stop() {
+    bus.stop()
+  }
+}
