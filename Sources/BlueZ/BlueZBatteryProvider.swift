@@ -1,10 +1,12 @@
 // A battery provider this program serves to BlueZ
-// (org.bluez.BatteryProviderManager1): one object manager at a root path,
-// registered with every adapter, and below it one org.bluez.BatteryProvider1
-// object per device path with its Percentage, Device and Source. BlueZ
-// shows each as the device's org.bluez.Battery1, which upower, GNOME and
-// KDE read. BlueZ keeps the first battery it is given for a device: one
-// another provider (PipeWire's, from the headset profile) gave first wins.
+// (org.bluez.BatteryProviderManager1): for each adapter, an object manager
+// at a root of its own, registered with that adapter, and below it one
+// org.bluez.BatteryProvider1 object per device of that adapter with its
+// Percentage, Device and Source. BlueZ shows each as the device's
+// org.bluez.Battery1, which upower, GNOME and KDE read. BlueZ looks at a
+// battery once, when it is offered, and keeps the first it is given for a
+// device: one another provider (PipeWire's, from the headset profile) gave
+// first wins.
 
 import ConcurrencyHelpers
 import DBus
@@ -14,7 +16,8 @@ import DBus
 /// BlueZ 5.66 offers battery providers only with its experimental
 /// interfaces on (`bluetoothd --experimental`); 5.71 and later always do.
 public actor BlueZBatteryProvider {
-  /// The root of the provider's objects.
+  /// Where the provider's roots are, one for each adapter below it, such
+  /// as `/io/github/accessoryd/battery/hci0`.
   public static let rootPath = "/io/github/accessoryd/battery"
 
   /// `org.bluez.BatteryProvider1`, as BlueZ reads it.
@@ -32,6 +35,9 @@ public actor BlueZBatteryProvider {
   public let source: String
   /// The adapters it is registered with, by object path.
   public private(set) var registeredAdapters: Set<String> = []
+  /// The adapters that refused it for good (no battery providers), by
+  /// object path, until they go.
+  private var refusingAdapters: Set<String> = []
   /// The charge of each device, by address.
   private var levels: [String: UInt8] = [:]
   /// The battery objects served, by device address: their devices' paths.
@@ -60,14 +66,19 @@ public actor BlueZBatteryProvider {
     let adapters = client.tracker.adapters()
     let paths = Set(adapters.map(\.objectPath))
     registeredAdapters.formIntersection(paths)
-    let new = adapters.filter { !registeredAdapters.contains($0.objectPath) }
+    refusingAdapters.formIntersection(paths)
+    let new = adapters.filter {
+      !registeredAdapters.contains($0.objectPath)
+        && !refusingAdapters.contains($0.objectPath)
+    }
     var refused: [(BlueZAdapter, BlueZError)] = []
     for adapter in new {
+      let root = Self.root(of: adapter.objectPath)
+      tree.addManager(at: root)
       let call = DBusMethodCall(
         destination: BlueZNames.service, path: adapter.objectPath,
         interface: BlueZNames.batteryProviderManager,
-        member: "RegisterBatteryProvider",
-        arguments: [.objectPath(Self.rootPath)])
+        member: "RegisterBatteryProvider", arguments: [.objectPath(root)])
       switch await client.driver.call(call, timeout: client.callTimeout) {
       case .success:
         registeredAdapters.insert(adapter.objectPath)
@@ -75,17 +86,33 @@ public actor BlueZBatteryProvider {
       where failure.name == "org.bluez.Error.AlreadyExists":
         registeredAdapters.insert(adapter.objectPath)
       case .failure(let failure):
-        refused.append(
-          (
-            adapter,
-            BlueZError(
-              failure,
-              operation: "registering a battery provider (\(call.summary))")
-          ))
+        let error = BlueZError(
+          failure,
+          operation: "registering a battery provider (\(call.summary))")
+        if error.name == .unknownMethod || error.name == .unknownObject {
+          refusingAdapters.insert(adapter.objectPath)
+        }
+        refused.append((adapter, error))
       }
     }
     await sync()
     return refused
+  }
+
+  /// Whether an adapter BlueZ has is neither registered nor refusing for
+  /// good: a registration to try again.
+  public var hasAdaptersToRegister: Bool {
+    client.tracker.adapters().contains {
+      !registeredAdapters.contains($0.objectPath)
+        && !refusingAdapters.contains($0.objectPath)
+    }
+  }
+
+  /// Forgets an adapter that went: a new one at its path (bluetoothd
+  /// restarted) is registered afresh.
+  public func forget(adapterAt path: String) {
+    registeredAdapters.remove(path)
+    refusingAdapters.remove(path)
   }
 
   /// Sets the charge of each device, by address, and removes the battery
@@ -150,11 +177,17 @@ public actor BlueZBatteryProvider {
     }
   }
 
-  /// The battery object of a device path, such as
-  /// `/io/github/accessoryd/battery/hci0_dev_AA_BB_CC_DD_EE_01`.
+  /// The root an adapter's batteries are under, such as
+  /// `/io/github/accessoryd/battery/hci0`.
+  nonisolated static func root(of adapterPath: String) -> String {
+    rootPath + "/" + (adapterPath.split(separator: "/").last ?? "adapter")
+  }
+
+  /// The battery object of a device path, under its adapter's root, such
+  /// as `/io/github/accessoryd/battery/hci0/dev_AA_BB_CC_DD_EE_01`.
   nonisolated static func objectPath(forDeviceAt devicePath: String) -> String {
-    let tail = devicePath.split(separator: "/").suffix(2).joined(separator: "_")
-    return rootPath + "/" + tail
+    rootPath + "/"
+      + devicePath.split(separator: "/").suffix(2).joined(separator: "/")
   }
 }
 
@@ -168,8 +201,8 @@ extension BlueZClient {
     source: String
   ) async throws(BlueZError) -> BlueZBatteryProvider {
     guard
-      let tree = await DBusObjectTree.serve(
-        on: driver, managerPath: BlueZBatteryProvider.rootPath)
+      // The adapters' roots are added as managers as it registers.
+      let tree = await DBusObjectTree.serve(on: driver)
     else {
       throw BlueZError(
         name: .disconnected, message: "the bus connection is closed",

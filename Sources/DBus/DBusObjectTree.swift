@@ -26,14 +26,27 @@ package final class DBusObjectTree: Sendable {
 
   /// The connection the objects are served on.
   package let driver: DBusConnectionDriver
-  /// Where `org.freedesktop.DBus.ObjectManager` is served, for the objects
-  /// below it; nil serves none.
-  package let managerPath: String?
+  /// Where `org.freedesktop.DBus.ObjectManager` is served, each for the
+  /// objects below it.
+  private let managerPaths: Mutex<Set<String>>
   private let objects = Mutex<[String: [String: Served]]>([:])
 
   private init(driver: DBusConnectionDriver, managerPath: String?) {
     self.driver = driver
-    self.managerPath = managerPath
+    self.managerPaths = Mutex(managerPath.map { [$0] } ?? [])
+  }
+
+  /// Serves `org.freedesktop.DBus.ObjectManager` at a path too, for the
+  /// objects below it.
+  package func addManager(at path: String) {
+    managerPaths.withLock { _ = $0.insert(path) }
+  }
+
+  /// The manager an object is announced by: the nearest above it.
+  private func manager(of path: String) -> String? {
+    managerPaths.withLock { paths in
+      paths.filter { isBelow(path, $0) }.max { $0.count < $1.count }
+    }
   }
 
   /// Serves a tree on a connection: every method call on a path the
@@ -77,7 +90,7 @@ package final class DBusObjectTree: Sendable {
         interface: interface, values: values, implementation: implementation,
         setter: setter)
     }
-    guard let managerPath, isBelow(path, managerPath) else { return }
+    guard let managerPath = manager(of: path) else { return }
     await driver.emit(
       path: managerPath, interface: DBusInterface.objectManager.name,
       member: "InterfacesAdded",
@@ -91,9 +104,7 @@ package final class DBusObjectTree: Sendable {
   /// `InterfacesRemoved` when a manager served it.
   package func remove(_ path: String) async {
     let removed = objects.withLock { $0.removeValue(forKey: path) }
-    guard let removed, let managerPath, isBelow(path, managerPath) else {
-      return
-    }
+    guard let removed, let managerPath = manager(of: path) else { return }
     await driver.emit(
       path: managerPath, interface: DBusInterface.objectManager.name,
       member: "InterfacesRemoved",
@@ -171,8 +182,8 @@ package final class DBusObjectTree: Sendable {
     case (DBusInterface.properties.name, _):
       answerProperties(call, reply: reply)
     case (DBusInterface.objectManager.name, "GetManagedObjects")
-    where call.path == managerPath:
-      reply.send([managedObjects()], signature: "a{oa{sa{sv}}}")
+    where managerPaths.withLock({ $0.contains(call.path) }):
+      reply.send([managedObjects(below: call.path)], signature: "a{oa{sa{sv}}}")
     default:
       answerMethod(call, reply: reply)
     }
@@ -315,7 +326,9 @@ package final class DBusObjectTree: Sendable {
     }
     var standard = [DBusInterface.introspectable, DBusInterface.peer]
     if !interfaces.isEmpty { standard.append(DBusInterface.properties) }
-    if path == managerPath { standard.append(DBusInterface.objectManager) }
+    if managerPaths.withLock({ $0.contains(path) }) {
+      standard.append(DBusInterface.objectManager)
+    }
     var lines = [DBusInterface.doctype, "<node>"]
     for interface in standard + interfaces.sorted(by: { $0.name < $1.name }) {
       lines.append(interface.introspectionElement())
@@ -342,12 +355,11 @@ package final class DBusObjectTree: Sendable {
     return .typed(signature: "a{sv}", .dictionary(entries))
   }
 
-  /// What `GetManagedObjects` answers.
-  private func managedObjects() -> DBusValue {
+  /// What `GetManagedObjects` answers at a manager's path.
+  private func managedObjects(below root: String) -> DBusValue {
     let snapshot = objects.withLock { $0 }
     var result: [DBusValue: DBusValue] = [:]
-    for (path, interfaces) in snapshot
-    where managerPath.map({ isBelow(path, $0) }) ?? false {
+    for (path, interfaces) in snapshot where isBelow(path, root) {
       var entries: [DBusValue: DBusValue] = [:]
       for (name, served) in interfaces {
         entries[.string(name)] = propertyMap(served.interface, served.values)

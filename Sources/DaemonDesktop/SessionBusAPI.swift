@@ -108,7 +108,13 @@ public struct SessionBusAPI: Service {
     case .success(let connected): driver = connected
     case .failure(let failure): return .failed(failure)
     }
-    let outcome = await serve(on: driver, at: address, ends: ends)
+    // Cancelled, the connection closes at once: a call in flight fails
+    // rather than hold the stop.
+    let outcome = await withTaskCancellationHandler {
+      await serve(on: driver, at: address, ends: ends)
+    } onCancel: {
+      startThread(named: "dbus-api.close") { driver.close() }
+    }
     // Closed before the next attempt, so that the name is free again.
     await close(driver)
     return outcome

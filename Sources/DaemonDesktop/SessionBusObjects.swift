@@ -273,7 +273,8 @@ actor SessionBusObjects {
   nonisolated func accessoryMethod(
     _ address: String
   ) -> DBusMethodImplementation {
-    { [self] call in
+    { [weak self] call in
+      guard let self else { return .failure(Self.gone) }
       guard let argument = call.arguments.first,
         case .object(let members)? = JSONValue(busValue: argument)
       else {

@@ -47,13 +47,7 @@ public struct RealBlueZ: Sendable {
     ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let bus = try await PrivateBus.start()
     do {
-      let experimental =
-        version.compare("5.71", options: .numeric) == .orderedAscending
-        ? ["--experimental"] : []
-      _ = try await bus.startClient(bluetoothd, ["--nodetach"] + experimental)
-      try await waitUntil("bluetoothd on the bus", within: .seconds(30)) {
-        try await bus.nameHasOwner("org.bluez")
-      }
+      try await startBluetoothd(on: bus, version: version)
       _ = try await bus.startClient(upowerd, [])
       try await waitUntil("upowerd on the bus", within: .seconds(30)) {
         try await bus.nameHasOwner("org.freedesktop.UPower")
@@ -63,9 +57,16 @@ public struct RealBlueZ: Sendable {
       let script = "\(bus.directory)/link.py"
       try """
       import socket, time
-      link = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP)
-      link.bind(("\(headphones)", 0))
-      link.connect(("\(host)", 1))
+      for attempt in range(40):
+          link = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP)
+          link.bind(("\(headphones)", 0))
+          try:
+              link.connect(("\(host)", 1))
+              break
+          except OSError as error:
+              print("retrying:", error, flush=True)
+              link.close()
+              time.sleep(0.5)
       print("linked", flush=True)
       time.sleep(100000)
 
@@ -80,6 +81,30 @@ public struct RealBlueZ: Sendable {
       throw error
     }
     return RealBlueZ(bus: bus, version: version)
+  }
+
+  /// Starts bluetoothd, with `--experimental` before 5.71, and returns
+  /// once both adapters are up.
+  static func startBluetoothd(on bus: PrivateBus, version: String) async throws
+  {
+    let experimental =
+      version.compare("5.71", options: .numeric) == .orderedAscending
+      ? ["--experimental"] : []
+    _ = try await bus.startClient(bluetoothd, ["--nodetach"] + experimental)
+    try await waitUntil("bluetoothd on the bus", within: .seconds(30)) {
+      try await bus.nameHasOwner("org.bluez")
+    }
+    // bluetoothd owns its name before its adapters are up.
+    for adapter in ["hci0", "hci1"] {
+      try await waitUntil("\(adapter) powered", within: .seconds(30)) {
+        try await bus.gdbus([
+          "call", "--dest", "org.bluez", "--object-path",
+          "/org/bluez/\(adapter)", "--method",
+          "org.freedesktop.DBus.Properties.Get", "org.bluez.Adapter1",
+          "Powered",
+        ]).contains("<true>")
+      }
+    }
   }
 
   /// BlueZ's storage of one paired device of an adapter.

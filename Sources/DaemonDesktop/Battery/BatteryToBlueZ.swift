@@ -59,7 +59,9 @@ public struct BatteryToBlueZ: Service {
       }
       let client: BlueZClient
       do {
-        client = try await BlueZClient.connect(busAddress: systemBusAddress)
+        // Short calls: a stop waits for one in flight.
+        client = try await BlueZClient.connect(
+          busAddress: systemBusAddress, callTimeout: .seconds(3))
         saidUnreachable = false
       } catch {
         if !saidUnreachable {
@@ -72,9 +74,19 @@ public struct BatteryToBlueZ: Service {
         continue
       }
       delay = .seconds(1)
-      let outcome = await serve(on: client)
+      // Cancelled, the connection closes at once: the calls in flight fail
+      // rather than hold the stop.
+      let outcome = await withTaskCancellationHandler {
+        await serve(on: client)
+      } onCancel: {
+        startThread(named: "battery.close") { client.close() }
+      }
       startThread(named: "battery.close") { client.close() }
-      if case .cancelled = outcome { return }
+      switch outcome {
+      case .cancelled: return
+      case .turnedOff: continue
+      case .ended: try await Task.sleep(for: .seconds(1))
+      }
     }
   }
 
@@ -94,7 +106,10 @@ public struct BatteryToBlueZ: Service {
       group.addTask {
         for await change in changes {
           switch change {
-          case .adapterAdded, .adapterRemoved:
+          case .adapterRemoved(let adapter):
+            await provider.forget(adapterAt: adapter.objectPath)
+            await reporter.report(await provider.register())
+          case .adapterAdded:
             await reporter.report(await provider.register())
           case .deviceAdded, .deviceRemoved:
             await provider.sync()
@@ -116,6 +131,21 @@ public struct BatteryToBlueZ: Service {
         for await policy in feed.policies.policies()
         where !policy.batteryToBlueZ {
           return .turnedOff
+        }
+        return .cancelled
+      }
+      // A registration that failed for a while (BlueZ starting, busy) is
+      // tried again; one refused for good is not.
+      group.addTask {
+        var pause = Duration.seconds(2)
+        while !Task.isCancelled {
+          try? await Task.sleep(for: pause)
+          guard await provider.hasAdaptersToRegister else {
+            pause = .seconds(2)
+            continue
+          }
+          await reporter.report(await provider.register())
+          pause = min(pause * 2, .seconds(60))
         }
         return .cancelled
       }
@@ -151,7 +181,7 @@ actor RefusalReporter {
       let key = "\(adapter.objectPath) \(error.name.rawValue)"
       guard said.insert(key).inserted else { continue }
       if error.name == .unknownMethod || error.name == .unknownObject {
-        logger.warning(
+        logger.notice(
           "BlueZ offers no battery providers on \(adapter.objectPath), so "
             + "the headphones' battery is not shown: BlueZ 5.66 needs "
             + "bluetoothd --experimental (-E); 5.71 and later offer them "

@@ -75,6 +75,9 @@ actor NotificationDesk {
   /// When the one timer for the planner's checks fires, if one is set.
   private var timerAt: Double?
   private var timer: Task<Void, Never>?
+  /// Which timer is the current one: a replaced timer that wakes anyway
+  /// does nothing.
+  private var timerGeneration = 0
 
   /// Sets the timer for the planner's next check, unless it fires by
   /// then already.
@@ -83,11 +86,12 @@ actor NotificationDesk {
     if let timerAt, timerAt <= next { return }
     timer?.cancel()
     timerAt = next
+    timerGeneration += 1
+    let generation = timerGeneration
     let delay = max(0, next - now)
     timer = Task {
       try? await Task.sleep(for: .seconds(delay))
-      guard !Task.isCancelled else { return }
-      await self.tick()
+      await self.tick(generation)
     }
   }
 
@@ -101,7 +105,8 @@ actor NotificationDesk {
     await show([notification])
   }
 
-  func tick() async {
+  func tick(_ generation: Int) async {
+    guard generation == timerGeneration, !Task.isCancelled else { return }
     timerAt = nil
     timer = nil
     await show(planner.due(at: now))
@@ -164,7 +169,7 @@ actor NotificationSender {
           .int32(-1),
         ]),
       // Short: a stop waits for it.
-      timeout: .seconds(2))
+      timeout: .seconds(3))
     switch reply {
     case .success(let reply):
       if let id = reply.arguments.first?.integer {
