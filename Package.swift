@@ -159,8 +159,18 @@ let package = Package(
       name: "DaemonDesktop",
       dependencies: [
         "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "DaemonControl", "SessionBusInterfaces",
-        "DBus", "BlueZ",
+        "DBus", "BlueZ", "RoutingCore",
         "ConcurrencyHelpers", "AccessoryControl", "AudioAccessoryKit", "Logging",
+      ]
+    ),
+
+    // The tray indicator, accessoryd-tray: a StatusNotifierItem and its
+    // dbusmenu, reading the session D-Bus API only.
+    .target(
+      name: "TrayIndicator",
+      dependencies: [
+        "DBus", "SessionBusInterfaces", "ConcurrencyHelpers", "CommandLineKit",
+        "Logging", "AccessoryControl",
       ]
     ),
 
@@ -185,7 +195,7 @@ let package = Package(
       dependencies: [
         "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders",
         "DaemonControl", "DaemonDesktop", "AccessoryControl", "AudioAccessoryKit",
-        "AccessoryBackend", "PulseAudio", "Logging", "CMalloc",
+        "AccessoryBackend", "PulseAudio", "Logging", "CMalloc", "TrayIndicator",
         // Installed as acctl too (a link to accessoryd): one binary carries
         // the Swift runtime once.
         "AcctlCommands",
@@ -293,6 +303,10 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "TrayIndicatorTests",
+      dependencies: ["TrayIndicator", "SessionBusInterfaces", "DBus"]
+    ),
+    .testTarget(
       name: "DBusTests",
       dependencies: ["DBus"]
     ),
@@ -308,6 +322,7 @@ let package = Package(
       name: "PackagingTests",
       dependencies: [
         "ConcurrencyHelpers", "RoutingCore", "TestSupport", "SessionBusInterfaces", "DBus",
+        "TrayIndicator",
       ]
     ),
     .testTarget(

@@ -224,72 +224,23 @@ public struct StateFile: Sendable {
   /// Writes contents atomically: a temporary file, renamed over the state
   /// file, then the directory flushed.
   private func writeAtomically(_ contents: Data) throws(WriteError) {
-    let temporary = try writeTemporary(contents)
-    guard rename(temporary, url.path) == 0 else {
-      let failure = Self.systemError()
-      unlink(temporary)
-      throw WriteError(path: url.path, reason: failure)
+    do {
+      try DurableFile(url: url).write(contents)
+    } catch {
+      throw WriteError(path: error.path, reason: error.reason)
     }
-    syncDirectory()
   }
 
-  /// Writes contents to a new temporary file beside the state file and
-  /// flushes it, creating the directory (mode 0700) if missing.
-  ///
-  /// - Returns: The temporary file's path.
-  /// - Throws: ``WriteError``; no temporary file is left then.
+  /// Writes contents to a new temporary file beside the state file.
   private func writeTemporary(_ data: Data) throws(WriteError) -> String {
-    let directory = url.deletingLastPathComponent().path
-    if mkdir(directory, 0o700) != 0, errno != EEXIST {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: directory, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw WriteError(path: directory, reason: systemReason(error))
-      }
+    do {
+      return try DurableFile(url: url).writeTemporary(data)
+    } catch {
+      throw WriteError(path: error.path, reason: error.reason)
     }
-    let temporary =
-      url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = open(
-      temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw WriteError(path: temporary, reason: Self.systemError())
-    }
-    var failure: String?
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Errno.retryingInterrupts {
-          write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        }
-        if written < 0 {
-          failure = Self.systemError()
-          return
-        }
-        offset += written
-      }
-    }
-    if failure == nil, fsync(descriptor) != 0 {
-      failure = Self.systemError()
-    }
-    close(descriptor)
-    if let failure {
-      unlink(temporary)
-      throw WriteError(path: url.path, reason: failure)
-    }
-    return temporary
   }
 
-  /// Flushes the directory, so that a rename in it is durable.
-  private func syncDirectory() {
-    let directoryDescriptor = open(
-      url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directoryDescriptor >= 0 {
-      fsync(directoryDescriptor)
-      close(directoryDescriptor)
-    }
-  }
+  private func syncDirectory() { DurableFile(url: url).syncDirectory() }
 
   /// Returns the file's contents for a registry: compact JSON, keys sorted,
   /// one record a line, records sorted by address.
@@ -472,19 +423,7 @@ public struct StateFile: Sendable {
   }
 
   /// A free name for a damaged state file: `state.json.corrupt-<time>`.
-  private func asideName() -> String {
-    let stamp = Date().formatted(
-      Date.ISO8601FormatStyle().year().month().day()
-        .time(includingFractionalSeconds: false)
-        .dateSeparator(.omitted).timeSeparator(.omitted))
-    var aside = url.path + ".corrupt-\(stamp)"
-    var attempt = 1
-    while FileManager.default.fileExists(atPath: aside) {
-      attempt += 1
-      aside = url.path + ".corrupt-\(stamp)-\(attempt)"
-    }
-    return aside
-  }
+  private func asideName() -> String { DurableFile(url: url).asideName() }
 
   private func removeAbandonedTemporaryFiles() {
     let directory = url.deletingLastPathComponent()

@@ -10,8 +10,10 @@ extension Acctl {
   /// Groups the policy subcommands.
   struct Policy: Command {
     static let configuration = CommandConfiguration(
-      abstract: "Check a policy file, show the policy in use, or reload it.",
-      subcommands: [Check.self, Show.self, Reload.self])
+      abstract:
+        "Check a policy file, show the policy in use, reload it, or change "
+        + "a switch while the daemon runs.",
+      subcommands: [Check.self, Show.self, Reload.self, Set.self])
 
     init(arguments: inout ArgumentCursor) throws {}
   }
@@ -96,7 +98,8 @@ extension Acctl.Policy {
         json
           ? Rendering.json(result)
           : Rendering.trimmingTrailingNewlines(
-            result["text"]?.stringValue ?? ""))
+            result["text"]?.stringValue ?? "")
+            + Acctl.Policy.settingsNote(result))
     }
   }
 
@@ -135,7 +138,92 @@ extension Acctl.Policy {
         ?? "the built-in default policy"
       Output.print(
         "Policy reloaded: the daemon uses \(source)"
-          + (description.isEmpty ? "." : ": \(description)"))
+          + (description.isEmpty ? "." : ": \(description)")
+          + Acctl.Policy.settingsNote(result))
+    }
+  }
+}
+
+extension Acctl.Policy {
+  /// The switches changed while the daemon runs, as comment lines after
+  /// the policy, or nothing when there are none.
+  static func settingsNote(_ result: JSONValue) -> String {
+    guard case .object(let settings)? = result["settings"], !settings.isEmpty
+    else { return "" }
+    var lines = [
+      "",
+      "// Changed while accessoryd runs (acctl policy set KEY default undoes "
+        + "one), over the file:",
+    ]
+    for key in settings.keys.sorted() {
+      let value: String
+      if case .bool(let flag)? = settings[key] {
+        value = flag ? "true" : "false"
+      } else {
+        value = "?"
+      }
+      lines.append("//   \(key): \(value)")
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension Acctl.Policy {
+  /// Changes a switch of the policy while the daemon runs, as the tray's
+  /// "Pause when taken off" does.
+  struct Set: Command {
+    static let configuration = CommandConfiguration(
+      abstract: "Turn a switch of the policy on or off while the daemon runs.",
+      discussion: """
+        Changes a true-or-false setting, such as media.pauseWhenTakenOff, \
+        over what the policy file says. The change is kept in the state \
+        directory's settings.json: it outlasts restarts and reloads until \
+        it is set again; 'default' goes back to the policy file's value. \
+        acctl policy show --json lists the settings changed this way. A \
+        key that is not a switch is refused with exit code 3.
+        """)
+
+    static let signature: [ArgumentDefinition] =
+      [
+        .argument(
+          "key", abstract: "The setting, such as media.pauseWhenTakenOff."
+        )
+        .completing(.values(PolicySchema.switches.map(\.key))),
+        .argument("value", abstract: "on, off or default (also true, false).")
+          .completing(.values(["on", "off", "default"])),
+      ] + Acctl.JSONAndSocket.signature(printing: "the policy and its settings")
+
+    /// The key path.
+    var key: String
+    /// The value; nil for the policy file's.
+    var value: Bool?
+    /// Whether to print JSON, and the daemon's socket.
+    var options: Acctl.JSONAndSocket
+
+    init(arguments: inout ArgumentCursor) throws {
+      key = try arguments.required("key")
+      value = try arguments.required("value") { text -> Bool? in
+        switch text.lowercased() {
+        case "on", "true", "yes": return true
+        case "off", "false", "no": return false
+        case "default": return nil
+        default:
+          throw InvalidValue(description: "expected on, off or default")
+        }
+      }
+      options = Acctl.JSONAndSocket(arguments)
+    }
+
+    func run() async throws {
+      let result = try Daemon(path: options.socket).call(
+        PolicySetRequest(key: key, value: value))
+      if options.json {
+        Output.print(Rendering.json(result))
+        return
+      }
+      Output.print(
+        value.map { "\(key) is \($0 ? "on" : "off") until it is set again." }
+          ?? "\(key) follows the policy file again.")
     }
   }
 }

@@ -55,6 +55,7 @@ extension DBusConnectionDriver {
       return completion(.failure(Self.outOfMemory))
     }
     defer { dbus_message_unref(message) }
+    if !call.startsService { dbus_message_set_auto_start(message, 0) }
     guard DBusValue.append(call.arguments, to: message) else {
       return completion(.failure(Self.outOfMemory))
     }
@@ -251,6 +252,9 @@ extension DBusConnectionDriver {
       defer { shared.work = [] }
       return shared.work
     }
+    // What was sent before the close (a last reply) leaves before the
+    // connection closes.
+    if let connection, !isDisconnected { dbus_connection_flush(connection) }
     // Work queued before the end may start calls; they fail at once.
     isDisconnected = true
     leftover.forEach { $0() }

@@ -27,17 +27,22 @@ package struct DBusMethodCall: Sendable {
   package var member: String
   /// The arguments, of basic types only.
   package var arguments: [DBusValue] = []
+  /// Whether the bus may start the destination's service (D-Bus
+  /// activation) when no one owns its name; false fails the call with
+  /// `ServiceUnknown` instead.
+  package var startsService = true
 
   /// Creates a call.
   package init(
     destination: String, path: String, interface: String, member: String,
-    arguments: [DBusValue] = []
+    arguments: [DBusValue] = [], startsService: Bool = true
   ) {
     self.destination = destination
     self.path = path
     self.interface = interface
     self.member = member
     self.arguments = arguments
+    self.startsService = startsService
   }
 
   /// The call in the form `interface.member on destination at path`.

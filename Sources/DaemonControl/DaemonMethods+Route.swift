@@ -89,11 +89,38 @@ extension DaemonMethods {
         metadata: ["policy.cause": cause])
       throw ControlError.invalidConfiguration(error.description)
     }
+    var metadata: Logger.Metadata = [
+      "policy.path": "\(loaded.path ?? "built-in")", "policy.cause": "\(cause)",
+    ]
+    if !loaded.settings.isEmpty {
+      // What acctl policy set changed still holds over the file.
+      metadata["policy.settings"] =
+        "\(loaded.settings.keys.sorted().map { key in "\(key)=\(loaded.settings[key] ?? false)" }.joined(separator: ","))"
+    }
+    logger.notice("Policy reloaded", metadata: metadata)
+    await router.reconcile(because: .policyReloaded)
+    return loaded
+  }
+
+  /// `policy.set`: changes a switch while the daemon runs, and routes
+  /// again under the policy it makes.
+  func setPolicy(
+    _ request: PolicySetRequest
+  ) async throws(ControlError) -> PolicyStore.Loaded {
+    let loaded: PolicyStore.Loaded
+    do {
+      loaded = try policies.set(request.key, to: request.value)
+    } catch {
+      switch error {
+      case .notASwitch: throw ControlError.invalidParams(error.description)
+      case .cannotWrite: throw ControlError.internalError(error.description)
+      }
+    }
     logger.notice(
-      "Policy reloaded",
+      "Policy setting changed",
       metadata: [
-        "policy.path": loaded.path ?? "built-in",
-        "policy.cause": cause,
+        "policy.key": request.key,
+        "policy.value": request.value.map { String($0) } ?? "the file's",
       ])
     await router.reconcile(because: .policyReloaded)
     return loaded

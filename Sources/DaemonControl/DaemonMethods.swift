@@ -133,14 +133,21 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
         let loaded = try await reloadPolicy(because: "acctl policy reload")
         return try reply(
           PolicyDocument(
-            path: loaded.path, description: loaded.policy.description))
+            path: loaded.path, description: loaded.policy.description,
+            settings: loaded.settings))
+      case PolicySetRequest.method:
+        let loaded = try await setPolicy(.init(params: params))
+        return try reply(
+          PolicyDocument(
+            path: loaded.path, description: loaded.policy.description,
+            settings: loaded.settings))
       case PolicyShowRequest.method:
         _ = try PolicyShowRequest(params: params)
         let loaded = policies.loaded
         return try reply(
           PolicyDocument(
             path: loaded.path, description: loaded.policy.description,
-            text: loaded.text))
+            text: loaded.text, settings: loaded.settings))
       case DaemonStatusRequest.method:
         _ = try DaemonStatusRequest(params: params)
         return try reply(await daemonStatus())

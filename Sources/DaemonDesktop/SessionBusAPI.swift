@@ -157,9 +157,9 @@ public struct SessionBusAPI: Service {
         return Task.isCancelled ? .cancelled : .ended
       }
       group.addTask {
-        for await policy in policies.policies()
-        where !policy.serveSessionBusAPI {
-          return .turnedOff
+        for await policy in policies.policies() {
+          guard policy.serveSessionBusAPI else { return .turnedOff }
+          await objects.show(policy)
         }
         return .cancelled
       }

@@ -7,6 +7,7 @@ import AudioAccessoryKit
 import DBus
 import DaemonControl
 import FoundationEssentials
+import RoutingCore
 import SessionBusInterfaces
 
 /// The daemon's, the route's and the accessories' objects on one
@@ -60,9 +61,13 @@ actor SessionBusObjects {
     let routeValues = Self.values(of: route)
     if !isPublished {
       isPublished = true
+      // The policy's switches come with the object, then from show(_:)
+      // alone, so that an older reading never sets them back.
       await tree.add(
         AccessorydBus.daemon, at: AccessorydBus.daemonPath,
-        values: daemonValues, implementation: daemonMethod)
+        values: daemonValues.merging(Self.values(of: feed.policies.policy)) {
+          _, new in new
+        }, implementation: daemonMethod, setter: daemonSetter)
       await tree.add(
         AccessorydBus.route, at: AccessorydBus.routePath, values: routeValues,
         implementation: routeMethod)
@@ -91,6 +96,19 @@ actor SessionBusObjects {
       accessories.remove(path)
       await tree.remove(path)
     }
+  }
+
+  /// Shows a policy the daemon put in force: its switches that the
+  /// daemon's object has.
+  func show(_ policy: Policy) async {
+    guard isPublished else { return }
+    await tree.update(
+      Self.values(of: policy), of: AccessorydBus.daemon.name,
+      at: AccessorydBus.daemonPath)
+  }
+
+  static func values(of policy: Policy) -> [String: DBusValue] {
+    ["PauseWhenTakenOff": .boolean(policy.pauseWhenTakenOff)]
   }
 
   static func values(of status: DaemonStatus) -> [String: DBusValue] {
@@ -256,6 +274,31 @@ actor SessionBusObjects {
           DBusFailure(
             name: "org.freedesktop.DBus.Error.UnknownMethod",
             message: "no method \(call.member)"))
+      }
+    }
+  }
+
+  /// Sets the daemon's writable properties: its policy's switches, as
+  /// `policy.set` does.
+  nonisolated var daemonSetter: DBusPropertySetter {
+    { [weak self] name, value in
+      guard let self else { return .failure(Self.gone) }
+      guard name == "PauseWhenTakenOff", case .boolean(let on) = value else {
+        return .failure(
+          DBusFailure(
+            name: "org.freedesktop.DBus.Error.InvalidArgs",
+            message: "\(name) cannot be set to \(value)"))
+      }
+      let result = await request(
+        PolicySetRequest.method,
+        PolicySetRequest(key: "media.pauseWhenTakenOff", value: on).params,
+        as: PolicyDocument.self)
+      switch result {
+      case .success:
+        await show(feed.policies.policy)
+        return .success(())
+      case .failure(let failure):
+        return .failure(failure)
       }
     }
   }

@@ -38,6 +38,33 @@ public struct PolicySetting: Sendable {
   public let valuesNote: String?
 
   let read: @Sendable (ObjectReader, inout Policy) throws(PolicyError) -> Void
+  /// Reads and sets a boolean setting in a policy; nil for the other
+  /// kinds.
+  var boolean:
+    (
+      read: @Sendable (Policy) -> Bool,
+      assign: @Sendable (inout Policy, Bool) -> Void
+    )? = nil
+
+  /// Sets this boolean setting in a policy, as a setting changed while the
+  /// daemon runs does.
+  ///
+  /// - Returns: False, with the policy unchanged, when the setting is not
+  ///   a boolean.
+  public func assign(_ value: Bool, to policy: inout Policy) -> Bool {
+    guard let boolean else { return false }
+    boolean.assign(&policy, value)
+    return true
+  }
+
+  /// Whether the setting is a switch (true or false), which can be
+  /// changed while the daemon runs.
+  public var isSwitch: Bool { boolean != nil }
+
+  /// The setting's value in a policy, for a boolean setting.
+  public func value(in policy: Policy) -> Bool? {
+    boolean?.read(policy)
+  }
 
   /// The object the setting is in, such as `placement`, or empty for the
   /// top level.
@@ -400,6 +427,17 @@ public enum PolicySchema {
     return sections
   }
 
+  /// The setting with a key path, such as `media.pauseWhenTakenOff`.
+  public static func setting(_ key: String) -> PolicySetting? {
+    settings.first { $0.key == key }
+  }
+
+  /// The boolean settings, which can be changed while the daemon runs
+  /// (`acctl policy set`).
+  public static var switches: [PolicySetting] {
+    settings.filter(\.isSwitch)
+  }
+
   /// The keys allowed in an object: its settings' names, and at the top
   /// level the objects too.
   static func keys(in section: String) -> [String] {
@@ -421,7 +459,11 @@ public enum PolicySchema {
         if let value = try object.bool(PolicySetting.name(of: key)) {
           policy[keyPath: field] = value
         }
-      })
+      },
+      boolean: (
+        read: { $0[keyPath: field] },
+        assign: { policy, value in policy[keyPath: field] = value }
+      ))
   }
 
   private static func seconds(

@@ -72,6 +72,12 @@ package enum AccessorydBus {
       .init(
         "ReadsHeadphones", "b",
         summary: "Whether accessoryd reads AirPods and Galaxy Buds itself."),
+      .init(
+        "PauseWhenTakenOff", "b", isWritable: true,
+        summary:
+          "Whether taking off the headphones that play pauses what plays "
+          + "(media.pauseWhenTakenOff); setting it changes the setting "
+          + "while accessoryd runs, kept over restarts (policy.set)."),
     ],
     signals: [
       .init(

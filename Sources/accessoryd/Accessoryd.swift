@@ -19,6 +19,7 @@ import Glibc
 import HeadphoneReaders
 import Logging
 import PulseAudio
+import TrayIndicator
 
 @main
 struct Accessoryd {
@@ -28,6 +29,11 @@ struct Accessoryd {
     // The daemon under its own name (the unit, the tests); acctl under
     // any other, such as the package's link acctl or a person's own.
     let name = CommandLine.arguments.first?.split(separator: "/").last ?? ""
+    if name == "accessoryd-tray" {
+      exit(
+        await TrayCommand.main(
+          arguments: Array(CommandLine.arguments.dropFirst())))
+    }
     if !name.hasPrefix("accessoryd") {
       await Acctl.main()
       return
@@ -98,7 +104,8 @@ struct Accessoryd {
     do {
       policies = try PolicyStore(
         path: configuration.policyPath,
-        searchPath: configuration.policySearchPath)
+        searchPath: configuration.policySearchPath,
+        settingsPath: configuration.settingsFilePath)
     } catch {
       printError("Error: \(error)\n")
       exit(ProcessExitCode.configuration.rawValue)
@@ -110,6 +117,9 @@ struct Accessoryd {
     } catch {
       printError("Error: \(error)\n")
       exit(error.exitStatus.rawValue)
+    }
+    if let problem = policies.settingsProblem {
+      logger.error("The settings changed earlier are not used: \(problem)")
     }
     if let stateWarning {
       logger.error("Changes cannot be saved: \(stateWarning)")

@@ -39,8 +39,8 @@ private let updateUsage = """
       players                 List the media players of the session and what they
                               play.
       events                  Print events as they happen, until interrupted.
-      policy                  Check a policy file, show the policy in use, or reload
-                              it.
+      policy                  Check a policy file, show the policy in use, reload
+                              it, or change a switch while the daemon runs.
       status                  Show the daemon, outputs, streams, accessories and
                               players.
       doctor                  Check the daemon and what it needs, with fixes.
@@ -107,7 +107,8 @@ private let updateUsage = """
 
   @Test func policyHelpListsItsSubcommands() async throws {
     let expected = """
-      OVERVIEW: Check a policy file, show the policy in use, or reload it.
+      OVERVIEW: Check a policy file, show the policy in use, reload it, or change a
+      switch while the daemon runs.
 
       USAGE: acctl policy <subcommand>
 
@@ -119,6 +120,8 @@ private let updateUsage = """
         show                    Print the policy in use, as the daemon loaded it.
         reload                  Have the daemon read its policy again, and say which
                                 file.
+        set                     Turn a switch of the policy on or off while the daemon
+                                runs.
 
         See 'acctl help policy <subcommand>' for detailed help.
 

@@ -180,14 +180,15 @@ private func labels(_ section: String, in help: String) -> [String] {
     #expect(try await complete("acctl u") == ["unpair", "update"])
     #expect(
       try await complete("acctl policy ") == [
-        "check", "show", "reload", "--help",
+        "check", "show", "reload", "set", "--help",
       ])
   }
 
   @Test(
     arguments: [
       "pair", "unpair", "register", "update", "current", "list", "route",
-      "events", "policy check", "policy show", "policy reload", "status",
+      "events", "policy check", "policy show", "policy reload", "policy set",
+      "status",
       "output list", "output choose", "output forget",
     ])
   func optionsMatchTheHelp(command: String) async throws {

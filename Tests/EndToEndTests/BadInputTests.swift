@@ -146,6 +146,27 @@ struct BadInputTests {
             arguments: ["policy", "check", missingPolicy], status: 78,
             stderr: "Error: \(missingPolicy): cannot be read: ",
             stderrIsPrefix: true),
+          Row(
+            label: "a setting that is not a switch",
+            arguments: [
+              "policy", "set", "placement.offHeadGraceSeconds", "off",
+            ],
+            status: 3,
+            stderr: "Error: invalid params: placement.offHeadGraceSeconds: is "
+              + "not a switch (true or false) and is set in the policy file "
+              + "only; expected one of: placement.eligibleWhenUnknown, ",
+            stderrIsPrefix: true),
+          Row(
+            label: "a switch's value",
+            arguments: ["policy", "set", "media.pauseWhenTakenOff", "maybe"],
+            status: 64,
+            stderr: """
+              Error: The value 'maybe' is invalid for '<value>': expected on, \
+              off or default
+              Usage: acctl policy set <key> <value> [--json] [--socket <path>]
+                See 'acctl policy set --help' for more information.
+
+              """),
         ])
 
       // An address nobody paired, and an accessory that is not paired:

@@ -1,7 +1,7 @@
 // What a new user trips on, end to end: pairing an accessory again keeps
 // its name, the default log level has one line per switch and per change
 // of an accessory and one per connection to the sound server, and the
-// README's by-hand block works when pasted into a shell.
+// guide's by-hand block works when pasted into a shell.
 
 import Foundation
 import TestSupport
@@ -50,12 +50,13 @@ struct NewUserTests {
     }
   }
 
-  @Test("The README's by-hand block switches a private PulseAudio")
+  @Test("The guide's by-hand block switches a private PulseAudio")
   func readmeBlockRuns() async throws {
     let readme = try String(
       contentsOf: URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md"),
+        .deletingLastPathComponent().appendingPathComponent("docs")
+        .appendingPathComponent("guide.md"),
       encoding: .utf8)
     let start = try #require(
       readme.range(of: "To try it by hand without touching your session"))

@@ -103,4 +103,20 @@ struct ModuleLayeringTests {
       !Self.closure(of: "HeadphoneReaders", in: graph).contains(
         "AccessoryEngine"))
   }
+
+  @Test(
+    "The tray is a client of the session D-Bus API: it links no part of the daemon"
+  )
+  func trayIsAClient() async throws {
+    let graph = try await Self.dependencies()
+    let linked = Self.closure(of: "TrayIndicator", in: graph)
+    #expect(linked.contains("SessionBusInterfaces"), "\(linked.sorted())")
+    for part in [
+      "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders",
+      "DaemonControl", "DaemonDesktop", "RoutingCore", "PulseAudio", "BlueZ",
+      "MPRIS",
+    ] {
+      #expect(!linked.contains(part), "TrayIndicator links \(part)")
+    }
+  }
 }

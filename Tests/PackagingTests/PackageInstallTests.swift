@@ -14,6 +14,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+import TrayIndicator
 
 /// The package under test, from `ACCESSORYD_PACKAGE`.
 private let packagePath = ProcessInfo.processInfo.environment[
@@ -305,9 +306,13 @@ struct PackageInstallTests {
     #expect(version.status == 0 && version.stdout.hasPrefix("accessoryd "))
     let help = try await root.run(["acctl", "--help"])
     #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: "), "\(help)")
+    // The tray: the same binary under its own name.
+    let tray = try await root.run(["accessoryd-tray", "--version"])
+    #expect(tray.status == 0 && tray.stdout.hasPrefix("accessoryd "), "\(tray)")
     for page in [
       "/usr/share/man/man1/acctl.1.gz", "/usr/share/man/man8/accessoryd.8.gz",
       "/usr/share/man/man5/accessoryd.policy.5.gz",
+      "/usr/share/man/man1/accessoryd-tray.1.gz",
     ] {
       let shown = try await root.run(
         ["man", "-l", "-P", "cat", page], environment: ["MANWIDTH": "100"])
@@ -325,12 +330,18 @@ struct PackageInstallTests {
     #expect(installed.contains("/usr/lib/systemd/user/accessoryd.service"))
     // The session D-Bus API's files, where dbus-daemon and dbus-broker
     // look for them.
+    let trayIcons = TrayIcon.allCases.map {
+      "/usr/share/icons/hicolor/scalable/status/\($0.rawValue).svg"
+    }
     for file in [
       "/usr/share/dbus-1/services/io.github.accessoryd.service",
       "/usr/share/dbus-1/interfaces/io.github.accessoryd.Daemon1.xml",
       "/usr/share/dbus-1/interfaces/io.github.accessoryd.Route1.xml",
       "/usr/share/dbus-1/interfaces/io.github.accessoryd.Accessory1.xml",
-    ] {
+      // The tray's autostart file and icons.
+      "/etc/xdg/autostart/accessoryd-tray.desktop",
+      "/usr/share/icons/hicolor/scalable/apps/accessoryd.svg",
+    ] + trayIcons {
       #expect(installed.contains(file), "\(file) is not installed")
     }
     let purge = try await root.run([

@@ -25,18 +25,7 @@ public struct DesktopSession: Sendable {
   /// Starts Xvfb on a display it picks itself, and dunst on it, and
   /// returns once dunst owns `org.freedesktop.Notifications`.
   public static func start(on bus: PrivateBus) async throws -> DesktopSession {
-    // -displayfd: Xvfb picks a free display and prints its number once it
-    // accepts clients.
-    let displayFile = try await bus.startClient(
-      "Xvfb",
-      ["-displayfd", "1", "-screen", "0", "1024x600x24", "-nolisten", "tcp"])
-    var number = ""
-    try await waitUntil("Xvfb to print its display", within: .seconds(30)) {
-      number = SoundServer.readFile(displayFile)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
-      return !number.isEmpty
-    }
-    let display = ":\(number)"
+    let display = try await startXvfb(on: bus, width: 1024, height: 600)
     let configuration = "\(bus.directory)/dunstrc"
     try """
     [global]
@@ -85,4 +74,26 @@ public struct DesktopSession: Sendable {
         body: field($0, "body"))
     }
   }
+}
+
+/// Starts Xvfb on a display it picks itself, in the bus's process group,
+/// and returns the display, such as `:99`, once it accepts clients.
+func startXvfb(
+  on bus: PrivateBus, width: Int, height: Int
+) async throws -> String {
+  // -displayfd: Xvfb picks a free display and prints its number once it
+  // accepts clients.
+  let displayFile = try await bus.startClient(
+    "Xvfb",
+    [
+      "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24",
+      "-nolisten", "tcp",
+    ])
+  var number = ""
+  try await waitUntil("Xvfb to print its display", within: .seconds(30)) {
+    number = SoundServer.readFile(displayFile)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    return !number.isEmpty
+  }
+  return ":\(number)"
 }

@@ -108,6 +108,47 @@ public struct PolicyReloadRequest: DaemonRequest {
   }
 }
 
+/// `policy.set`: changes a switch of the policy while the daemon runs.
+///
+/// A switch is a true-or-false setting, such as `media.pauseWhenTakenOff`;
+/// the change holds over what the policy file says, is kept in the state
+/// directory and outlasts restarts and reloads. A `value` of null goes
+/// back to the file's value.
+public struct PolicySetRequest: DaemonRequest {
+  /// What the daemon answers with: the policy now in force, with its
+  /// settings.
+  public typealias Reply = PolicyDocument
+  /// The method.
+  public static let method = "policy.set"
+  /// The key path, such as `media.pauseWhenTakenOff`.
+  public var key: String
+  /// The value, or nil for the policy file's.
+  public var value: Bool?
+
+  /// Creates the request.
+  public init(key: String, value: Bool?) {
+    self.key = key
+    self.value = value
+  }
+
+  /// The params as sent.
+  public var params: JSONValue? {
+    .object(["key": .string(key), "value": value.map { .bool($0) } ?? .null])
+  }
+
+  /// Reads the params the daemon received.
+  public init(params: RequestParameters) throws(ControlError) {
+    try params.allow(["key", "value"])
+    key = try params.nonEmptyString("key")
+    guard params["value"] != nil else {
+      throw .invalidParams(
+        "\(params.name("value")) is missing; expected true, false, or null "
+          + "for the policy file's value")
+    }
+    value = try params.bool("value")
+  }
+}
+
 /// `policy.check`: reads a policy file as the daemon would, without using
 /// it.
 public struct PolicyCheckRequest: DaemonRequest {
@@ -140,15 +181,24 @@ public struct PolicyDocument: Codable, Sendable, Hashable {
   public var description: String
   /// Its text; nil from `policy.check`.
   public var text: String?
+  /// The switches changed while the daemon runs (`policy.set`), over the
+  /// file's values, by key path; nil from `policy.check`.
+  public var settings: [String: Bool]?
 
   /// Creates a document.
-  public init(path: String?, description: String, text: String? = nil) {
+  public init(
+    path: String?, description: String, text: String? = nil,
+    settings: [String: Bool]? = nil
+  ) {
     self.path = path
     self.description = description
     self.text = text
+    self.settings = settings
   }
 
-  private enum CodingKeys: String, CodingKey { case path, description, text }
+  private enum CodingKeys: String, CodingKey {
+    case path, description, text, settings
+  }
 
   /// Writes the document; `path` is `null` for the built-in default.
   public func encode(to encoder: any Encoder) throws {
@@ -156,6 +206,7 @@ public struct PolicyDocument: Codable, Sendable, Hashable {
     try container.encode(path, forKey: .path)
     try container.encode(description, forKey: .description)
     try container.encodeIfPresent(text, forKey: .text)
+    try container.encodeIfPresent(settings, forKey: .settings)
   }
 }
 

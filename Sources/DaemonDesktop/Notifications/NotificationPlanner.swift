@@ -7,6 +7,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import RoutingCore
+import SessionBusInterfaces
 
 /// A notification to show.
 struct DesktopNotification: Sendable, Hashable {
@@ -262,17 +263,11 @@ struct NotificationPlanner: Sendable {
   /// Each part's charge, as a phone shows it: `Left 80% · Right 75% ·
   /// Case 40% (charging)`.
   static func batteryText(_ battery: [HeadphoneLink.Battery]) -> String {
-    let order = ["left", "right", "single", "case"]
-    return battery.sorted {
-      (order.firstIndex(of: $0.part) ?? order.count)
-        < (order.firstIndex(of: $1.part) ?? order.count)
-    }.map { level in
-      let part =
-        level.part == "single"
-        ? "Battery" : level.part.prefix(1).uppercased() + level.part.dropFirst()
-      return "\(part) \(level.percent)%"
-        + (level.charging == true ? " (charging)" : "")
-    }.joined(separator: " · ")
+    BatteryText.line(
+      battery.map {
+        BatteryPart(
+          part: $0.part, percent: $0.percent, isCharging: $0.charging == true)
+      })
   }
 }
 

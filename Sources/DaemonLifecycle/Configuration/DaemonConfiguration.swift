@@ -31,6 +31,9 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
 
   /// The state file in the state directory.
   public var stateFilePath: String { stateDirectory + "/state.json" }
+  /// The switches of the policy changed while the daemon runs
+  /// (`acctl policy set`, the tray), kept over restarts.
+  public var settingsFilePath: String { stateDirectory + "/settings.json" }
 
   /// The command line accessoryd takes, split by CommandLineKit; its help
   /// and manual page are written from it.
