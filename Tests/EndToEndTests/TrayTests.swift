@@ -129,7 +129,8 @@ struct TrayTests {
       }
       try await panel.press("Escape")
 
-      // The panel restarts: the tray registers with its new watcher.
+      // The panel ends and another starts: the tray registers with its new
+      // watcher.
       try await panel.restart()
       try await waitUntil(
         "the new watcher to register the tray", within: .seconds(30)

@@ -56,8 +56,7 @@ public struct PanelSession: Sendable {
       toFile: "\(channels)/xfce4-panel.xml", atomically: true, encoding: .utf8)
     let environment = Self.environment(
       display: display, directory: bus.directory)
-    _ = try await bus.startClient(
-      try xfconfd(), [], environment: environment)
+    try await startXfconfd(on: bus, environment: environment)
     _ = try await bus.startClient(
       "xfce4-panel", ["--disable-wm-check"], environment: environment)
     try await waitUntil(
@@ -68,6 +67,19 @@ public struct PanelSession: Sendable {
     }
     return PanelSession(
       bus: bus, display: display, width: width, height: height)
+  }
+
+  /// Starts Xfce's configuration daemon unless it runs, and returns once
+  /// it owns its name, before a panel asks it for the configuration.
+  static func startXfconfd(
+    on bus: PrivateBus, environment: [String: String]
+  ) async throws {
+    guard try await !bus.nameHasOwner("org.xfce.Xfconf") else { return }
+    _ = try await bus.startClient(try xfconfd(), [], environment: environment)
+    try await waitUntil("xfconfd to own org.xfce.Xfconf", within: .seconds(30))
+    {
+      try await bus.nameHasOwner("org.xfce.Xfconf")
+    }
   }
 
   /// Xfce's configuration daemon, which Debian keeps outside the search
@@ -90,12 +102,19 @@ public struct PanelSession: Sendable {
     return path
   }
 
-  /// Restarts the panel as `xfce4-panel --restart` does, and returns once
-  /// a new status tray owns the watcher's name.
+  /// Ends the panel (`xfce4-panel --quit`) and starts a new one, and
+  /// returns once the new one's status tray owns the watcher's name.
   public func restart() async throws {
     let before = try await watcherOwner()
     _ = try await bus.runClient(
-      "xfce4-panel", ["--restart"], environment: environment)
+      "xfce4-panel", ["--quit"], environment: environment)
+    try await waitUntil(
+      "the old panel to let the watcher go", within: .seconds(60)
+    ) {
+      try await !bus.nameHasOwner("org.kde.StatusNotifierWatcher")
+    }
+    _ = try await bus.startClient(
+      "xfce4-panel", ["--disable-wm-check"], environment: environment)
     try await waitUntil(
       "a new status tray to own the watcher", within: .seconds(60)
     ) {
