@@ -80,7 +80,10 @@ struct MediaRig {
   /// of its own (PipeWire 0.3.65 may never report as the default a sink
   /// made again under a name WirePlumber failed on).
   func loadBudsSink(_ name: String) async throws -> String {
-    for attempt in 1...4 {
+    // Six tries: on a machine busy with the whole suite (a desktop panel
+    // starting beside it), four in a row have failed.
+    let attempts = 6
+    for attempt in 1...attempts {
       let attemptName = attempt == 1 ? name : "\(name)-\(attempt)"
       let failures = wirePlumberFailures
       let module = try await server.loadNullSink(
@@ -94,7 +97,7 @@ struct MediaRig {
         try await server.defaultSinkName() == attemptName
           || wirePlumberFailures > failures
       }
-      guard attempt < 4,
+      guard attempt < attempts,
         try await server.defaultSinkName() != attemptName
       else { return attemptName }
       try await server.unloadModule(module)
