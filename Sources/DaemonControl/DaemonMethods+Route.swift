@@ -102,6 +102,16 @@ extension DaemonMethods {
     return loaded
   }
 
+  /// The policy in force as the protocol sends it, with its settings and,
+  /// for `policy.show`, its text.
+  static func document(
+    _ loaded: PolicyStore.Loaded, withText: Bool = false
+  ) -> PolicyDocument {
+    PolicyDocument(
+      path: loaded.path, description: loaded.policy.description,
+      text: withText ? loaded.text : nil, settings: loaded.settings)
+  }
+
   /// `policy.set`: changes a switch while the daemon runs, and routes
   /// again under the policy it makes.
   func setPolicy(

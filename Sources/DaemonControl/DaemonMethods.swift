@@ -131,23 +131,13 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       case PolicyReloadRequest.method:
         _ = try PolicyReloadRequest(params: params)
         let loaded = try await reloadPolicy(because: "acctl policy reload")
-        return try reply(
-          PolicyDocument(
-            path: loaded.path, description: loaded.policy.description,
-            settings: loaded.settings))
+        return try reply(Self.document(loaded))
       case PolicySetRequest.method:
-        let loaded = try await setPolicy(.init(params: params))
         return try reply(
-          PolicyDocument(
-            path: loaded.path, description: loaded.policy.description,
-            settings: loaded.settings))
+          Self.document(try await setPolicy(.init(params: params))))
       case PolicyShowRequest.method:
         _ = try PolicyShowRequest(params: params)
-        let loaded = policies.loaded
-        return try reply(
-          PolicyDocument(
-            path: loaded.path, description: loaded.policy.description,
-            text: loaded.text, settings: loaded.settings))
+        return try reply(Self.document(policies.loaded, withText: true))
       case DaemonStatusRequest.method:
         _ = try DaemonStatusRequest(params: params)
         return try reply(await daemonStatus())

@@ -9,7 +9,6 @@ import AudioAccessoryKit
 import ConcurrencyHelpers
 import DBus
 import DaemonControl
-import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
 import Logging

@@ -82,7 +82,7 @@ package enum TrayCommand: CommandDescription {
         print(ManualPage(root: Self.self).text, terminator: "")
         return 0
       default:
-        printToStandardError(
+        StandardErrorLogHandler.write(
           "Error: accessoryd-tray takes no argument '\(argument)'; expected "
             + "--help or --version\nUsage: \(usageText())\n")
         return 64
@@ -94,7 +94,7 @@ package enum TrayCommand: CommandDescription {
     guard let address = environmentVariable("DBUS_SESSION_BUS_ADDRESS"),
       !address.isEmpty
     else {
-      printToStandardError(
+      StandardErrorLogHandler.write(
         "Error: DBUS_SESSION_BUS_ADDRESS is not set: the tray needs the "
           + "desktop's session bus\n")
       return 69
@@ -114,12 +114,10 @@ package enum TrayCommand: CommandDescription {
         "Another accessoryd-tray shows the icon in this session; this one ends")
       return 0
     case .unusable(let reason):
-      printToStandardError("Error: the session bus cannot be used: \(reason)\n")
+      StandardErrorLogHandler.write(
+        "Error: the session bus cannot be used: \(reason)\n")
       return 69
     }
   }
 
-  private static func printToStandardError(_ text: String) {
-    StandardErrorLogHandler.write(text)
-  }
 }

@@ -51,8 +51,7 @@ package actor TrayService {
   private var tree: DBusObjectTree?
   private var layout = DBusMenuLayout()
   private var view: TrayView?
-  private var isRefreshScheduled = false
-  /// Whether a reading runs; one at a time.
+  /// Whether a reading is waiting or runs; one at a time.
   private var isReading = false
   /// Whether something changed since the running reading began.
   private var isStale = false
@@ -197,23 +196,20 @@ package actor TrayService {
 
   // MARK: - Reading accessoryd
 
+  /// Reads accessoryd again 50 ms from now, one reading for a burst of
+  /// changes; while one runs, another follows it, so the newest is what
+  /// stays shown.
   private func scheduleRefresh() {
-    guard !isRefreshScheduled else { return }
-    isRefreshScheduled = true
-    Task {
-      try? await Task.sleep(for: .milliseconds(50))
-      await self.refresh()
-    }
-  }
-
-  /// Reads accessoryd again and shows what changed; one reading at a
-  /// time, and another after it when something changed meanwhile, so the
-  /// newest is what stays shown.
-  private func refresh() async {
-    isRefreshScheduled = false
     isStale = true
     guard !isReading else { return }
     isReading = true
+    Task {
+      try? await Task.sleep(for: .milliseconds(50))
+      await self.readWhileStale()
+    }
+  }
+
+  private func readWhileStale() async {
     defer { isReading = false }
     while isStale {
       isStale = false

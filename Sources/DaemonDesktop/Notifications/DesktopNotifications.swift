@@ -7,7 +7,6 @@ import AudioAccessoryKit
 import ConcurrencyHelpers
 import DBus
 import DaemonControl
-import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
 import Logging
