@@ -39,6 +39,18 @@ private func server(
     defaultSourceName: nil, hostName: "h", userName: "u")
 }
 
+extension RouteTracking {
+  /// Observes a state with no streams and no accessories.
+  fileprivate mutating func see(
+    default name: String?, _ sinks: [Sink], pipeWire: Bool = false,
+    at now: Double
+  ) {
+    observe(
+      server: server(default: name, isPipeWire: pipeWire), sinks: sinks,
+      sinkInputs: [], accessories: [], reappearGrace: 5, now: now)
+  }
+}
+
 @Suite("Route tracking")
 struct RouteTrackingTests {
   let speaker = sink(0, "speaker")
@@ -79,20 +91,42 @@ struct RouteTrackingTests {
     #expect(tracking.expectedDefault == nil)
   }
 
+  @Test func aSentDefaultNotYetShownIsTheOneDecidedOn() {
+    let headset = sink(2, "headset", address: "aa:bb:cc:dd:ee:02")
+    let all = [speaker, buds, headset]
+    var tracking = RouteTracking()
+    tracking.see(default: "speaker", all, pipeWire: true, at: 10)
+    #expect(tracking.outputs.decidingOn("speaker") == "speaker")
+    tracking.expectedDefault = "buds"
+    // PipeWire has not told this client: the sent one holds.
+    tracking.see(default: "speaker", all, pipeWire: true, at: 11)
+    #expect(tracking.outputs.decidingOn("speaker") == "buds")
+    // Another change shown since is newer than what was sent.
+    tracking.see(default: "headset", all, pipeWire: true, at: 12)
+    #expect(tracking.outputs.decidingOn("headset") == "headset")
+  }
+
+  @Test func aSentDefaultThatWentOrWasShownIsNotDecidedOn() {
+    var tracking = RouteTracking()
+    tracking.see(default: "speaker", [speaker, buds], at: 10)
+    tracking.expectedDefault = "buds"
+    tracking.see(default: "speaker", [speaker], at: 11)
+    #expect(tracking.outputs.decidingOn("speaker") == "speaker")
+    tracking.see(default: "buds", [speaker, buds], at: 12)
+    #expect(tracking.expectedDefault == nil)
+    #expect(tracking.outputs.decidingOn("buds") == "buds")
+  }
+
   @Test func aRefusedDefaultIsForgottenAloneNotTheOnesBefore() {
     var tracking = RouteTracking()
-    tracking.observe(
-      server: server(default: "speaker"), sinks: [speaker, buds],
-      sinkInputs: [], accessories: [], reappearGrace: 5, now: 10)
+    tracking.see(default: "speaker", [speaker, buds], at: 10)
     tracking.expectedDefault = "buds"
     tracking.expectedDefault = "speaker"
     tracking.forgetExpectedDefault("speaker")
     #expect(tracking.expectedDefaults == ["buds"])
     // The first one, acknowledged earlier, still shows up as this
     // service's own.
-    tracking.observe(
-      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
-      accessories: [], reappearGrace: 5, now: 11)
+    tracking.see(default: "buds", [speaker, buds], at: 11)
     #expect(tracking.manualChoice == nil)
   }
 

@@ -36,7 +36,7 @@ struct BlueZDiscoveryTests {
       // BlueZ's mock offers no battery providers, as BlueZ 5.66 without
       // --experimental does not: the log says what to do, once.
       let said = "BlueZ offers no battery providers on /org/bluez/hci0"
-      try await waitUntil("the word on battery providers", within: .seconds(10))
+      try await waitUntil("the word on battery providers", within: .seconds(30))
       {
         rig.daemon.log.contains(said)
       }

@@ -69,7 +69,7 @@ struct ConcurrencyTests {
       }
       // Both follow: an update shows in each (each check sends one, as
       // they may not have subscribed yet).
-      try await waitUntil("both readers print an update", within: .seconds(10))
+      try await waitUntil("both readers print an update", within: .seconds(30))
       {
         try await rig.place(budsAddress, "inEar")
         return plain.outputSoFar.contains("updated")
@@ -106,12 +106,12 @@ struct ConcurrencyTests {
           == "Error: accessoryd ended the event stream: it stopped, or this "
           + "reader fell more than 256 KiB of events behind\n")
       // The other one connected again and still follows.
-      try await waitUntil("--reconnect connects again", within: .seconds(10)) {
+      try await waitUntil("--reconnect connects again", within: .seconds(30)) {
         reconnecting.errorOutputSoFar.contains("connected again")
       }
       try await rig.ok(["rename", budsAddress, "Renamed Buds"])
       try await waitUntil(
-        "--reconnect prints a later event", within: .seconds(10)
+        "--reconnect prints a later event", within: .seconds(30)
       ) {
         reconnecting.outputSoFar.contains("Renamed Buds")
       }

@@ -39,7 +39,7 @@ struct DesktopNotificationsTests {
 
       _ = try await rig.acctl(["update", budsAddress, "--placement", "offHead"])
       var received: [ReceivedNotification] = []
-      try await waitUntil("the paused notification", within: .seconds(10)) {
+      try await waitUntil("the paused notification", within: .seconds(30)) {
         received = try await desktop.received()
         return received.contains {
           $0.summary == "Paused: Studio Buds came off"
@@ -56,7 +56,7 @@ struct DesktopNotificationsTests {
 
       // The buds go away and stay away: the audio is elsewhere now.
       try await rig.server.unloadModule(try await rig.module(of: "buds"))
-      try await waitUntil("the output-moved notification", within: .seconds(10))
+      try await waitUntil("the output-moved notification", within: .seconds(30))
       {
         received = try await desktop.received()
         return received.contains {
@@ -70,7 +70,7 @@ struct DesktopNotificationsTests {
         .bluetoothHeadphones(
           name: "phones", address: phonesAddress, description: "Travel Phones",
           deviceAPI: rig.server.kind.bluetoothDeviceAPI))
-      try await waitUntil("the connected notification", within: .seconds(10)) {
+      try await waitUntil("the connected notification", within: .seconds(30)) {
         try await desktop.received().contains {
           $0.summary == "Travel Phones connected"
         }
@@ -94,7 +94,7 @@ struct DesktopNotificationsTests {
           name: "phones", address: phonesAddress, description: "Travel Phones",
           deviceAPI: rig.server.kind.bluetoothDeviceAPI))
       var received: [ReceivedNotification] = []
-      try await waitUntil("the connected notification", within: .seconds(10)) {
+      try await waitUntil("the connected notification", within: .seconds(30)) {
         received = try await desktop.received()
         return received.contains { $0.summary == "Travel Phones connected" }
       }

@@ -116,7 +116,7 @@ struct DoctorTests {
     // The adapter switched off: the daemon sees it, and the doctor names
     // it with its fix.
     try await mock.setAdapterProperty("hci0", "Powered", .bool(false))
-    try await waitUntil("the doctor to see hci0 off", within: .seconds(10)) {
+    try await waitUntil("the doctor to see hci0 off", within: .seconds(30)) {
       try await doctor(daemon, mainConf: mainConf).checks["bluez"]?.result
         == "problem"
     }

@@ -105,7 +105,7 @@ struct InsideTheVMWithAJack {
     try await waitUntil("the player paused", within: .seconds(15)) {
       status() == .paused
     }
-    try await waitUntil("the tone muted", within: .seconds(10)) {
+    try await waitUntil("the tone muted", within: .seconds(30)) {
       try await watch.streams(of: tone.processIdentifier).allSatisfy(\.isMuted)
     }
     #expect(watch.neverSilenced().isEmpty, "\(watch.audibleMoments)")
@@ -121,7 +121,7 @@ struct InsideTheVMWithAJack {
     try await waitUntil("the player playing again", within: .seconds(15)) {
       status() == .playing
     }
-    try await waitUntil("the tone unmuted", within: .seconds(10)) {
+    try await waitUntil("the tone unmuted", within: .seconds(30)) {
       try await watch.streams(of: tone.processIdentifier).allSatisfy {
         !$0.isMuted
       }

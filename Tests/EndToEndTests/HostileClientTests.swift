@@ -192,7 +192,7 @@ struct HostileClientTests {
     let daemon = try startDaemon(
       in: directory, socket: socket, home: home, as: ids)
     defer { daemon.stopInBackground() }
-    try await waitUntil("the other user's daemon listens", within: .seconds(10))
+    try await waitUntil("the other user's daemon listens", within: .seconds(30))
     {
       FileManager.default.fileExists(atPath: socket)
     }
@@ -208,7 +208,7 @@ struct HostileClientTests {
         + "--socket or ACCESSORYD_SOCKET\n", "\(refused)")
     #expect(refused.stdout.isEmpty, "\(refused)")
     daemon.send(SIGTERM)
-    let stopped = try await daemon.result(within: .seconds(10))
+    let stopped = try await daemon.result(within: .seconds(30))
     #expect(stopped.status == 0, "\(stopped)")
     return BadInputTests.tableRow(
       "`acctl status` as root, the daemon another user's",
@@ -232,7 +232,7 @@ struct HostileClientTests {
     let daemon = try Self.startDaemon(
       in: directory, socket: socket, home: directory)
     defer { daemon.stopInBackground() }
-    try await waitUntil("the daemon listens", within: .seconds(10)) {
+    try await waitUntil("the daemon listens", within: .seconds(30)) {
       FileManager.default.fileExists(atPath: socket)
     }
     let status = try await runProgram(
@@ -246,7 +246,7 @@ struct HostileClientTests {
     #expect(file.st_mode & 0o7777 == 0o600)
     #expect(file.st_uid == getuid())
     daemon.send(SIGTERM)
-    let stopped = try await daemon.result(within: .seconds(10))
+    let stopped = try await daemon.result(within: .seconds(30))
     #expect(stopped.status == 0, "\(stopped)")
     #expect(!FileManager.default.fileExists(atPath: socket))
     #expect(lstat(shared, &file) == 0 && file.st_mode & 0o7777 == 0o1777)
@@ -327,7 +327,7 @@ struct HostileClientTests {
         BadInputTests.socketRow(
           "one connection more than the 256 open", busyAnswer))
       crowd.removeAll()
-      try await waitUntil("acctl is answered again", within: .seconds(10)) {
+      try await waitUntil("acctl is answered again", within: .seconds(30)) {
         try await rig.daemon.acctl(["status"]).status == 0
       }
       withExtendedLifetime(flood) {}

@@ -21,7 +21,7 @@ struct KeepAudioWithHeadphonesTests {
       // a choice the daemon saw the person make.
       try await rig.daemon.restart()
       try await waitUntil(
-        "the daemon on the sound server", within: .seconds(10)
+        "the daemon on the sound server", within: .seconds(30)
       ) {
         try await rig.acctl(["route"]).stdout.contains(
           "sound server: connected")
@@ -44,7 +44,7 @@ struct KeepAudioWithHeadphonesTests {
         // query may come too late to see it: accessoryd gives the default
         // back at once); accessoryd's decision names the switch, and gives
         // the output back to the headphones, the players' streams with it.
-        try await waitUntil("the decision on the switch", within: .seconds(10))
+        try await waitUntil("the decision on the switch", within: .seconds(30))
         {
           try await rig.acctl(["route", "--explain"]).stdout.contains(
             "came, and the sound server made it the default by itself")
@@ -62,7 +62,7 @@ struct KeepAudioWithHeadphonesTests {
         _ = try await rig.server.loadNullSink(
           .speaker(name: "marker", description: "Marker"))
         try await waitUntil(
-          "the trace to reach the marker", within: .seconds(10)
+          "the trace to reach the marker", within: .seconds(30)
         ) { defaults.hasMark }
         #expect(!defaults.seen.contains("boombox"), "\(defaults.seen)")
       }
@@ -75,7 +75,7 @@ struct KeepAudioWithHeadphonesTests {
         "register", speakerAddress, "--capabilities", "audioSwitching",
       ])
       try await waitUntil(
-        "the speaker's first-report wait over", within: .seconds(10)
+        "the speaker's first-report wait over", within: .seconds(30)
       ) {
         try await rig.acctl(["route", "--explain"]).stdout.contains(
           "connected, and is not reported worn")

@@ -66,7 +66,7 @@ struct LifecycleTests {
       environment: [
         "PATH": "/usr/bin:/bin", "HOME": home, "XDG_RUNTIME_DIR": home,
         "PULSE_SERVER": rig.daemon.soundServerAddress,
-      ], within: .seconds(10))
+      ], within: .seconds(30))
   }
 
   @Test("SIGTERM stops the daemon gracefully; the exit is logged once")
@@ -138,18 +138,18 @@ struct LifecycleTests {
       "update", budsAddress, "--placement", "inEar",
     ])
     try await waitUntil(
-      "the daemon sends a batch to the frozen server", within: .seconds(10)
+      "the daemon sends a batch to the frozen server", within: .seconds(30)
     ) {
       daemon.log.contains("Sending a batch route.operations")
         && daemon.log.contains("an accessory was updated")
     }
     daemon.signal(SIGTERM)
-    try await waitUntil("the daemon starts to stop", within: .seconds(10)) {
+    try await waitUntil("the daemon starts to stop", within: .seconds(30)) {
       daemon.log.contains("Stopping signal=SIGTERM")
     }
     #expect(daemon.isRunning, "the stop did not wait for the batch")
     daemon.signal(SIGTERM)
-    try await waitUntil("the daemon ends", within: .seconds(10)) {
+    try await waitUntil("the daemon ends", within: .seconds(30)) {
       !daemon.isRunning
     }
     let gaveUp =

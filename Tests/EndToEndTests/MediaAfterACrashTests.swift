@@ -46,7 +46,7 @@ extension MediaFollowsTheWearerTests {
       #expect(rig.status(of: rig.playing[1]) == .playing)
       #expect(watch.neverSilenced().isEmpty, "\(watch.audibleMoments)")
       #expect(watch.audibleAfterMuted().isEmpty, "\(watch.audibleMoments)")
-      try await waitUntil("the ledger emptied", within: .seconds(10)) {
+      try await waitUntil("the ledger emptied", within: .seconds(30)) {
         !FileManager.default.fileExists(atPath: Self.ledgerPath(rig))
       }
     }
@@ -69,7 +69,7 @@ extension MediaFollowsTheWearerTests {
         "both players paused once the new daemon's grace time ended")
       let players = Set(rig.playing.map(\.processID))
       try await waitUntil(
-        "the paused players' streams unmuted", within: .seconds(10)
+        "the paused players' streams unmuted", within: .seconds(30)
       ) {
         try await watch.placements(of: players).allSatisfy { !$0.muted }
       }
@@ -107,7 +107,7 @@ extension MediaFollowsTheWearerTests {
       rig.server, sink: "speaker", processes: processes)
     try await rig.server.unloadModule(try await rig.module(of: "buds"))
     try await waitUntil(
-      "every stream muted on the speaker", within: .seconds(10)
+      "every stream muted on the speaker", within: .seconds(30)
     ) {
       let streams = try await watch.placements(of: processes)
       return streams.count == processes.count
@@ -115,7 +115,7 @@ extension MediaFollowsTheWearerTests {
     }
     let indexes = Set(
       try await watch.streams(of: processes).map(\.index))
-    try await waitUntil("the ledger naming every stream", within: .seconds(10))
+    try await waitUntil("the ledger naming every stream", within: .seconds(30))
     {
       Self.ledgerStreams(rig).isSuperset(of: indexes)
     }

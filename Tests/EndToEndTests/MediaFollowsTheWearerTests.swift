@@ -42,7 +42,7 @@ struct MediaFollowsTheWearerTests {
           \.isMuted)
       )
       try await waitForDefault(rig.server, "speaker")
-      try await waitUntil("the streams on the speaker", within: .seconds(10)) {
+      try await waitUntil("the streams on the speaker", within: .seconds(30)) {
         try await rig.server.sinkInputs().filter { $0.sinkName == "speaker" }
           .count >= 2
       }
@@ -98,7 +98,7 @@ struct MediaFollowsTheWearerTests {
       // The second quits meanwhile.
       let second = try #require(rig.busName(of: rig.playing[1]))
       await rig.playing[1].stop()
-      try await waitUntil("the second gone", within: .seconds(10)) {
+      try await waitUntil("the second gone", within: .seconds(30)) {
         rig.watcher.players().allSatisfy { $0.busName != second }
       }
       _ = try await rig.acctl(["update", budsAddress, "--placement", "inEar"])
@@ -119,7 +119,7 @@ struct MediaFollowsTheWearerTests {
           \.isMuted)
       )
       _ = try await rig.acctl(["unpair", budsAddress])
-      try await waitUntil("the tone unmuted", within: .seconds(10)) {
+      try await waitUntil("the tone unmuted", within: .seconds(30)) {
         try await watch.streams(of: tone.processIdentifier).allSatisfy {
           !$0.isMuted
         }
@@ -132,7 +132,7 @@ struct MediaFollowsTheWearerTests {
     try await withTheToneTakenOff { rig, tone, watch in
       try await waitForDefault(rig.server, "speaker")
       try await waitUntil(
-        "the tone muted on the speaker", within: .seconds(10)
+        "the tone muted on the speaker", within: .seconds(30)
       ) {
         try await watch.placements(of: [tone.processIdentifier]).contains {
           $0.sink == "speaker" && $0.muted
@@ -142,14 +142,14 @@ struct MediaFollowsTheWearerTests {
         try await watch.streams(of: tone.processIdentifier).first?.index)
       _ = try await rig.server.pactl(["move-sink-input", "\(index)", "buds"])
       try await waitUntil(
-        "the tone unmuted where the person put it", within: .seconds(10)
+        "the tone unmuted where the person put it", within: .seconds(30)
       ) {
         try await watch.placements(of: [tone.processIdentifier]).contains {
           $0.sink == "buds" && !$0.muted
         }
       }
       // The server shows the unmute before the daemon logs it.
-      try await waitUntil("the log of why", within: .seconds(10)) {
+      try await waitUntil("the log of why", within: .seconds(30)) {
         rig.daemon.log.contains("media.reason=the person moved it")
       }
     }
@@ -236,7 +236,7 @@ struct MediaFollowsTheWearerTests {
         try await rig.waitForStatuses(
           [(rig.playing[0], .paused), (rig.playing[1], .paused)],
           "both players paused once the grace time ended")
-        try await waitUntil("the tone still muted", within: .seconds(10)) {
+        try await waitUntil("the tone still muted", within: .seconds(30)) {
           try await watch.streams(of: tone.processIdentifier)
             .allSatisfy(\.isMuted)
         }
@@ -266,7 +266,7 @@ struct MediaFollowsTheWearerTests {
     }
     try await rig.waitForDefault(headset)
     try await waitUntil(
-      "every stream unmuted on the headset's output", within: .seconds(10)
+      "every stream unmuted on the headset's output", within: .seconds(30)
     ) {
       let streams = try await watch.placements(of: processes)
       return streams.count == processes.count
@@ -306,7 +306,7 @@ struct MediaFollowsTheWearerTests {
       [(rig.playing[0], .paused), (rig.playing[1], .paused)],
       "both players paused once the grace time ended")
     #expect(rig.status(of: rig.paused) == .paused)
-    try await waitUntil("the tone still muted", within: .seconds(10)) {
+    try await waitUntil("the tone still muted", within: .seconds(30)) {
       try await watch.streams(of: tone.processIdentifier).allSatisfy(\.isMuted)
     }
     let explained = try await rig.acctl(["route", "--explain"]).stdout
@@ -316,12 +316,12 @@ struct MediaFollowsTheWearerTests {
     #expect(explained.contains("media.resumeOnReconnect is false"))
 
     let buds = try await rig.connectBuds()
-    try await waitUntil("the tone unmuted on the buds", within: .seconds(10)) {
+    try await waitUntil("the tone unmuted on the buds", within: .seconds(30)) {
       try await watch.placements(of: [tone.processIdentifier]).contains {
         $0.sink == buds && !$0.muted
       }
     }
-    try await waitUntil("the decision not to resume", within: .seconds(10)) {
+    try await waitUntil("the decision not to resume", within: .seconds(30)) {
       rig.daemon.log.contains(
         "Not resuming media players: the accessory disconnected since")
     }

@@ -32,7 +32,7 @@ struct MediaRig {
   /// Waits until the players have these statuses, as the watcher sees.
   func waitForStatuses(
     _ expected: [(MediaPlayerProcess, MediaPlayer.PlaybackStatus)],
-    _ what: String, within limit: Duration = .seconds(10)
+    _ what: String, within limit: Duration = .seconds(30)
   ) async throws {
     do {
       try await waitUntil(what, within: limit) {
@@ -63,7 +63,7 @@ struct MediaRig {
     // settled the old one's going, its streams moved (PipeWire 0.3.65 with
     // WirePlumber 0.4 may otherwise never take the new sink as the
     // default).
-    try await waitUntil("the server done with \(old)", within: .seconds(10)) {
+    try await waitUntil("the server done with \(old)", within: .seconds(30)) {
       guard try await server.defaultSinkName() != old else { return false }
       return try await settled()
     }
@@ -124,7 +124,7 @@ struct MediaRig {
   /// Waits until the daemon lists both playing players as Playing, with
   /// their streams on `output`.
   func waitForThePlayers(
-    on output: String, within limit: Duration = .seconds(10)
+    on output: String, within limit: Duration = .seconds(30)
   ) async throws {
     try await waitUntil(
       "the players Playing, in the daemon's view, on \(output)", within: limit
@@ -151,14 +151,14 @@ struct MediaRig {
     let reloads = daemon.log.components(separatedBy: "Policy reloaded").count
     try daemon.writePolicy(text)
     daemon.signal(SIGHUP)
-    try await waitUntil("the policy reloaded", within: .seconds(10)) {
+    try await waitUntil("the policy reloaded", within: .seconds(30)) {
       daemon.log.components(separatedBy: "Policy reloaded").count > reloads
     }
   }
 
   /// Waits until a stream no player owns plays on the buds.
   func waitForTheTone(_ tone: PacatStream) async throws {
-    try await waitUntil("the tone on the buds", within: .seconds(10)) {
+    try await waitUntil("the tone on the buds", within: .seconds(30)) {
       try await server.sinkInputs().contains {
         $0.clientName == tone.clientName && $0.sinkName == "buds"
       }
@@ -193,7 +193,7 @@ enum TestSupportDefault {
 
 /// Waits until a sink is the server's default.
 func waitForDefault(_ server: SoundServer, _ sink: String) async throws {
-  try await waitUntil("the default sink \(sink)", within: .seconds(10)) {
+  try await waitUntil("the default sink \(sink)", within: .seconds(30)) {
     try await server.defaultSinkName() == sink
   }
 }

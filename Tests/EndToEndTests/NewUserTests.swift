@@ -22,11 +22,11 @@ struct NewUserTests {
         "--placement", "offHead",
       ])
       try await rig.place(budsAddress, "inEar")
-      try await waitUntil("the default on buds", within: .seconds(10)) {
+      try await waitUntil("the default on buds", within: .seconds(30)) {
         try await rig.server.defaultSinkName() == "buds"
       }
       try await rig.place(budsAddress, "offHead")
-      try await waitUntil("the default on the speaker", within: .seconds(10)) {
+      try await waitUntil("the default on the speaker", within: .seconds(30)) {
         try await rig.server.defaultSinkName() == "speaker"
       }
       try await rig.ok(["rename", budsAddress, "Desk Buds"])

@@ -41,7 +41,7 @@ struct OutputGoneTests {
       // Watches the server until every stream plays on the speaker; while
       // the server holds them on no output, asks accessoryd to explain.
       var heldExplanation: AcctlResult?
-      let deadline = ContinuousClock.now + .seconds(15)
+      let deadline = ContinuousClock.now + .seconds(45)
       var observed = try await rig.observe()
       while !observed.isRouted(to: "speaker", streams: 3) {
         guard ContinuousClock.now < deadline else {
@@ -100,7 +100,7 @@ extension OutputGoneTests {
       try await rig.server.setDefaultSink("phones")
       try await rig.eventuallyRouted(to: "phones")
       try await waitUntil(
-        "the daemon's route on the phones", within: .seconds(10)
+        "the daemon's route on the phones", within: .seconds(30)
       ) {
         try await rig.json(["route"])["output"] == "phones"
       }
@@ -167,7 +167,7 @@ extension OutputGoneTests {
         .bluetoothHeadphones(
           name: "buds", address: budsAddress, description: "Studio Buds",
           deviceAPI: kind.bluetoothDeviceAPI))
-      try await waitUntil("the daemon sees the buds", within: .seconds(10)) {
+      try await waitUntil("the daemon sees the buds", within: .seconds(30)) {
         try await rig.ok(["list", "--json"]).stdout.contains("\"buds\"")
       }
       try await rig.staysRouted(to: "speaker", for: .seconds(1))

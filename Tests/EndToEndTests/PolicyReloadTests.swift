@@ -76,7 +76,7 @@ struct PolicyReloadTests {
     // The file removed, SIGHUP: the built-in default, and the log says so.
     try FileManager.default.removeItem(atPath: daemon.policyPath)
     daemon.signal(SIGHUP)
-    try await waitUntil("the built-in default in use", within: .seconds(10)) {
+    try await waitUntil("the built-in default in use", within: .seconds(30)) {
       try decodeJSON(
         try await daemon.acctl(["policy", "show", "--json"]).stdout)["path"]
         == .null

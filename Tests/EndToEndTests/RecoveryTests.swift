@@ -153,7 +153,7 @@ struct RecoveryTests {
 
 /// Waits until the daemon reports the sound server in a state.
 private func waitForSoundServer(
-  _ rig: Rig, _ state: String, within limit: Duration = .seconds(10)
+  _ rig: Rig, _ state: String, within limit: Duration = .seconds(30)
 ) async throws {
   let deadline = ContinuousClock.now + limit
   while true {
@@ -170,7 +170,7 @@ private func waitForSoundServer(
 
 /// Waits until the daemon's log has a text.
 private func waitForLog(
-  _ rig: Rig, _ text: String, within limit: Duration = .seconds(10)
+  _ rig: Rig, _ text: String, within limit: Duration = .seconds(30)
 ) async throws {
   let deadline = ContinuousClock.now + limit
   while !rig.daemon.log.contains(text) {

@@ -68,7 +68,7 @@ struct RoutingTests {
       // seen every default change before it.
       try await rig.server.loadNullSink(
         .speaker(name: "marker", description: "Marker"))
-      try await waitUntil("the trace to reach the marker", within: .seconds(10))
+      try await waitUntil("the trace to reach the marker", within: .seconds(30))
       { defaults.hasMark }
       #expect(!defaults.seen.contains("buds"), "\(defaults.seen)")
       let now = try await rig.observe()
@@ -154,7 +154,7 @@ struct RoutingTests {
       try rig.daemon.writePolicy(
         try DaemonFixture.policyText(offHeadGraceSeconds: 0.3))
       rig.daemon.signal(SIGHUP)
-      try await rig.eventuallyRouted(to: "speaker", within: .seconds(10))
+      try await rig.eventuallyRouted(to: "speaker", within: .seconds(30))
       let route = try await rig.json(["route"])
       #expect(route["output"] == "speaker")
     }
@@ -359,7 +359,7 @@ struct RoutingTests {
       // when its loop has taken it in, which a loaded machine may delay
       // past the server's own view.
       var route = try await rig.json(["route"])
-      let deadline = ContinuousClock.now + .seconds(10)
+      let deadline = ContinuousClock.now + .seconds(30)
       while route["output"] != "speaker", ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(50))
         route = try await rig.json(["route"])

@@ -19,14 +19,14 @@ struct SessionBusAPITests {
     arguments: SoundServerKind.allCases)
   func objects(_ kind: SoundServerKind) async throws {
     try await withSessionBus(kind) { bus, server, daemon in
-      try await waitUntil("accessoryd owns its name", within: .seconds(10)) {
+      try await waitUntil("accessoryd owns its name", within: .seconds(30)) {
         try await bus.nameHasOwner(Self.name)
       }
       let monitor = try await bus.monitor(Self.name)
 
       // busctl sees the tree, the buds' sink in it once the daemon read
       // it, and reads the daemon's properties.
-      try await waitUntil("the buds' object in the tree", within: .seconds(10))
+      try await waitUntil("the buds' object in the tree", within: .seconds(30))
       {
         let tree = try await bus.busctl(["tree", Self.name])
         return tree.contains(Self.routePath) && tree.contains(Self.budsPath)
@@ -51,7 +51,7 @@ struct SessionBusAPITests {
           + "'devicePlacement': <'inEar'>}",
       ])
       try await waitForDefault(server, "buds")
-      try await waitUntil("Route1.Output is buds", within: .seconds(10)) {
+      try await waitUntil("Route1.Output is buds", within: .seconds(30)) {
         try await bus.busctl([
           "get-property", Self.name, Self.routePath,
           "io.github.accessoryd.Route1", "Output",
@@ -76,7 +76,7 @@ struct SessionBusAPITests {
       ])
       try await waitForDefault(server, "speaker")
       try await waitUntil(
-        "the route's signal and PropertiesChanged", within: .seconds(10)
+        "the route's signal and PropertiesChanged", within: .seconds(30)
       ) {
         let text = monitor.text
         return text.contains("io.github.accessoryd.Route1.Changed ('speaker',")
@@ -164,7 +164,7 @@ struct SessionBusAPITests {
 
       // Unpaired: its registration is invalidated, as Apple's is.
       _ = try await daemon.acctl(["unpair", budsAddress])
-      try await waitUntil("the accessory unauthorized", within: .seconds(10)) {
+      try await waitUntil("the accessory unauthorized", within: .seconds(30)) {
         monitor.text.contains("'State': <'unauthorized'>")
       }
 
@@ -174,7 +174,7 @@ struct SessionBusAPITests {
         .bluetoothHeadphones(
           name: "phones", address: phonesAddress,
           description: "Travel Phones", deviceAPI: kind.bluetoothDeviceAPI))
-      try await waitUntil("the headphones' object added", within: .seconds(10))
+      try await waitUntil("the headphones' object added", within: .seconds(30))
       {
         monitor.text.contains(
           "org.freedesktop.DBus.ObjectManager.InterfacesAdded "
@@ -182,7 +182,7 @@ struct SessionBusAPITests {
       }
       try await server.unloadModule(module)
       try await waitUntil(
-        "the headphones' object removed", within: .seconds(10)
+        "the headphones' object removed", within: .seconds(30)
       ) {
         monitor.text.contains(
           "org.freedesktop.DBus.ObjectManager.InterfacesRemoved "
@@ -192,12 +192,12 @@ struct SessionBusAPITests {
       try daemon.writePolicy(
         "{ version: 1, desktop: { sessionBusAPI: false } }")
       _ = try await daemon.acctl(["policy", "reload"])
-      try await waitUntil("the name released", within: .seconds(10)) {
+      try await waitUntil("the name released", within: .seconds(30)) {
         try await !bus.nameHasOwner(Self.name)
       }
       try daemon.writePolicy("{ version: 1 }")
       _ = try await daemon.acctl(["policy", "reload"])
-      try await waitUntil("the name owned again", within: .seconds(10)) {
+      try await waitUntil("the name owned again", within: .seconds(30)) {
         try await bus.nameHasOwner(Self.name)
       }
       #expect(await daemon.stop() == 0, "\(daemon.logTail())")
@@ -207,14 +207,14 @@ struct SessionBusAPITests {
   @Test("Media paused and resumed are signals, with the players")
   func mediaSignals() async throws {
     try await withMediaRig(.pulseAudio) { rig in
-      try await waitUntil("accessoryd owns its name", within: .seconds(10)) {
+      try await waitUntil("accessoryd owns its name", within: .seconds(30)) {
         try await rig.bus.nameHasOwner(Self.name)
       }
       let monitor = try await rig.bus.monitor(Self.name)
       let players = rig.playing.compactMap { rig.busName(of: $0) }
       #expect(players.count == 2)
       _ = try await rig.acctl(["update", budsAddress, "--placement", "offHead"])
-      try await waitUntil("the mediaPaused signal", within: .seconds(10)) {
+      try await waitUntil("the mediaPaused signal", within: .seconds(30)) {
         let text = monitor.text
         return text.contains(
           "io.github.accessoryd.Daemon1.MediaEvent ('mediaPaused', "
@@ -222,7 +222,7 @@ struct SessionBusAPITests {
           && players.allSatisfy { text.contains("'\($0)'") }
       }
       _ = try await rig.acctl(["update", budsAddress, "--placement", "inEar"])
-      try await waitUntil("the mediaResumed signal", within: .seconds(10)) {
+      try await waitUntil("the mediaResumed signal", within: .seconds(30)) {
         monitor.text.contains(
           "io.github.accessoryd.Daemon1.MediaEvent ('mediaResumed', "
             + "'\(budsAddress)', [")
@@ -274,7 +274,7 @@ struct SessionBusAPITests {
     let digits = reply.split(separator: " ").last?.filter(\.isNumber) ?? ""
     let processID = try #require(Int32(digits), "\(reply)")
     kill(processID, SIGTERM)
-    try await waitUntil("accessoryd stopped", within: .seconds(10)) {
+    try await waitUntil("accessoryd stopped", within: .seconds(30)) {
       try await !bus.nameHasOwner(Self.name)
     }
   }

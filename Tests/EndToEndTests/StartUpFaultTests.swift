@@ -390,7 +390,7 @@ struct StartUpFaultTests {
           "XDG_CONFIG_HOME": directory + "/home/.config",
           "XDG_RUNTIME_DIR": directory,
           "PULSE_SERVER": "unix:\(directory)/no-sound-server",
-        ], within: .seconds(10))
+        ], within: .seconds(30))
       let said = result.stderr.split(separator: "\n").first.map(String.init)
       let expected = start.message.replacingOccurrences(
         of: "<dir>", with: directory)

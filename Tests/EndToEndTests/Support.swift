@@ -89,7 +89,7 @@ struct Rig {
   /// - Throws: ``RigFailure`` after the deadline, with the last
   ///   observation, the daemon's explanation and its log.
   func eventually(
-    _ what: String, within limit: Duration = .seconds(10),
+    _ what: String, within limit: Duration = .seconds(30),
     _ condition: (Observed) -> Bool
   ) async throws {
     let deadline = ContinuousClock.now + limit
@@ -134,7 +134,7 @@ struct Rig {
   /// Waits until the default and every test stream are on a sink.
   func eventuallyRouted(
     to sink: String, streams count: Int = 3,
-    within limit: Duration = .seconds(10)
+    within limit: Duration = .seconds(30)
   ) async throws {
     try await eventually(
       "the default and \(count) streams on \(sink)", within: limit

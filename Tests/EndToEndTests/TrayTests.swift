@@ -72,11 +72,11 @@ struct TrayTests {
       func icon() async throws -> String { try await property("IconName") }
 
       // Worn: the icon, the tooltip with the output, the menu.
-      try await waitUntil("the worn icon", within: .seconds(10)) {
+      try await waitUntil("the worn icon", within: .seconds(30)) {
         try await icon().contains("'accessoryd-headphones'")
       }
       var tooltip = ""
-      try await waitUntil("the tooltip to show the buds", within: .seconds(10))
+      try await waitUntil("the tooltip to show the buds", within: .seconds(30))
       {
         tooltip = try await property("ToolTip")
         return tooltip.contains("Audio on Studio Buds")
@@ -114,7 +114,7 @@ struct TrayTests {
       let below =
         (PanelSession.panelHeight + 2)..<(PanelSession.panelHeight + 60)
       try await waitUntil(
-        "the menu to open under the panel", within: .seconds(10)
+        "the menu to open under the panel", within: .seconds(30)
       ) {
         screen = try await panel.screenshot()
         return screen.changedPixels(in: below, columns: 0..<200) > 500
@@ -144,7 +144,7 @@ struct TrayTests {
       // is kept in its state directory, and the menu shows it.
       try await Self.click(
         bus, service, try #require(menu.id("Pause when taken off")))
-      try await waitUntil("PauseWhenTakenOff to be false", within: .seconds(10))
+      try await waitUntil("PauseWhenTakenOff to be false", within: .seconds(30))
       {
         try await bus.busctl([
           "get-property", "io.github.accessoryd", "/io/github/accessoryd",
@@ -160,7 +160,7 @@ struct TrayTests {
           contentsOfFile: daemon.stateDirectory + "/settings.json",
           encoding: .utf8))
       #expect(settings == .object(["media.pauseWhenTakenOff": .bool(false)]))
-      try await waitUntil("the menu's tick to go", within: .seconds(10)) {
+      try await waitUntil("the menu's tick to go", within: .seconds(30)) {
         menu = try await Self.menu(bus, service)
         return menu.label("Pause when taken off")?.contains(
           "'toggle-state': <0>") == true
@@ -170,7 +170,7 @@ struct TrayTests {
       try await Self.click(
         bus, service, try #require(menu.id("Built-in Speaker")))
       try await waitForDefault(server, "speaker")
-      try await waitUntil("the speaker's radio ticked", within: .seconds(10)) {
+      try await waitUntil("the speaker's radio ticked", within: .seconds(30)) {
         menu = try await Self.menu(bus, service)
         return menu.label("Built-in Speaker")?.contains("'toggle-state': <1>")
           == true
@@ -183,21 +183,21 @@ struct TrayTests {
       _ = try await daemon.acctl([
         "update", budsAddress, "--placement", "offHead",
       ])
-      try await waitUntil("the off icon", within: .seconds(10)) {
+      try await waitUntil("the off icon", within: .seconds(30)) {
         try await icon().contains("'accessoryd-headphones-off'")
       }
       #expect(try await property("ToolTip").contains("Studio Buds: taken off"))
 
       // Gone: no headphones.
       try await server.unloadModule(try await Self.module(server, of: "buds"))
-      try await waitUntil("the no-headphones icon", within: .seconds(10)) {
+      try await waitUntil("the no-headphones icon", within: .seconds(30)) {
         try await icon().contains("'accessoryd-headphones-none'")
       }
 
       // accessoryd stops: the tray says so, and does not start it again.
       daemon.shutDown()
       try await waitUntil(
-        "the tray to say accessoryd is not running", within: .seconds(10)
+        "the tray to say accessoryd is not running", within: .seconds(30)
       ) {
         try await property("ToolTip").contains("accessoryd is not running")
       }
@@ -206,7 +206,7 @@ struct TrayTests {
       // Quit: the tray ends, and the panel's watcher lets the item go.
       menu = try await Self.menu(bus, service)
       try await Self.click(bus, service, try #require(menu.id("Quit")))
-      try await waitUntil("the watcher to drop the item", within: .seconds(10))
+      try await waitUntil("the watcher to drop the item", within: .seconds(30))
       {
         try await panel.registeredItems().isEmpty
       }

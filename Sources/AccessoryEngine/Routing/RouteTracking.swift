@@ -24,6 +24,8 @@ public struct DefaultTracking: Sendable, Hashable {
   /// two in a row, the server may report the first after the second was
   /// sent.
   public private(set) var expected: [String] = []
+  /// What ``current`` was when the latest of ``expected`` was sent.
+  private var currentWhenSent: String?
   /// The default the last state showed.
   public private(set) var current: String?
   /// When ``current`` became the default, as this service saw it (the
@@ -68,9 +70,28 @@ public struct DefaultTracking: Sendable, Hashable {
         expected = []
         return
       }
-      if expected.last != newValue { expected.append(newValue) }
+      if expected.last != newValue {
+        expected.append(newValue)
+        currentWhenSent = current
+      }
       if expected.count > 8 { expected.removeFirst() }
     }
+  }
+
+  /// The default to decide on, given the one a state shows: the latest
+  /// this service set, while it exists and the server has shown no other
+  /// since it was sent; else the one shown.
+  ///
+  /// The server acknowledged the change, so it holds, but PipeWire may
+  /// not tell this client of it (a client binding its metadata at that
+  /// moment hides it; the router checks a moment later). Deciding on the
+  /// old default meanwhile would take the headphones that have the output
+  /// for ones that do not.
+  public func decidingOn(_ shown: String?) -> String? {
+    guard let sent = expected.last, shown == currentWhenSent,
+      lastNames.contains(sent)
+    else { return shown }
+    return sent
   }
 
   /// Forgets one default this service sent, which the server refused:

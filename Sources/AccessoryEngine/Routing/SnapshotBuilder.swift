@@ -133,7 +133,8 @@ public enum SnapshotBuilder {
       outputs: outputs,
       cards: snapshotCards,
       streams: streams,
-      defaultOutput: mirror.serverInfo.defaultSinkName,
+      defaultOutput: tracking.outputs.decidingOn(
+        mirror.serverInfo.defaultSinkName),
       defaultOutputSince: tracking.outputs.currentSince,
       manualChoice: tracking.outputs.manualChoice,
       hostAddresses: hostAddresses,
@@ -143,7 +144,7 @@ public enum SnapshotBuilder {
       forgottenAccessories: tracking.forgottenAccessories,
       inputs: inputs,
       captureStreams: captureStreams,
-      defaultInput: mirror.defaultSourceName,
+      defaultInput: tracking.inputs.decidingOn(mirror.defaultSourceName),
       manualInputChoice: tracking.inputs.manualChoice,
       inputHistory: tracking.inputs.history,
       now: now)
