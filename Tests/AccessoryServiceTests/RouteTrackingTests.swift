@@ -117,6 +117,48 @@ struct RouteTrackingTests {
     #expect(tracking.outputs.decidingOn("buds") == "buds")
   }
 
+  @Test func aMonitorFollowingTheDefaultOutputIsNoChoiceOfTheInput() {
+    func source(
+      _ index: UInt32, _ name: String, monitorOf sink: UInt32?
+    )
+      -> Source
+    {
+      Source(
+        index: index, name: name, description: name, properties: [:],
+        ports: [], activePortName: nil, isMuted: false,
+        monitorOfSinkIndex: sink, cardIndex: nil, ownerModuleIndex: nil,
+        driver: nil)
+    }
+    let mic = source(2, "mic", monitorOf: nil)
+    let sources = [
+      source(0, "speaker.monitor", monitorOf: 0),
+      source(1, "buds.monitor", monitorOf: 1), mic,
+    ]
+    func state(_ output: String, _ input: String) -> ServerInfo {
+      var info = server(default: output)
+      info.defaultSourceName = input
+      return info
+    }
+    var tracking = RouteTracking()
+    func see(_ output: String, _ input: String, at now: Double) {
+      tracking.observe(
+        server: state(output, input), sinks: [speaker, buds], sinkInputs: [],
+        sources: sources, accessories: [], reappearGrace: 5, now: now)
+    }
+    see("speaker", "speaker.monitor", at: 10)
+    tracking.expectedDefault = "buds"
+    // PulseAudio, with no input configured, moves its pick among monitors
+    // to the new default output's.
+    see("buds", "buds.monitor", at: 11)
+    #expect(tracking.inputs.manualChoice == nil)
+    // The person's pick of a monitor that is not the default output's is
+    // theirs, and so is a microphone.
+    see("buds", "speaker.monitor", at: 12)
+    #expect(tracking.inputs.manualChoice?.output == "speaker.monitor")
+    see("buds", "mic", at: 13)
+    #expect(tracking.inputs.manualChoice?.output == "mic")
+  }
+
   @Test func aRefusedDefaultIsForgottenAloneNotTheOnesBefore() {
     var tracking = RouteTracking()
     tracking.see(default: "speaker", [speaker, buds], at: 10)

@@ -6,11 +6,11 @@ import ConcurrencyHelpers
 import PulseAudio
 import TestSupport
 
-/// The defaults an independent client saw the server report, and whether
-/// it saw a sink made since it started (a marker a test makes last, so
-/// that every default change before it has been seen).
+/// The defaults an independent client saw the server report, and how many
+/// sinks it saw made since it started (a marker a test makes last, so that
+/// every default change before it has been seen).
 final class DefaultTrace: Sendable {
-  private let state = Mutex<(seen: [String?], mark: Bool)>(([], false))
+  private let state = Mutex<(seen: [String?], marks: Int)>(([], 0))
   private let tracing = Mutex<(PulseConnection, Task<Void, Never>)?>(nil)
 
   private init() {}
@@ -45,10 +45,12 @@ final class DefaultTrace: Sendable {
   private func record(_ name: String?) {
     state.withLock { $0.seen.append(name) }
   }
-  private func mark() { state.withLock { $0.mark = true } }
+  private func mark() { state.withLock { $0.marks += 1 } }
 
   /// The defaults seen, oldest first.
   var seen: [String?] { state.withLock { $0.seen } }
   /// Whether a sink was made since the trace started.
-  var hasMark: Bool { state.withLock { $0.mark } }
+  var hasMark: Bool { marks > 0 }
+  /// How many sinks were made since the trace started.
+  var marks: Int { state.withLock { $0.marks } }
 }

@@ -34,6 +34,47 @@ struct HeadphonesNobodyRegisteredTests {
   }
 
   @Test(
+    "A headset nobody registered that connects while registered buds are worn leaves the output with them",
+    arguments: SoundServerKind.allCases)
+  func connectsWhileBudsAreWorn(_ kind: SoundServerKind) async throws {
+    try await withRig(kind) { rig in
+      try await rig.pairAndRegister(budsAddress, placement: "inEar")
+      try await rig.eventuallyRouted(to: "buds")
+      let defaults = try await DefaultTrace.start(rig.server)
+      defer { defaults.stop() }
+      _ = try await rig.server.loadNullSink(
+        .bluetoothHeadphones(
+          name: "phones", address: phonesAddress,
+          description: "Travel Phones", deviceAPI: kind.bluetoothDeviceAPI))
+      do {
+        try await waitUntil(
+          "the daemon to decide on the headset", within: .seconds(30)
+        ) {
+          try await rig.ok(["route", "--explain"]).stdout.contains(
+            "Travel Phones does not take it")
+        }
+      } catch {
+        throw RigFailure("\(error)", details: await rig.diagnostics())
+      }
+      // A sink made after the headset: once the trace has seen it, it has
+      // seen every default change before it.
+      _ = try await rig.server.loadNullSink(
+        .speaker(name: "marker", description: "Marker"))
+      try await waitUntil(
+        "the trace to reach the marker", within: .seconds(30)
+      ) { defaults.marks >= 2 }
+      #expect(!defaults.seen.contains("phones"), "\(defaults.seen)")
+      let state = try await rig.observe()
+      #expect(state.isRouted(to: "buds", streams: 3), "\(state)")
+      let explained = try await rig.ok(["route", "--explain"]).stdout
+      #expect(
+        explained.contains(
+          "Studio Buds is worn (inEar); connection.keepAudioWithHeadphones "
+            + "is true"), "\(explained)")
+    }
+  }
+
+  @Test(
     "An output whose properties do not say is headphones when BlueZ's class says so"
   )
   func bluezClass() async throws {

@@ -414,12 +414,17 @@ extension RouteController {
     announceMovedByThePerson(moved.sorted().filter { exists($0) })
   }
 
-  /// Keeps a decision for `route --explain`.
+  /// Keeps a decision for `route --explain`: one that changed something,
+  /// chose another output, was not the server's echo, or was made as an
+  /// output came or went (why headphones that connected did not take the
+  /// output is worth explaining).
   func keep(_ record: DecisionRecord) {
     let choseAnother =
       record.decision.target != explainedDecision?.decision.target
     if record.changedSomething || choseAnother
       || !record.trigger.isEcho
+      || Set(record.snapshot.outputs.map(\.name))
+        != Set(explainedDecision?.snapshot.outputs.map(\.name) ?? [])
     {
       explainedDecision = record
     }

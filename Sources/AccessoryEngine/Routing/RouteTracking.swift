@@ -109,9 +109,12 @@ public struct DefaultTracking: Sendable, Hashable {
   ///   - names: The names of the devices of its kind that exist.
   ///   - isFirst: Whether this is the first state of a connection, which
   ///     is taken as it is.
+  ///   - byTheServer: Whether a change is known to be the server's own
+  ///     (never the person's choice).
   ///   - now: The time of the observation.
   mutating func observe(
-    _ newDefault: String?, names: Set<String>, isFirst: Bool, now: Instant
+    _ newDefault: String?, names: Set<String>, isFirst: Bool,
+    byTheServer: Bool = false, now: Instant
   ) {
     if !isFirst, names != lastNames { lastStructuralChange = now }
     if !isFirst {
@@ -149,7 +152,7 @@ public struct DefaultTracking: Sendable, Hashable {
         configuredButGone = nil
       }
       history.removeAll { $0 == newDefault }
-      if let newDefault, !isOwn, !structural, let old = current,
+      if let newDefault, !isOwn, !structural, !byTheServer, let old = current,
         names.contains(old)
       {
         manualChoice = ManualChoice(output: newDefault, at: now)
@@ -388,10 +391,14 @@ public struct RouteTracking: Sendable {
       goneConfiguredAccessory = bluetoothOutputs[gone]
     }
     let expectedDefaults = outputs.expected
+    let newDefaultInput = ServerMirror.withoutPlaceholder(
+      server.defaultSourceName, "@DEFAULT_SOURCE@")
     inputs.observe(
-      ServerMirror.withoutPlaceholder(
-        server.defaultSourceName, "@DEFAULT_SOURCE@"),
-      names: Set(sources.map(\.name)), isFirst: !hasObserved, now: now)
+      newDefaultInput, names: Set(sources.map(\.name)), isFirst: !hasObserved,
+      byTheServer: Self.monitorFollowsTheDefault(
+        from: (lastDefault, inputs.current), to: (newDefault, newDefaultInput),
+        sinks: sinks, sources: sources),
+      now: now)
 
     let nameOfSink = Dictionary(
       sinks.map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first }
@@ -465,6 +472,34 @@ public struct RouteTracking: Sendable {
 
     lastStreamSinks = streamSinks
     hasObserved = true
+  }
+
+  /// Whether a change of the default input is PulseAudio's own: with no
+  /// input configured, the default input it picks among monitors is the
+  /// default output's, so it follows a change of the default output.
+  ///
+  /// - Parameters:
+  ///   - old: The default output and input before.
+  ///   - new: The default output and input now.
+  ///   - sinks: The outputs.
+  ///   - sources: The inputs.
+  static func monitorFollowsTheDefault(
+    from old: (output: String?, input: String?),
+    to new: (output: String?, input: String?),
+    sinks: [Sink], sources: [Source]
+  ) -> Bool {
+    guard old.output != new.output, old.input != new.input,
+      let newInput = new.input
+    else { return false }
+    func isMonitor(_ input: String?, of output: String?) -> Bool {
+      guard let output, let sink = sinks.first(where: { $0.name == output })
+      else { return false }
+      return sources.contains {
+        $0.name == input && $0.monitorOfSinkIndex == sink.index
+      }
+    }
+    return isMonitor(newInput, of: new.output)
+      && (old.input == nil || isMonitor(old.input, of: old.output))
   }
 
   /// The person's choice follows their headphones through a profile
