@@ -30,6 +30,15 @@ private func stream(
     ownerModuleIndex: nil)
 }
 
+private func source(
+  _ index: UInt32, _ name: String, monitorOf sink: UInt32? = nil
+) -> Source {
+  Source(
+    index: index, name: name, description: name, properties: [:], ports: [],
+    activePortName: nil, isMuted: false, monitorOfSinkIndex: sink,
+    cardIndex: nil, ownerModuleIndex: nil, driver: nil)
+}
+
 private func server(
   default name: String?, isPipeWire: Bool = false
 ) -> ServerInfo {
@@ -97,39 +106,65 @@ struct RouteTrackingTests {
     var tracking = RouteTracking()
     tracking.see(default: "speaker", all, pipeWire: true, at: 10)
     #expect(tracking.outputs.decidingOn("speaker") == "speaker")
-    tracking.expectedDefault = "buds"
-    // PipeWire has not told this client: the sent one holds.
+    #expect(tracking.outputs.decidingSince == 10)
+    tracking.sendDefault("buds", at: 10.5)
+    // PipeWire has not told this client: the sent one holds, since it was
+    // sent.
     tracking.see(default: "speaker", all, pipeWire: true, at: 11)
     #expect(tracking.outputs.decidingOn("speaker") == "buds")
-    // Another change shown since is newer than what was sent.
+    #expect(tracking.outputs.decidingSince == 10.5)
+    // Another change shown since is newer than what was sent, and stays
+    // so when the default the state showed before comes back.
     tracking.see(default: "headset", all, pipeWire: true, at: 12)
+    #expect(tracking.outputs.decidingOn("headset") == "headset")
+    tracking.see(default: "speaker", all, pipeWire: true, at: 13)
+    #expect(tracking.outputs.decidingOn("speaker") == "speaker")
+    #expect(tracking.outputs.decidingSince == 13)
+  }
+
+  @Test func ofTwoSentTheLaterHoldsThroughALateReportOfTheFirst() {
+    let headset = sink(2, "headset", address: "aa:bb:cc:dd:ee:02")
+    let all = [speaker, buds, headset]
+    var tracking = RouteTracking()
+    tracking.see(default: "speaker", all, at: 10)
+    tracking.sendDefault("buds", at: 10.5)
+    tracking.sendDefault("headset", at: 10.6)
+    tracking.see(default: "buds", all, at: 11)
+    #expect(tracking.outputs.decidingOn("buds") == "headset")
+    tracking.see(default: "headset", all, at: 12)
+    #expect(tracking.expectedDefault == nil)
     #expect(tracking.outputs.decidingOn("headset") == "headset")
   }
 
-  @Test func aSentDefaultThatWentOrWasShownIsNotDecidedOn() {
+  @Test func aSentDefaultThatWentWasRefusedOrIsOldIsNotDecidedOn() {
     var tracking = RouteTracking()
     tracking.see(default: "speaker", [speaker, buds], at: 10)
-    tracking.expectedDefault = "buds"
+    tracking.sendDefault("buds", at: 10.5)
     tracking.see(default: "speaker", [speaker], at: 11)
     #expect(tracking.outputs.decidingOn("speaker") == "speaker")
     tracking.see(default: "buds", [speaker, buds], at: 12)
     #expect(tracking.expectedDefault == nil)
     #expect(tracking.outputs.decidingOn("buds") == "buds")
+    // Refused: the one shown.
+    tracking.sendDefault("speaker", at: 13)
+    tracking.forgetExpectedDefault("speaker")
+    #expect(tracking.outputs.decidingOn("buds") == "buds")
+    // A new connection's first state is what there is.
+    tracking.sendDefault("speaker", at: 14)
+    tracking.forgetConnection()
+    tracking.see(default: "buds", [speaker, buds], at: 15)
+    #expect(tracking.outputs.decidingOn("buds") == "buds")
+    // An input sent is decided on the same way.
+    tracking.observe(
+      server: server(default: "buds"), sinks: [speaker, buds], sinkInputs: [],
+      sources: [source(0, "speaker.monitor", monitorOf: 0), source(2, "mic")],
+      accessories: [], reappearGrace: 5, now: 16)
+    tracking.sendDefault("mic", isInput: true, at: 17)
+    #expect(tracking.inputs.decidingOn(nil) == "mic")
   }
 
   @Test func aMonitorFollowingTheDefaultOutputIsNoChoiceOfTheInput() {
-    func source(
-      _ index: UInt32, _ name: String, monitorOf sink: UInt32?
-    )
-      -> Source
-    {
-      Source(
-        index: index, name: name, description: name, properties: [:],
-        ports: [], activePortName: nil, isMuted: false,
-        monitorOfSinkIndex: sink, cardIndex: nil, ownerModuleIndex: nil,
-        driver: nil)
-    }
-    let mic = source(2, "mic", monitorOf: nil)
+    let mic = source(2, "mic")
     let sources = [
       source(0, "speaker.monitor", monitorOf: 0),
       source(1, "buds.monitor", monitorOf: 1), mic,
@@ -151,12 +186,19 @@ struct RouteTrackingTests {
     // to the new default output's.
     see("buds", "buds.monitor", at: 11)
     #expect(tracking.inputs.manualChoice == nil)
-    // The person's pick of a monitor that is not the default output's is
-    // theirs, and so is a microphone.
-    see("buds", "speaker.monitor", at: 12)
-    #expect(tracking.inputs.manualChoice?.output == "speaker.monitor")
-    see("buds", "mic", at: 13)
+    // A microphone as the output changes, or a monitor that is not the new
+    // output's, is the person's.
+    tracking.expectedDefault = "speaker"
+    see("speaker", "mic", at: 12)
     #expect(tracking.inputs.manualChoice?.output == "mic")
+    tracking.expectedDefault = "buds"
+    see("buds", "speaker.monitor", at: 13)
+    #expect(tracking.inputs.manualChoice?.output == "speaker.monitor")
+    // From a microphone, the new output's monitor is the person's too.
+    see("buds", "mic", at: 14)
+    tracking.expectedDefault = "speaker"
+    see("speaker", "speaker.monitor", at: 15)
+    #expect(tracking.inputs.manualChoice?.output == "speaker.monitor")
   }
 
   @Test func aRefusedDefaultIsForgottenAloneNotTheOnesBefore() {

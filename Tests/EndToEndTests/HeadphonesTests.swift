@@ -101,12 +101,12 @@ struct InsideTheBluetoothVM {
     ),
     (
       "batteryToBlueZ",
-      "The AirPods' battery to the real BlueZ and upower: the lower bud, kept current, turned off"
+      "The AirPods' battery to the real BlueZ and upower: the lower bud, kept current, through a BlueZ restart, turned off"
     ),
   ]
 
   @Test(
-    "The AirPods' battery to the real BlueZ and upower: the lower bud, kept current, turned off"
+    "The AirPods' battery to the real BlueZ and upower: the lower bud, kept current, through a BlueZ restart, turned off"
   )
   func batteryToBlueZ() async throws {
     let bluez = try await RealBlueZ.start(
@@ -164,6 +164,30 @@ struct InsideTheBluetoothVM {
     // The right bud drains: BlueZ and upower follow.
     try airpods.send("battery 4:90:2 2:35:2 8:50:1")
     try await waitUntil("upower at 35%", within: .seconds(30)) {
+      try await upowerDevice().contains("percentage:          35%")
+    }
+
+    // The Bluetooth service restarts (an update, `systemctl restart
+    // bluetooth`): accessoryd registers its battery with the new
+    // bluetoothd, and upower shows it again.
+    try await bluez.restartBluetoothd()
+    do {
+      try await waitUntil(
+        "BlueZ's battery after its restart", within: .seconds(30)
+      ) {
+        let text = try await battery()
+        return text.contains("readonly y Percentage = 0x23;")
+          && text.contains("readonly s Source = 'accessoryd';")
+      }
+    } catch {
+      let text = (try? await battery()) ?? "no device"
+      throw FixtureError(
+        "\(error)\n\(text)\n\(daemon.logTail())\n"
+          + bluez.bus.logTail())
+    }
+    try await waitUntil(
+      "upower at 35% after BlueZ's restart", within: .seconds(30)
+    ) {
       try await upowerDevice().contains("percentage:          35%")
     }
 

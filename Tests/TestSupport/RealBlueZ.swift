@@ -4,14 +4,23 @@
 // after a pairing), and a link between the two controllers held up, so
 // that BlueZ shows them paired and connected.
 
+import ConcurrencyHelpers
 import Foundation
 
 /// bluetoothd and upowerd on a private bus, inside the Bluetooth VM.
-public struct RealBlueZ: Sendable {
+public final class RealBlueZ: Sendable {
   /// The bus: BlueZ's and upower's system bus.
   public let bus: PrivateBus
   /// bluetoothd's version, such as `5.66`.
   public let version: String
+  /// bluetoothd's process, replaced by ``restartBluetoothd()``.
+  private let bluetoothdProcess: Mutex<ChildProcess>
+
+  private init(bus: PrivateBus, version: String, bluetoothd: ChildProcess) {
+    self.bus = bus
+    self.version = version
+    self.bluetoothdProcess = Mutex(bluetoothd)
+  }
 
   /// BlueZ's daemon, where Debian installs it.
   static let bluetoothd = "/usr/libexec/bluetooth/bluetoothd"
@@ -46,51 +55,78 @@ public struct RealBlueZ: Sendable {
       bluetoothd, ["--version"], environment: [:]
     ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let bus = try await PrivateBus.start()
+    let bluetoothd: ChildProcess
     do {
-      try await startBluetoothd(on: bus, version: version)
+      bluetoothd = try await startBluetoothd(on: bus, version: version)
       _ = try await bus.startClient(upowerd, [])
       try await waitUntil("upowerd on the bus", within: .seconds(30)) {
         try await bus.nameHasOwner("org.freedesktop.UPower")
       }
-      // An L2CAP channel from the headphones to the host's SDP server
-      // keeps the link (ACL) up, as a connected device's is.
-      let script = "\(bus.directory)/link.py"
-      try """
-      import socket, time
-      for attempt in range(40):
-          link = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP)
-          link.bind(("\(headphones)", 0))
-          try:
-              link.connect(("\(host)", 1))
-              break
-          except OSError as error:
-              print("retrying:", error, flush=True)
-              link.close()
-              time.sleep(0.5)
-      print("linked", flush=True)
-      time.sleep(100000)
-
-      """.write(toFile: script, atomically: true, encoding: .utf8)
-      let linked = try await bus.startClient(
-        HeadphoneEmulator.python, ["-u", script])
-      try await waitUntil("the link up", within: .seconds(30)) {
-        SoundServer.readFile(linked).contains("linked")
-      }
+      try await holdTheLink(on: bus)
     } catch {
       bus.stop()
       throw error
     }
-    return RealBlueZ(bus: bus, version: version)
+    return RealBlueZ(bus: bus, version: version, bluetoothd: bluetoothd)
+  }
+
+  /// Holds a link from the headphones to the host up: an L2CAP channel
+  /// from the headphones to the host's SDP server keeps the ACL up, as a
+  /// connected device's is.
+  static func holdTheLink(on bus: PrivateBus) async throws {
+    let host = BluetoothVM.hostAdapter
+    let headphones = BluetoothVM.headphones
+    let script = "\(bus.directory)/link.py"
+    try """
+    import socket, time
+    for attempt in range(40):
+        link = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP)
+        link.bind(("\(headphones)", 0))
+        try:
+            link.connect(("\(host)", 1))
+            break
+        except OSError as error:
+            print("retrying:", error, flush=True)
+            link.close()
+            time.sleep(0.5)
+    print("linked", flush=True)
+    time.sleep(100000)
+
+    """.write(toFile: script, atomically: true, encoding: .utf8)
+    let linked = try await bus.startClient(
+      HeadphoneEmulator.python, ["-u", script])
+    try await waitUntil("the link up", within: .seconds(30)) {
+      SoundServer.readFile(linked).contains("linked")
+    }
+  }
+
+  /// Stops bluetoothd, as a restart of the Bluetooth service does (it
+  /// powers the adapters off, which ends every link), starts it again, and
+  /// once its adapters are up, brings the headphones' link back, as
+  /// headphones that reconnect do.
+  public func restartBluetoothd() async throws {
+    let old = bluetoothdProcess.withLock { $0 }
+    await ChildProcess.terminate([old])
+    try await waitUntil("org.bluez to lose its owner", within: .seconds(30)) {
+      try await !bus.nameHasOwner("org.bluez")
+    }
+    let new = try await Self.startBluetoothd(on: bus, version: version)
+    bluetoothdProcess.withLock { $0 = new }
+    try await Self.holdTheLink(on: bus)
   }
 
   /// Starts bluetoothd, with `--experimental` before 5.71, and returns
-  /// once both adapters are up.
-  static func startBluetoothd(on bus: PrivateBus, version: String) async throws
-  {
+  /// its process once both adapters are up.
+  static func startBluetoothd(
+    on bus: PrivateBus, version: String
+  ) async throws -> ChildProcess {
     let experimental =
       version.compare("5.71", options: .numeric) == .orderedAscending
       ? ["--experimental"] : []
-    _ = try await bus.startClient(bluetoothd, ["--nodetach"] + experimental)
+    let process = try await bus.spawn(
+      bluetoothd, arguments: ["--nodetach"] + experimental,
+      environment: bus.environment, output: "\(bus.directory)/bluetoothd.out",
+      errorOutput: "\(bus.directory)/bluetoothd.log")
     try await waitUntil("bluetoothd on the bus", within: .seconds(30)) {
       try await bus.nameHasOwner("org.bluez")
     }
@@ -105,6 +141,7 @@ public struct RealBlueZ: Sendable {
         ]).contains("<true>")
       }
     }
+    return process
   }
 
   /// BlueZ's storage of one paired device of an adapter.

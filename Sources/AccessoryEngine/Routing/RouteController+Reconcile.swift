@@ -46,7 +46,8 @@ extension RouteController {
     tracking.notePresence(
       of: registered.addresses, sinks: mirror.sinks,
       headphonesByBlueZ: classes,
-      defaultOutput: mirror.serverInfo.defaultSinkName,
+      defaultOutput: tracking.outputs.decidingOn(
+        mirror.serverInfo.defaultSinkName),
       reappearGrace: policy.reappearGraceSeconds, now: now)
     let accessories: [Accessory]
     if let cached = accessoriesCache, cached.generation == current.generation,
@@ -131,8 +132,10 @@ extension RouteController {
       moves: sending.sentMoves.map {
         .init(sinkInput: $0.stream, sink: $0.to)
       })
-    if let defaultChange { tracking.expectedDefault = defaultChange }
-    if let inputChange { tracking.expectedDefaultInput = inputChange }
+    if let defaultChange { tracking.sendDefault(defaultChange, at: now) }
+    if let inputChange {
+      tracking.sendDefault(inputChange, isInput: true, at: now)
+    }
     for move in moves { tracking.expectedMoves[move.stream] = move.to }
     logger.debug(
       "Sending a batch",
@@ -415,18 +418,38 @@ extension RouteController {
   }
 
   /// Keeps a decision for `route --explain`: one that changed something,
-  /// chose another output, was not the server's echo, or was made as an
-  /// output came or went (why headphones that connected did not take the
-  /// output is worth explaining).
+  /// chose another output, was not the server's echo, or was made as
+  /// headphones or an accessory's output came (why headphones that
+  /// connected did not take the output is worth explaining; another
+  /// device, or the same headphones under another profile's output, is
+  /// not).
   func keep(_ record: DecisionRecord) {
     let choseAnother =
       record.decision.target != explainedDecision?.decision.target
-    if record.changedSomething || choseAnother
-      || !record.trigger.isEcho
-      || Set(record.snapshot.outputs.map(\.name))
-        != Set(explainedDecision?.snapshot.outputs.map(\.name) ?? [])
+    if record.changedSomething || choseAnother || !record.trigger.isEcho
+      || Self.headphonesCame(
+        in: record.snapshot, since: explainedDecision?.snapshot)
     {
       explainedDecision = record
+    }
+  }
+
+  /// Whether a snapshot shows headphones, or an accessory's output, that
+  /// an earlier one did not: a new device, not one of them under another
+  /// name.
+  static func headphonesCame(
+    in snapshot: Snapshot, since earlier: Snapshot?
+  )
+    -> Bool
+  {
+    guard let earlier else { return false }
+    let names = Set(earlier.outputs.map(\.name))
+    let devices = Set(earlier.outputs.compactMap(\.accessory))
+    return snapshot.outputs.contains { output in
+      guard !names.contains(output.name),
+        output.isHeadphones || output.accessory != nil
+      else { return false }
+      return output.accessory.map { !devices.contains($0) } ?? true
     }
   }
 

@@ -24,8 +24,12 @@ public struct DefaultTracking: Sendable, Hashable {
   /// two in a row, the server may report the first after the second was
   /// sent.
   public private(set) var expected: [String] = []
-  /// What ``current`` was when the latest of ``expected`` was sent.
-  private var currentWhenSent: String?
+  /// Whether the latest of ``expected`` is the newest default there is:
+  /// the server has shown no change since it was sent but this service's
+  /// own.
+  private var sentIsNewest = false
+  /// When the latest of ``expected`` was sent.
+  private var sentAt: Instant?
   /// The default the last state showed.
   public private(set) var current: String?
   /// When ``current`` became the default, as this service saw it (the
@@ -68,36 +72,56 @@ public struct DefaultTracking: Sendable, Hashable {
     set {
       guard let newValue else {
         expected = []
+        sentIsNewest = false
         return
       }
-      if expected.last != newValue {
-        expected.append(newValue)
-        currentWhenSent = current
-      }
+      if expected.last != newValue { expected.append(newValue) }
       if expected.count > 8 { expected.removeFirst() }
     }
   }
 
-  /// The default to decide on, given the one a state shows: the latest
-  /// this service set, while it exists and the server has shown no other
-  /// since it was sent; else the one shown.
-  ///
-  /// The server acknowledged the change, so it holds, but PipeWire may
-  /// not tell this client of it (a client binding its metadata at that
-  /// moment hides it; the router checks a moment later). Deciding on the
-  /// old default meanwhile would take the headphones that have the output
-  /// for ones that do not.
-  public func decidingOn(_ shown: String?) -> String? {
-    guard let sent = expected.last, shown == currentWhenSent,
-      lastNames.contains(sent)
-    else { return shown }
+  /// Sends a default: expects it, and takes it as the newest default until
+  /// the server shows another change; a default set replaces the server's
+  /// configured one.
+  public mutating func send(_ name: String, at now: Instant) {
+    latestExpected = name
+    sentIsNewest = true
+    sentAt = now
+    configuredButGone = nil
+  }
+
+  /// The default sent last, while it is the newest there is and exists.
+  private var sentAndNewest: String? {
+    guard sentIsNewest, let sent = expected.last, lastNames.contains(sent)
+    else { return nil }
     return sent
+  }
+
+  /// The default to decide on, given the one a state shows: the one this
+  /// service sent last, while the server has shown no change since but
+  /// this service's own and it exists; else the one shown.
+  ///
+  /// The server acknowledged the change, but PipeWire may not tell this
+  /// client of it (a client binding its metadata at that moment hides it;
+  /// the router checks a moment later, and WirePlumber may still overrule
+  /// it as it settles). Deciding on the old default meanwhile would take
+  /// the headphones that have the output for ones that do not.
+  public func decidingOn(_ shown: String?) -> String? {
+    sentAndNewest ?? shown
+  }
+
+  /// Since when the default of ``decidingOn(_:)`` is the default: when it
+  /// was sent, or when the one shown became it.
+  public var decidingSince: Instant? {
+    sentAndNewest == nil ? currentSince : sentAt
   }
 
   /// Forgets one default this service sent, which the server refused:
   /// the others it sent may still show up.
   public mutating func forgetExpected(_ name: String) {
-    if let last = expected.lastIndex(of: name) { expected.remove(at: last) }
+    guard let last = expected.lastIndex(of: name) else { return }
+    if last == expected.count - 1 { sentIsNewest = false }
+    expected.remove(at: last)
   }
 
   /// Learns from a new state: a change this service did not make, while
@@ -134,6 +158,9 @@ public struct DefaultTracking: Sendable, Hashable {
       isOwn = true
       expected.removeFirst(sent + 1)
     }
+    // Another's change, or a connection's first state, is newer than
+    // what was sent; a late report of an earlier send is not.
+    if isFirst || (newDefault != current && !isOwn) { sentIsNewest = false }
     // The server making its configured default the default again, as it
     // comes back: not a switch to a device that just came.
     let restoresConfigured =
@@ -289,6 +316,19 @@ public struct RouteTracking: Sendable {
   public var expectedDefaultInput: String? {
     get { inputs.latestExpected }
     set { inputs.latestExpected = newValue }
+  }
+
+  /// Sends a default output, or with `isInput` a default input: expects
+  /// it, and decides on it until the server shows another change
+  /// (``DefaultTracking/decidingOn(_:)``).
+  public mutating func sendDefault(
+    _ name: String, isInput: Bool = false, at now: Instant
+  ) {
+    if isInput {
+      inputs.send(name, at: now)
+    } else {
+      outputs.send(name, at: now)
+    }
   }
 
   /// Moves this service sent and has not seen happen yet.
@@ -474,9 +514,14 @@ public struct RouteTracking: Sendable {
     hasObserved = true
   }
 
-  /// Whether a change of the default input is PulseAudio's own: with no
-  /// input configured, the default input it picks among monitors is the
-  /// default output's, so it follows a change of the default output.
+  /// Whether a change of the default input is the server's own: with no
+  /// input configured, the default input PulseAudio picks among monitors
+  /// is the default output's, so it follows a change of the default
+  /// output from one monitor to the other (pipewire-pulse shows the same).
+  ///
+  /// A person who changes both defaults to an output and its monitor at
+  /// once is taken for the server: the input still follows the output,
+  /// as they asked.
   ///
   /// - Parameters:
   ///   - old: The default output and input before.
@@ -499,7 +544,7 @@ public struct RouteTracking: Sendable {
       }
     }
     return isMonitor(newInput, of: new.output)
-      && (old.input == nil || isMonitor(old.input, of: old.output))
+      && isMonitor(old.input, of: old.output)
   }
 
   /// The person's choice follows their headphones through a profile

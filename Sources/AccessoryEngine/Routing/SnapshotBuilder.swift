@@ -135,7 +135,7 @@ public enum SnapshotBuilder {
       streams: streams,
       defaultOutput: tracking.outputs.decidingOn(
         mirror.serverInfo.defaultSinkName),
-      defaultOutputSince: tracking.outputs.currentSince,
+      defaultOutputSince: tracking.outputs.decidingSince,
       manualChoice: tracking.outputs.manualChoice,
       hostAddresses: hostAddresses,
       outputHistory: tracking.outputs.history,

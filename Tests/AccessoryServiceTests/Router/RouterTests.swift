@@ -329,6 +329,51 @@ struct RouterTests {
   }
 
   @Test(
+    "Taken off before the server reported their default, the buds keep the output through the grace time"
+  )
+  func takenOffBeforeTheDefaultWasReported() async throws {
+    try await Rig.run(isPipeWire: true) { rig in
+      await rig.server.behave(.appliesSilently)
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      #expect(await rig.server.defaultSink == Rig.buds)
+      // The state this router has still shows the speaker: it decides on
+      // the default it sent.
+      try await rig.place(Rig.budsAddress, .offHead)
+      let report = await rig.router.report(explaining: true)
+      #expect(report.output == Rig.buds, "\(report)")
+      #expect(
+        report.text?.contains("grace time in case it is put back on")
+          == true, "\(report)")
+      #expect(await rig.batches.count == 1)
+    }
+  }
+
+  @Test(
+    "route --explain keeps the switch through an output that comes, and takes the decision when headphones come"
+  )
+  func explanationThroughOutputsThatCome() async throws {
+    try await Rig.run { rig in
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      func trigger() async -> String? {
+        await rig.caughtUp()
+        await rig.router.reconcile(because: .serverChanged)
+        return await rig.router.report(explaining: false).trigger
+      }
+      #expect(await trigger() == "an accessory was registered")
+      // A display's output: the switch stays the one explained.
+      await rig.server.addSink("hdmi", address: nil)
+      #expect(await trigger() == "an accessory was registered")
+      // Headphones nobody registered connect, and do not take the output
+      // from the worn buds: that decision is the one explained.
+      rig.clock.advance(by: 1)
+      await rig.server.addSink("phones", address: "AA:BB:CC:DD:EE:09")
+      #expect(await trigger() == "the sound server changed")
+      let text = await rig.router.report(explaining: true).text ?? ""
+      #expect(text.contains("does not take it"), "\(text)")
+    }
+  }
+
+  @Test(
     "A default PipeWire kept from its clients is read through a new one; the streams that followed it are not pinned",
     .timeLimit(.minutes(1))
   )
