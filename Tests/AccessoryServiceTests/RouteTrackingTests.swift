@@ -136,6 +136,30 @@ struct RouteTrackingTests {
     #expect(tracking.outputs.decidingOn("headset") == "headset")
   }
 
+  @Test func aSentDefaultShownLateIsTheDefaultSinceItWasSent() {
+    var tracking = RouteTracking()
+    tracking.see(default: "speaker", [speaker, buds], pipeWire: true, at: 10)
+    tracking.sendDefault("buds", at: 10.5)
+    tracking.see(default: "buds", [speaker, buds], pipeWire: true, at: 12)
+    #expect(tracking.outputs.currentSince == 10.5)
+    #expect(tracking.outputs.decidingSince == 10.5)
+  }
+
+  @Test func aDefaultSentAfterTheOldOneWentReplacesItsConfiguration() {
+    var tracking = RouteTracking()
+    tracking.see(default: "buds", [speaker, buds], at: 10)
+    // The buds go; this service sets the speaker before the server shows
+    // its own fallback, then its own change.
+    tracking.sendDefault("speaker", at: 11)
+    tracking.see(default: "speaker", [speaker], at: 11.5)
+    #expect(tracking.goneConfiguredOutput == nil)
+    // Without a send, the server's fallback keeps the buds configured.
+    var fallback = RouteTracking()
+    fallback.see(default: "buds", [speaker, buds], at: 10)
+    fallback.see(default: "speaker", [speaker], at: 11.5)
+    #expect(fallback.goneConfiguredOutput?.name == "buds")
+  }
+
   @Test func aSentDefaultThatWentWasRefusedOrIsOldIsNotDecidedOn() {
     var tracking = RouteTracking()
     tracking.see(default: "speaker", [speaker, buds], at: 10)

@@ -151,7 +151,18 @@ struct LifecycleTests {
       daemon.log.contains("Cannot apply the route now")
         || daemon.log.contains("A routing operation failed")
     }
-    if !daemon.isRunning, gaveUp(), !lastAttempt {
+    /// Whether the batch gave up before the stop began.
+    func gaveUpBeforeTheStop() -> Bool {
+      let log = daemon.log
+      guard let stop = log.range(of: "Stopping signal=SIGTERM") else {
+        return false
+      }
+      return ["Cannot apply the route now", "A routing operation failed"]
+        .contains {
+          log.range(of: $0).map { $0.lowerBound < stop.lowerBound } ?? false
+        }
+    }
+    if !daemon.isRunning, gaveUpBeforeTheStop(), !lastAttempt {
       // The batch gave up before the stop began, which then had nothing
       // to wait for.
       _ = try? await update.result()

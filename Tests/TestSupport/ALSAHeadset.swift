@@ -210,9 +210,11 @@ public struct ALSAHeadset: Sendable {
   /// Starts PipeWire, whose WirePlumber opens both cards, and waits until
   /// it shows the headset's card and the laptop's microphone.
   ///
-  /// Now and then the first start in a fresh VM comes up without the
-  /// loopback card, which WirePlumber's ALSA monitor then never adds; the
-  /// stack is started once more, and the fixture says so on its output.
+  /// Now and then a start in a fresh VM comes up without the loopback
+  /// card's microphone, which WirePlumber's ALSA monitor then never adds:
+  /// the card is given a profile that records, and failing that, the
+  /// stack is started again, up to three times; the fixture says so on
+  /// its output.
   private static func startPipeWire(
     _ headset: ALSAHeadset, speaker: NullSinkSpec, address: String
   ) async throws -> SoundServer {
@@ -224,17 +226,26 @@ public struct ALSAHeadset: Sendable {
           "device.form_factor": "headset", "device.description": "Buds",
         ])
     ]
-    for attempt in 1...2 {
+    for attempt in 1...3 {
       let server = try await SoundServer.start(
         .pipeWire, sinks: [speaker], alsaCards: cards)
       do {
         try await headset.waitUntil(server, "the headset's card") {
           $0.profile != nil
         }
-        try await headset.awaitLaptopMicrophone(
-          on: server, within: .seconds(attempt == 1 ? 10 : 20))
+        do {
+          try await headset.awaitLaptopMicrophone(
+            on: server, within: .seconds(10))
+        } catch is FixtureError {
+          // The loopback card listed with no profile that records: given
+          // one, as a person would in the sound settings.
+          let profile = try await headset.giveTheLoopbackCardAnInput(server)
+          print("ALSAHeadset: the loopback card had no input; set \(profile)")
+          try await headset.awaitLaptopMicrophone(
+            on: server, within: .seconds(20))
+        }
         return server
-      } catch let error as FixtureError where attempt == 1 {
+      } catch let error as FixtureError where attempt < 3 {
         await server.stopAndWait()
         print(
           "ALSAHeadset: PipeWire came up without both cards; starting it "
@@ -251,6 +262,31 @@ public struct ALSAHeadset: Sendable {
   ///
   /// - Throws: ``FixtureError`` after `limit`, with the server's cards,
   ///   the state of the machine's PCMs and the server's logs.
+  /// Sets the loopback card's profile to one that records, when it is
+  /// listed without one.
+  ///
+  /// - Returns: The profile set, or what the card showed instead.
+  private func giveTheLoopbackCardAnInput(
+    _ server: SoundServer
+  ) async throws -> String {
+    let card = "alsa_card.platform-snd_aloop.0"
+    let cards = try await server.pactl(["list", "cards"])
+    guard let start = cards.range(of: "Name: \(card)") else {
+      return "nothing: the card is not listed"
+    }
+    let section =
+      cards[start.upperBound...].components(
+        separatedBy: "\nCard #"
+      ).first ?? ""
+    for profile in [
+      "output:analog-stereo+input:analog-stereo", "input:analog-stereo",
+    ] where section.contains("\t\t\(profile):") {
+      _ = try await server.pactl(["set-card-profile", card, profile])
+      return profile
+    }
+    return "nothing: its profiles are\n\(section)"
+  }
+
   private func awaitLaptopMicrophone(
     on server: SoundServer, within limit: Duration
   ) async throws {

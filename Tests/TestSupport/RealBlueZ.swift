@@ -13,13 +13,18 @@ public final class RealBlueZ: Sendable {
   public let bus: PrivateBus
   /// bluetoothd's version, such as `5.66`.
   public let version: String
-  /// bluetoothd's process, replaced by ``restartBluetoothd()``.
-  private let bluetoothdProcess: Mutex<ChildProcess>
+  /// bluetoothd's process and the one holding the headphones' link, and
+  /// how many links were held, replaced by ``restartBluetoothd()``.
+  private let processes:
+    Mutex<(bluetoothd: ChildProcess, link: ChildProcess, links: Int)>
 
-  private init(bus: PrivateBus, version: String, bluetoothd: ChildProcess) {
+  private init(
+    bus: PrivateBus, version: String, bluetoothd: ChildProcess,
+    link: ChildProcess
+  ) {
     self.bus = bus
     self.version = version
-    self.bluetoothdProcess = Mutex(bluetoothd)
+    self.processes = Mutex((bluetoothd, link, 1))
   }
 
   /// BlueZ's daemon, where Debian installs it.
@@ -56,29 +61,38 @@ public final class RealBlueZ: Sendable {
     ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let bus = try await PrivateBus.start()
     let bluetoothd: ChildProcess
+    let link: ChildProcess
     do {
       bluetoothd = try await startBluetoothd(on: bus, version: version)
       _ = try await bus.startClient(upowerd, [])
       try await waitUntil("upowerd on the bus", within: .seconds(30)) {
         try await bus.nameHasOwner("org.freedesktop.UPower")
       }
-      try await holdTheLink(on: bus)
+      link = try await holdTheLink(on: bus, number: 1)
     } catch {
       bus.stop()
       throw error
     }
-    return RealBlueZ(bus: bus, version: version, bluetoothd: bluetoothd)
+    return RealBlueZ(
+      bus: bus, version: version, bluetoothd: bluetoothd, link: link)
   }
 
   /// Holds a link from the headphones to the host up: an L2CAP channel
   /// from the headphones to the host's SDP server keeps the ACL up, as a
   /// connected device's is.
-  static func holdTheLink(on bus: PrivateBus) async throws {
+  ///
+  /// - Parameters:
+  ///   - bus: The bus whose directory holds the script and its output.
+  ///   - number: Which link of the bus's this is, for its file names.
+  /// - Returns: The process holding the link.
+  static func holdTheLink(
+    on bus: PrivateBus, number: Int
+  ) async throws -> ChildProcess {
     let host = BluetoothVM.hostAdapter
     let headphones = BluetoothVM.headphones
     let script = "\(bus.directory)/link.py"
     try """
-    import socket, time
+    import socket, sys, time
     for attempt in range(40):
         link = socket.socket(socket.AF_BLUETOOTH, socket.SOCK_SEQPACKET, socket.BTPROTO_L2CAP)
         link.bind(("\(headphones)", 0))
@@ -89,15 +103,21 @@ public final class RealBlueZ: Sendable {
             print("retrying:", error, flush=True)
             link.close()
             time.sleep(0.5)
+    else:
+        sys.exit("no link after 40 attempts")
     print("linked", flush=True)
     time.sleep(100000)
 
     """.write(toFile: script, atomically: true, encoding: .utf8)
-    let linked = try await bus.startClient(
-      HeadphoneEmulator.python, ["-u", script])
+    let output = "\(bus.directory)/link-\(number).out"
+    let process = try await bus.spawn(
+      HeadphoneEmulator.python, arguments: ["-u", script],
+      environment: bus.environment, output: output,
+      errorOutput: "\(bus.directory)/link-\(number).log")
     try await waitUntil("the link up", within: .seconds(30)) {
-      SoundServer.readFile(linked).contains("linked")
+      SoundServer.readFile(output).contains("linked")
     }
+    return process
   }
 
   /// Stops bluetoothd, as a restart of the Bluetooth service does (it
@@ -105,14 +125,14 @@ public final class RealBlueZ: Sendable {
   /// once its adapters are up, brings the headphones' link back, as
   /// headphones that reconnect do.
   public func restartBluetoothd() async throws {
-    let old = bluetoothdProcess.withLock { $0 }
-    await ChildProcess.terminate([old])
+    let old = processes.withLock { $0 }
+    await ChildProcess.terminate([old.bluetoothd, old.link])
     try await waitUntil("org.bluez to lose its owner", within: .seconds(30)) {
       try await !bus.nameHasOwner("org.bluez")
     }
-    let new = try await Self.startBluetoothd(on: bus, version: version)
-    bluetoothdProcess.withLock { $0 = new }
-    try await Self.holdTheLink(on: bus)
+    let bluetoothd = try await Self.startBluetoothd(on: bus, version: version)
+    let link = try await Self.holdTheLink(on: bus, number: old.links + 1)
+    processes.withLock { $0 = (bluetoothd, link, old.links + 1) }
   }
 
   /// Starts bluetoothd, with `--experimental` before 5.71, and returns

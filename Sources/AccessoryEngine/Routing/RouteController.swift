@@ -117,8 +117,9 @@ public actor RouteController: Service {
   var lastDecision: Decision?
   var lastPolicy: Policy?
   /// The decision `route --explain` shows: the last one that changed
-  /// something, chose another output, or answered a request, a timer or a
-  /// policy reload, never a mere echo of the router's own changes.
+  /// something, chose another output, answered a request, a timer or a
+  /// policy reload, or was made as headphones came; never a mere echo of
+  /// the router's own changes.
   var explainedDecision: DecisionRecord?
   /// The last decisions that changed something, oldest first, each with
   /// its one-line summary: not the snapshot it was made from, which holds

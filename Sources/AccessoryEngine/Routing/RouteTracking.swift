@@ -24,12 +24,14 @@ public struct DefaultTracking: Sendable, Hashable {
   /// two in a row, the server may report the first after the second was
   /// sent.
   public private(set) var expected: [String] = []
-  /// Whether the latest of ``expected`` is the newest default there is:
-  /// the server has shown no change since it was sent but this service's
-  /// own.
+  /// Whether the latest of ``expected`` is the newest default there is.
+  ///
+  /// True when it was sent with ``send(_:at:)`` and the server has shown
+  /// no change since but this service's own; false once ``expected`` is
+  /// empty.
   private var sentIsNewest = false
-  /// When the latest of ``expected`` was sent.
-  private var sentAt: Instant?
+  /// The default ``send(_:at:)`` sent last, and when.
+  private var lastSent: SentDefault?
   /// The default the last state showed.
   public private(set) var current: String?
   /// When ``current`` became the default, as this service saw it (the
@@ -39,9 +41,11 @@ public struct DefaultTracking: Sendable, Hashable {
   /// keeps as its configured default.
   ///
   /// PulseAudio and WirePlumber both make it the default again by
-  /// themselves when it comes back. `nil` once someone sets a default (which replaces the configured
-  /// one), once it comes back, or once this service sets the default
-  /// again (``forgetConfiguredButGone()``).
+  /// themselves when it comes back. `nil` once someone sets a default
+  /// (which replaces the configured one), once it comes back, or once
+  /// this service sets the default again (``forgetConfiguredButGone()``,
+  /// or its own change shown). Not set when the default this service sent
+  /// since the device went replaced it.
   public private(set) var configuredButGone: String?
   /// The default the server gave, by itself, to a device that had just
   /// come, while it is the default; `nil` once the default changes again.
@@ -61,18 +65,26 @@ public struct DefaultTracking: Sendable, Hashable {
   /// The most defaults remembered in the history.
   public static let historyLimit = 16
 
+  /// A default sent, and when.
+  private struct SentDefault: Sendable, Hashable {
+    var name: String
+    var at: Instant
+  }
+
   /// Creates empty tracking.
   public init() {}
 
   /// The default this service set last and has not seen yet.
   ///
-  /// Setting one adds it to ``expected``; setting nil forgets them all.
+  /// Setting one adds it to ``expected``, only so that its report is taken
+  /// for this service's own (not as the default decided on: that is
+  /// ``send(_:at:)``); setting nil forgets them all.
   public var latestExpected: String? {
     get { expected.last }
     set {
+      sentIsNewest = false
       guard let newValue else {
         expected = []
-        sentIsNewest = false
         return
       }
       if expected.last != newValue { expected.append(newValue) }
@@ -81,13 +93,11 @@ public struct DefaultTracking: Sendable, Hashable {
   }
 
   /// Sends a default: expects it, and takes it as the newest default until
-  /// the server shows another change; a default set replaces the server's
-  /// configured one.
+  /// the server shows another change than this service's own.
   public mutating func send(_ name: String, at now: Instant) {
     latestExpected = name
     sentIsNewest = true
-    sentAt = now
-    configuredButGone = nil
+    lastSent = SentDefault(name: name, at: now)
   }
 
   /// The default sent last, while it is the newest there is and exists.
@@ -113,7 +123,7 @@ public struct DefaultTracking: Sendable, Hashable {
   /// Since when the default of ``decidingOn(_:)`` is the default: when it
   /// was sent, or when the one shown became it.
   public var decidingSince: Instant? {
-    sentAndNewest == nil ? currentSince : sentAt
+    sentAndNewest == nil ? currentSince : lastSent?.at
   }
 
   /// Forgets one default this service sent, which the server refused:
@@ -158,9 +168,14 @@ public struct DefaultTracking: Sendable, Hashable {
       isOwn = true
       expected.removeFirst(sent + 1)
     }
+    // Whether this service set the default since the last state: what the
+    // server keeps configured is then its default, not one that went.
+    let setSinceShown = isOwn || sentIsNewest
     // Another's change, or a connection's first state, is newer than
     // what was sent; a late report of an earlier send is not.
-    if isFirst || (newDefault != current && !isOwn) { sentIsNewest = false }
+    if isFirst || (newDefault != current && !isOwn) || expected.isEmpty {
+      sentIsNewest = false
+    }
     // The server making its configured default the default again, as it
     // comes back: not a switch to a device that just came.
     let restoresConfigured =
@@ -168,13 +183,21 @@ public struct DefaultTracking: Sendable, Hashable {
     if let gone = configuredButGone, names.contains(gone) {
       configuredButGone = nil
     }
-    if isFirst || newDefault != current { currentSince = now }
+    if isFirst || newDefault != current {
+      // This service's own default, shown late, is the default since it
+      // was sent.
+      currentSince =
+        isOwn && lastSent?.name == newDefault ? lastSent?.at ?? now : now
+    }
     if !isFirst, newDefault != current {
       if let old = current, old != newDefault { remember(old) }
       if let old = current, !names.contains(old) {
         // The server's own fallback: the configured default stays the one
-        // that went, unless an earlier one that went is configured still.
-        if configuredButGone == nil { configuredButGone = old }
+        // that went, unless an earlier one that went is configured still,
+        // or this service set one since.
+        if configuredButGone == nil, !setSinceShown {
+          configuredButGone = old
+        }
       } else if !structural || isOwn {
         configuredButGone = nil
       }
@@ -254,6 +277,8 @@ public struct DefaultTracking: Sendable, Hashable {
     lastNames = []
     lastStructuralChange = nil
     expected = []
+    sentIsNewest = false
+    lastSent = nil
   }
 
   private mutating func remember(_ name: String) {
@@ -305,8 +330,10 @@ public struct RouteTracking: Sendable {
 
   /// The default this service set last and has not seen yet.
   ///
-  /// Setting one adds it to ``expectedDefaults``; setting nil forgets them
-  /// all.
+  /// Setting one adds it to ``expectedDefaults``, so that its report is
+  /// taken for this service's own; a default sent is set with
+  /// ``sendDefault(_:isInput:at:)``, which also decides on it. Setting nil
+  /// forgets them all.
   public var expectedDefault: String? {
     get { outputs.latestExpected }
     set { outputs.latestExpected = newValue }

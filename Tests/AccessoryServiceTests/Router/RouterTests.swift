@@ -368,8 +368,18 @@ struct RouterTests {
       rig.clock.advance(by: 1)
       await rig.server.addSink("phones", address: "AA:BB:CC:DD:EE:09")
       #expect(await trigger() == "the sound server changed")
-      let text = await rig.router.report(explaining: true).text ?? ""
-      #expect(text.contains("does not take it"), "\(text)")
+      let explained = await rig.router.report(explaining: true)
+      #expect(
+        explained.text?.contains("does not take it") == true, "\(explained)")
+      // The same headphones under another profile's output: that decision
+      // stays the one explained.
+      rig.clock.advance(by: 1)
+      await rig.server.removeSink("phones")
+      await rig.server.addSink("phones-hfp", address: "AA:BB:CC:DD:EE:09")
+      await rig.caughtUp()
+      await rig.router.reconcile(because: .serverChanged)
+      let after = await rig.router.report(explaining: false)
+      #expect(after.decidedAt == explained.decidedAt, "\(after)")
     }
   }
 
