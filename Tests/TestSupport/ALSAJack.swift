@@ -129,7 +129,7 @@ public struct ALSAJack: Sendable {
     do {
       try await jack.awaitSink(on: server)
       _ = try await server.pactl(["set-default-sink", jack.sink])
-      try await jack.awaitActivePort(headphonePort, on: server)
+      try await jack.awaitHeadphonesAtTheStart(on: server)
       let result = try await body(server, jack)
       await server.stopAndWait()
       return result
@@ -180,12 +180,33 @@ public struct ALSAJack: Sendable {
 
   /// Waits until the card's output has this active port.
   public func awaitActivePort(
-    _ port: String, on server: SoundServer
+    _ port: String, on server: SoundServer,
+    within limit: Duration = .seconds(20)
   ) async throws {
     try await waitFor(
-      "the active port \(port)", within: .seconds(20),
+      "the active port \(port)", within: limit,
       observing: { try await activePort(on: server) ?? "none" }
     ) { $0 == port }
+  }
+
+  /// Waits until the card's output plays on the headphones as the server
+  /// starts.
+  ///
+  /// WirePlumber now and then misses a jack plugged before it opened the
+  /// card and stays on the speakers: the jack is pulled and plugged again
+  /// every 5 s meanwhile, up to six times.
+  private func awaitHeadphonesAtTheStart(on server: SoundServer) async throws {
+    for attempt in 1...6 {
+      do {
+        try await awaitActivePort(
+          ALSAJack.headphonePort, on: server, within: .seconds(5))
+        return
+      } catch let error as FixtureError {
+        guard attempt < 6 else { throw error }
+        try await plug(false)
+        try await plug(true)
+      }
+    }
   }
 
   /// Waits until the server shows the card's output.
