@@ -298,4 +298,20 @@ public enum ControlSocketPath {
       ?? "/run/user/\(getuid())"
     return runtime + "/accessoryd/control.sock"
   }
+
+  /// Returns the runtime directory the socket's place falls back on,
+  /// `/run/user/<uid>`, when the environment names neither the socket nor
+  /// an absolute `XDG_RUNTIME_DIR` (su, ssh without a login session, a
+  /// container); nil when it does.
+  ///
+  /// A login session makes that directory; the daemon never does.
+  public static func fallbackRuntimeDirectory(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String? {
+    if let path = environment[environmentVariable], !path.isEmpty {
+      return nil
+    }
+    if environment["XDG_RUNTIME_DIR"]?.hasPrefix("/") == true { return nil }
+    return "/run/user/\(getuid())"
+  }
 }

@@ -15,6 +15,13 @@ public struct Acctl: Command {
   /// The tool's name, abstract, version and subcommands.
   public static let configuration = CommandConfiguration(
     abstract: "Control accessoryd, the automatic audio output switcher.",
+    usage: "<subcommand> [--json] [--socket <path>]",
+    discussion: """
+      Every subcommand that asks the daemon takes --socket <path>: the \
+      daemon's control socket (default: $ACCESSORYD_SOCKET, else \
+      $XDG_RUNTIME_DIR/accessoryd/control.sock); those that print take \
+      --json too.
+      """,
     version: version,
     subcommands: [
       Discover.self, Pair.self, Unpair.self, Rename.self, Register.self,

@@ -11,8 +11,11 @@ extension Acctl {
     static let configuration = CommandConfiguration(
       abstract: "Show an accessory's registration and configuration.",
       discussion: """
-        Fails with exit code 3 when the accessory is not registered and 4 \
-        when its registration was invalidated.
+        Shows any accessory acctl list shows: a registered one with its \
+        configuration, a paired one and headphones nobody paired with what \
+        accessoryd knows of them. Fails with exit code 3 when no accessory \
+        has that address or name, and 4 when its registration was \
+        invalidated.
         """)
 
     static let signature: [ArgumentDefinition] = [
@@ -35,12 +38,51 @@ extension Acctl {
     }
 
     func run() async throws {
+      let daemon = Daemon(path: socket)
       let request = DaemonAccessoryCurrentRequest(
         accessory: Acctl.selector(accessory))
-      let result = try Daemon(path: socket).call(request)
-      try Daemon.show(
-        result, of: DaemonAccessoryCurrentRequest.method, json: json,
-        Rendering.accessory)
+      switch try daemon.call(
+        request, answering: [.accessoryInvalidRequest, .accessoryUnknown])
+      {
+      case .success(let result):
+        try Daemon.show(
+          result, of: DaemonAccessoryCurrentRequest.method, json: json,
+          Rendering.accessory)
+      case .failure(let refusal):
+        // Not registered: what `acctl list` shows of it, paired or
+        // guarded headphones nobody paired, is shown the same way.
+        let listed = try daemon.call(
+          DaemonAccessoryListRequest(includesHeadphones: true))
+        guard let entry = Self.entry(named: accessory, in: listed) else {
+          throw daemon.fail(refusal)
+        }
+        try Daemon.show(
+          entry, of: DaemonAccessoryCurrentRequest.method, json: json,
+          Rendering.accessory)
+      }
+    }
+
+    /// Returns the entry of `acctl list` that an address or a name
+    /// selects: the address as any case or separator writes it, the name
+    /// without its outer spaces.
+    static func entry(named selector: String, in list: JSONValue) -> JSONValue?
+    {
+      guard case .array(let accessories)? = list["accessories"] else {
+        return nil
+      }
+      let address = BluetoothAddress(selector)?.description
+      let name = selector.trimmingSpaces
+      return accessories.first { entry in
+        if let address, case .string(let listed)? = entry["address"],
+          BluetoothAddress(listed)?.description == address
+        {
+          return true
+        }
+        if case .string(let listed)? = entry["displayName"] {
+          return listed.trimmingSpaces == name
+        }
+        return false
+      }
     }
   }
 }

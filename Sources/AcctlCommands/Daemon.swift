@@ -67,6 +67,45 @@ final class Daemon {
     try call(Request.method, request.params)
   }
 
+  /// Sends a typed request; a refusal with one of the given codes comes
+  /// back unprinted, for the caller to answer in its own way.
+  ///
+  /// - Throws: ``ExitCode`` after printing any other error.
+  func call<Request: DaemonRequest>(
+    _ request: Request, answering codes: Set<ControlErrorCode>
+  ) throws -> Result<JSONValue, ControlError> {
+    do {
+      let client = try connect()
+      let result = try client.call(Request.method, params: request.params)
+      answered = true
+      return .success(result)
+    } catch .remote(let error) where codes.contains(error.code) {
+      answered = true
+      return .failure(error)
+    } catch {
+      throw fail(error)
+    }
+  }
+
+  /// Prints a refusal that ``call(_:answering:)`` returned, and returns the
+  /// exit code it ends acctl with.
+  func fail(_ refusal: ControlError) -> ExitCode {
+    fail(.remote(refusal))
+  }
+
+  /// Why BlueZ could not be asked, as the daemon reports it, in a
+  /// person's words; nil while BlueZ runs, or from a daemon that does not
+  /// say.
+  ///
+  /// - Throws: ``ExitCode`` after printing an error of the call.
+  func blueZNotAsked() throws -> String? {
+    guard let result = try callIfKnown(BluetoothStatusRequest()),
+      let status = try? ControlClient.decode(
+        result, as: BluetoothStatus.self, of: BluetoothStatusRequest.method)
+    else { return nil }
+    return BluetoothStatus.whyNotAsked(status.state)
+  }
+
   /// Reads a method's result as the message it answers with.
   ///
   /// - Throws: ``ExitCode`` after printing what does not fit.
@@ -115,7 +154,14 @@ final class Daemon {
   }
 
   private func fail(_ error: ControlClientError) -> ExitCode {
-    Output.error("Error: \(error.description)")
+    var said = error.description
+    // The protocol's own words for a bad value are not the person's.
+    if case .remote(let remote) = error, remote.code == .invalidParams,
+      said.hasPrefix("invalid params: ")
+    {
+      said.removeFirst("invalid params: ".count)
+    }
+    Output.error("Error: \(said)")
     if case .remote(let remote) = error, remote.code == .methodNotFound {
       Output.error(Self.olderDaemon)
     }

@@ -41,8 +41,16 @@ extension Acctl {
     }
 
     func run() async throws {
-      let result = try Daemon(path: socket).call(
+      let daemon = Daemon(path: socket)
+      let result = try daemon.call(
         DiscoveryListRequest(descriptors: descriptor.map { [$0] } ?? []))
+      // Only the sound server's outputs when BlueZ could not be asked:
+      // said beside the list, which stays what it is.
+      if let notAsked = try daemon.blueZNotAsked() {
+        Output.error(
+          "Note: \(notAsked) (acctl doctor says why); only the sound "
+            + "server's outputs are listed")
+      }
       guard case .array(let devices)? = result["devices"] else {
         Output.print(Rendering.json(result))
         return

@@ -95,6 +95,9 @@ struct Checkup {
   let socket: String
   /// acctl's environment.
   let environment: [String: String]
+  /// Whether systemd manages this machine, so that the fixes may name
+  /// `systemctl`; elsewhere they say what to do in plain words.
+  let systemdManages: Bool
   /// What the checks found, in order.
   private(set) var findings: [DoctorFinding] = []
   /// The daemon's status, when it answered.
@@ -102,9 +105,25 @@ struct Checkup {
   /// The connection to the daemon, when it answered.
   private var client: ControlClient?
 
-  init(socket: String, environment: [String: String]) {
+  init(
+    socket: String, environment: [String: String],
+    systemdManages: Bool = Checkup.systemdManagesThisMachine
+  ) {
     self.socket = socket
     self.environment = environment
+    self.systemdManages = systemdManages
+  }
+
+  /// Whether systemd is the service manager: this directory exists
+  /// (sd_booted(3)).
+  static var systemdManagesThisMachine: Bool {
+    FileManager.default.fileExists(atPath: "/run/systemd/system")
+  }
+
+  /// Returns a fix in systemd's words where systemd manages this machine,
+  /// and in plain ones where it does not.
+  private func fix(systemd: String, otherwise: String) -> String {
+    systemdManages ? systemd : otherwise
   }
 
   private mutating func ok(_ check: String, _ detail: String) {
@@ -146,8 +165,11 @@ struct Checkup {
     } catch .unreachable {
       problem(
         "daemon", "not running: nothing listens on \(socket)",
-        fix: "systemctl --user enable --now accessoryd (or run accessoryd "
-          + "in a terminal)")
+        fix: fix(
+          systemd: "systemctl --user enable --now accessoryd (or run "
+            + "accessoryd in a terminal)",
+          otherwise: "start accessoryd: in a terminal, or from your "
+            + "session's autostart"))
       return
     } catch .permissionDenied {
       problem(
@@ -162,8 +184,11 @@ struct Checkup {
     } catch {
       problem(
         "daemon", "does not answer on \(socket): \(error.description)",
-        fix: "systemctl --user restart accessoryd; journalctl --user -u "
-          + "accessoryd says what it did")
+        fix: fix(
+          systemd: "systemctl --user restart accessoryd; journalctl --user "
+            + "-u accessoryd says what it did",
+          otherwise: "stop accessoryd and start it again; what it writes to "
+            + "standard error says what it did"))
       return
     }
     guard let status else { return }
@@ -172,8 +197,11 @@ struct Checkup {
         "daemon",
         "accessoryd \(status.version) runs, but acctl is "
           + ProjectVersion.number,
-        fix: "systemctl --user restart accessoryd, so that the installed "
-          + "version runs")
+        fix: fix(
+          systemd: "systemctl --user restart accessoryd, so that the "
+            + "installed version runs",
+          otherwise: "stop accessoryd and start it again, so that the "
+            + "installed version runs"))
       return
     }
     ok("daemon", "accessoryd \(status.version), on \(socket)")
@@ -188,8 +216,11 @@ struct Checkup {
     guard server.state == .connected else {
       problem(
         "sound server", "the daemon cannot reach it",
-        fix: "start PipeWire's PulseAudio server (systemctl --user start "
-          + "pipewire-pulse) or PulseAudio; `pactl info` must answer")
+        fix: fix(
+          systemd: "start PipeWire's PulseAudio server (systemctl --user "
+            + "start pipewire-pulse) or PulseAudio; `pactl info` must answer",
+          otherwise: "start PipeWire's PulseAudio server (pipewire-pulse) or "
+            + "PulseAudio in your session; `pactl info` must answer"))
       return
     }
     ok(
@@ -229,8 +260,11 @@ struct Checkup {
         "bluez",
         "the daemon cannot reach the system bus: "
           + (bluetooth.reason ?? "no reason given"),
-        fix: "sudo systemctl start dbus, then systemctl --user restart "
-          + "accessoryd")
+        fix: fix(
+          systemd: "sudo systemctl start dbus, then systemctl --user "
+            + "restart accessoryd",
+          otherwise: "start the system bus (sudo service dbus start), then "
+            + "start accessoryd again"))
       skipBluetooth("BlueZ is not reachable", afterBlueZ: true)
       return
     case .notRunning:
@@ -238,7 +272,10 @@ struct Checkup {
         "bluez",
         "not running on the system bus ("
           + (bluetooth.reason ?? "no reason given") + ")",
-        fix: "sudo apt install bluez; sudo systemctl enable --now bluetooth")
+        fix: fix(
+          systemd: "sudo apt install bluez; sudo systemctl enable --now "
+            + "bluetooth",
+          otherwise: "sudo apt install bluez; sudo service bluetooth start"))
       skipBluetooth("BlueZ is not running", afterBlueZ: true)
       return
     default:
@@ -328,8 +365,11 @@ struct Checkup {
       environment["ACCESSORYD_BLUETOOTH_CONFIG"] ?? "/etc/bluetooth/main.conf"
     let fix =
       "in \(path), under [General], set DeviceID = bluetooth:004C:0000:0000, "
-      + "then sudo systemctl restart bluetooth, and remove and pair the "
-      + "AirPods again"
+      + "then "
+      + fix(
+        systemd: "sudo systemctl restart bluetooth",
+        otherwise: "sudo service bluetooth restart")
+      + ", and remove and pair the AirPods again"
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       problem(
         "airpods", "\(names): \(path) cannot be read, so DeviceID is unset",
@@ -376,9 +416,12 @@ struct Checkup {
         "session bus",
         "the daemon follows no media player: "
           + (media.reason ?? "no reason given"),
-        fix: "start accessoryd in your desktop session, or give it "
-          + "DBUS_SESSION_BUS_ADDRESS (systemctl --user import-environment "
-          + "DBUS_SESSION_BUS_ADDRESS)")
+        fix: fix(
+          systemd: "start accessoryd in your desktop session, or give it "
+            + "DBUS_SESSION_BUS_ADDRESS (systemctl --user import-environment "
+            + "DBUS_SESSION_BUS_ADDRESS)",
+          otherwise: "start accessoryd in your desktop session, where "
+            + "DBUS_SESSION_BUS_ADDRESS is set"))
       return
     }
     ok("session bus", "media players followed")
@@ -406,8 +449,10 @@ struct Checkup {
         "policy",
         "'\(search)' exists, but the daemon uses \(status.policyPath): it "
           + "was made after the daemon read its policy",
-        fix: "acctl policy reload (or systemctl --user reload accessoryd) "
-          + "reads it")
+        fix: fix(
+          systemd: "acctl policy reload (or systemctl --user reload "
+            + "accessoryd) reads it",
+          otherwise: "acctl policy reload reads it"))
       return
     }
     var path = status?.policyPath
@@ -430,8 +475,8 @@ struct Checkup {
       problem(
         "policy", error.description,
         fix: "correct it (acctl policy check \(path); man accessoryd.policy), "
-          + "then systemctl --user reload accessoryd; until then the daemon "
-          + "keeps the policy it has")
+          + "then acctl policy reload; until then the daemon keeps the "
+          + "policy it has")
     }
   }
 
@@ -454,7 +499,10 @@ struct Checkup {
       } else {
         problem(
           "state directory", "\(directory) is gone",
-          fix: "systemctl --user restart accessoryd, which makes it again")
+          fix: fix(
+            systemd: "systemctl --user restart accessoryd, which makes it "
+              + "again",
+            otherwise: "stop accessoryd and start it again, which makes it"))
       }
       return
     }
@@ -492,9 +540,7 @@ struct Checkup {
   }
 
   private mutating func checkUnit() {
-    // systemd is the service manager when this directory exists
-    // (sd_booted(3)).
-    guard FileManager.default.fileExists(atPath: "/run/systemd/system") else {
+    guard systemdManages else {
       skipped("unit", "systemd does not manage this machine")
       return
     }

@@ -128,6 +128,14 @@ extension Acctl {
           as: MigrationResult<AccessoryControlDevice.Configuration>.self,
           of: type(of: request).method
         ).migrated
+        // The devices the host paired are BlueZ's: without it, say so
+        // rather than report nothing to migrate.
+        if migrated.isEmpty, let notAsked = try daemon.blueZNotAsked() {
+          Output.error(
+            "Error: \(notAsked), and the devices this host paired are "
+              + "BlueZ's; nothing was migrated (acctl doctor says why)")
+          throw ExitCode(.unavailable)
+        }
         for accessory in migrated {
           Output.print("Migrated: " + Rendering.accessory(accessory))
         }

@@ -215,8 +215,23 @@ extension Acctl.Policy {
     }
 
     func run() async throws {
-      let result = try Daemon(path: options.socket).call(
-        PolicySetRequest(key: key, value: value))
+      let daemon = Daemon(path: options.socket)
+      let answer = try daemon.call(
+        PolicySetRequest(key: key, value: value), answering: [.invalidParams])
+      guard case .success(let result) = answer else {
+        // A mistyped key: the switch it most likely means, first.
+        if case .failure(let refusal) = answer,
+          PolicySchema.setting(key) == nil,
+          let meant = suggestion(
+            for: key, among: PolicySchema.switches.map(\.key))
+        {
+          Output.error(
+            "Error: \(key): is not a setting; did you mean \(meant)?")
+          throw Daemon.exitCode(forCode: refusal.code)
+        }
+        if case .failure(let refusal) = answer { throw daemon.fail(refusal) }
+        return
+      }
       if options.json {
         Output.print(Rendering.json(result))
         return

@@ -41,10 +41,15 @@ extension Rendering {
     guard !streams.isEmpty else { return "No streams play." }
     return table(
       [["STREAM", "APPLICATION", "PLAYS ON"]]
-        + streams.map {
-          [
-            "#\($0.index)", $0.application ?? "-",
-            $0.output + ($0.isPinned ? " (kept there)" : ""),
+        + streams.map { stream in
+          let notes = [
+            stream.isPinned ? "kept there" : nil,
+            stream.isMuted == true ? "muted: not heard" : nil,
+          ].compactMap { $0 }
+          return [
+            "#\(stream.index)", stream.application ?? "-",
+            stream.output
+              + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"),
           ]
         })
   }

@@ -4,6 +4,7 @@
 import AccessoryControl
 import AudioAccessoryKit
 import FoundationEssentials
+import RoutingCore
 
 extension Rendering {
   // MARK: - Text
@@ -243,6 +244,11 @@ extension Rendering {
       if decision.defaultChanged { changed.append("default") }
       let moves = decision.moves
       if moves > 0 { changed.append("\(moves) stream\(moves == 1 ? "" : "s")") }
+      if decision.resends > 0 {
+        changed.append(
+          "sent again \(decision.resends) time\(decision.resends == 1 ? "" : "s")"
+            + " as the server did not show it")
+      }
       return [
         "\(ago(decision.decidedAt)): \(decision.output ?? "none") "
           + "(\(changed.joined(separator: ", ")))",
@@ -252,12 +258,11 @@ extension Rendering {
     }.joined(separator: "\n\n")
   }
 
-  /// How long ago an instant was: "4 s ago", "2 min ago", "3 h ago",
-  /// "just now"; an instant ahead of this clock is "just now" too, never
-  /// "in 0 s".
+  /// How long ago an instant was, as the daemon says it
+  /// (``ElapsedTime/ago(_:)``): "0.4 s ago", "2 min ago", "just now"; an
+  /// instant ahead of this clock is "just now" too, never "in 0 s".
   static func ago(_ instant: Date) -> String {
-    let seconds = Int(Date().timeIntervalSince(instant).rounded())
-    return seconds < 1 ? "just now" : span(seconds) + " ago"
+    ElapsedTime.ago(Date().timeIntervalSince(instant))
   }
 
   /// A length of time in the unit a person reads it in: "45 s", "2 min",
@@ -517,7 +522,12 @@ extension Rendering {
       server += " (" + product.joined(separator: " ") + ")"
     }
     add("sound server", server)
-    add("policy", status.policyPath)
+    add(
+      "policy",
+      status.policyPath
+        + (status.policyRefused.map {
+          " (as read before its last reload, which was refused: \($0))"
+        } ?? ""))
     add("state", status.statePath)
     add("socket", status.socketPath)
     if let media = status.media {

@@ -9,7 +9,8 @@
 ///   - candidates: The words that would have been understood.
 /// - Returns: The closest candidate, the first of equals; nil if none is
 ///   close.
-func suggestion(for word: String, among candidates: [String]) -> String? {
+public func suggestion(for word: String, among candidates: [String]) -> String?
+{
   let typed = Array(word.lowercased())
   guard !typed.isEmpty else { return nil }
   let allowed = typed.count <= 4 ? 1 : 2

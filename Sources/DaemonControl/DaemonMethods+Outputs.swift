@@ -13,6 +13,7 @@ extension DaemonMethods {
     var status = status()
     status.policyPath = policies.loaded.path ?? "built-in default"
     status.policySearchPath = policies.searchPath
+    status.policyRefused = policies.lastRefusal
     status.hostAddresses = await router.currentHostAddresses
     let server = await router.serverInfo
     status.soundServer = DaemonStatus.SoundServer(

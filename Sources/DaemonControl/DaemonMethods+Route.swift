@@ -87,7 +87,11 @@ extension DaemonMethods {
       logger.error(
         "The new policy is refused; the old one stays: \(error)",
         metadata: ["policy.cause": cause])
-      throw ControlError.invalidConfiguration(error.description)
+      let kept =
+        policies.loaded.path.map { "'\($0)' as read before" }
+        ?? "the built-in default policy"
+      throw ControlError.invalidConfiguration(
+        "\(error.description); the daemon keeps the policy in force: \(kept)")
     }
     var metadata: Logger.Metadata = [
       "policy.path": "\(loaded.path ?? "built-in")", "policy.cause": "\(cause)",

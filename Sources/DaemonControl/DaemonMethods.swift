@@ -244,16 +244,24 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
   func unknownDevice(
     _ address: BluetoothAddress
   ) async -> AccessoryControlFailure {
+    // BlueZ's silence: it does not see the device, or it was not asked.
+    var state = BluetoothStatus.State.notFollowed
+    if let bluez { state = await Self.bluetoothInBrief(bluez).state }
+    let blueZ = BluetoothStatus.whyNotAsked(state).map {
+      ", and \($0) (acctl doctor says why)"
+    }
     guard await router.serverInfo != nil else {
       return .invalidRequest(
         reason: "accessoryd has no sound server now (it connects again by "
-          + "itself once the server is back), and BlueZ does not see "
-          + "\(address); start the sound server, or connect the accessory")
+          + "itself once the server is back)"
+          + (blueZ ?? ", and BlueZ does not see \(address)")
+          + "; start the sound server, or connect the accessory")
     }
     return .invalidRequest(
       reason: "the sound server has no Bluetooth output with the address "
-        + "\(address), and BlueZ does not see it; connect the accessory "
-        + "first")
+        + "\(address)"
+        + (blueZ.map { $0 + "; connect the accessory, or start BlueZ" }
+          ?? ", and BlueZ does not see it; connect the accessory first"))
   }
 
   /// Pairs a device in the registry and tells subscribers

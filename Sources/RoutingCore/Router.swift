@@ -329,9 +329,7 @@ struct DecisionRun {
   }
 
   func ago(_ instant: Instant) -> String {
-    let seconds = snapshot.now - instant
-    return seconds >= 0
-      ? "\(formatSeconds(seconds)) s ago" : "in \(formatSeconds(-seconds)) s"
+    ElapsedTime.ago(snapshot.now - instant)
   }
 
   func label(_ index: Int) -> String {

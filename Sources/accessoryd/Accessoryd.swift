@@ -111,6 +111,19 @@ struct Accessoryd {
       exit(ProcessExitCode.configuration.rawValue)
     }
     // Last of the checks, so that no earlier refusal leaves a socket.
+    // Without XDG_RUNTIME_DIR, the socket's place is the login session's
+    // runtime directory, which only the session makes.
+    if let runtime = configuration.fallbackRuntimeDirectory,
+      access(runtime, F_OK) != 0
+    {
+      printError(
+        "Error: XDG_RUNTIME_DIR is not set, and '\(runtime)', where the "
+          + "control socket goes without it, does not exist (a login session "
+          + "makes it; su, ssh without one and containers do not): set "
+          + "XDG_RUNTIME_DIR to a directory of your own (mode 0700), or give "
+          + "--socket a path\n")
+      exit(ProcessExitCode.cannotCreate.rawValue)
+    }
     let socket: ControlSocket
     do {
       socket = try ControlSocket.listen(at: configuration.socketPath)

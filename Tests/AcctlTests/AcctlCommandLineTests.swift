@@ -18,7 +18,11 @@ private let updateUsage = """
   static let rootHelp = """
     OVERVIEW: Control accessoryd, the automatic audio output switcher.
 
-    USAGE: acctl <subcommand>
+    Every subcommand that asks the daemon takes --socket <path>: the daemon's
+    control socket (default: $ACCESSORYD_SOCKET, else
+    $XDG_RUNTIME_DIR/accessoryd/control.sock); those that print take --json too.
+
+    USAGE: acctl <subcommand> [--json] [--socket <path>]
 
     OPTIONS:
       --version               Show the version.
@@ -252,7 +256,7 @@ private let updateUsage = """
         ["frobnicate"],
         """
         Error: Unexpected argument 'frobnicate'
-        Usage: acctl <subcommand>
+        Usage: acctl <subcommand> [--json] [--socket <path>]
           See 'acctl --help' for more information.
 
         """

@@ -135,5 +135,20 @@ private let deskSpeaker = FakeDaemon.text(
     #expect(Rendering.ago(Date().addingTimeInterval(-130)) == "2 min ago")
     // A clock a little behind the daemon's is never "in 0 s".
     #expect(Rendering.ago(Date().addingTimeInterval(5)) == "just now")
+    // Under 10 s in tenths, as route --explain says it.
+    #expect(Rendering.ago(Date().addingTimeInterval(-5.1)).hasPrefix("5."))
+  }
+
+  @Test func aMutedStreamIsNotShownAsPlaying() {
+    let table = Rendering.streamTable([
+      .init(
+        index: 7, application: "mpv", output: "buds", isPinned: false,
+        isMuted: true),
+      .init(index: 8, application: "music", output: "speaker", isPinned: true),
+      .init(index: 9, application: "old", output: "speaker", isPinned: false),
+    ])
+    #expect(table.contains("buds (muted: not heard)"), "\(table)")
+    #expect(table.contains("speaker (kept there)"), "\(table)")
+    #expect(!table.contains("#9     old          speaker ("), "\(table)")
   }
 }

@@ -129,8 +129,9 @@ struct BadInputTests {
             arguments: ["pair", "AA:BB:CC:DD:EE:09"], status: 3,
             stderr: """
               Error: the sound server has no Bluetooth output with the \
-              address AA:BB:CC:DD:EE:09, and BlueZ does not see it; connect \
-              the accessory first
+              address AA:BB:CC:DD:EE:09, and BlueZ could not be asked: \
+              accessoryd cannot reach the system bus (acctl doctor says \
+              why); connect the accessory, or start BlueZ
 
               """),
           Row(
@@ -152,10 +153,19 @@ struct BadInputTests {
               "policy", "set", "placement.offHeadGraceSeconds", "off",
             ],
             status: 3,
-            stderr: "Error: invalid params: placement.offHeadGraceSeconds: is "
-              + "not a switch (true or false) and is set in the policy file "
-              + "only; expected one of: placement.eligibleWhenUnknown, ",
+            stderr: "Error: placement.offHeadGraceSeconds: is not a switch "
+              + "(true or false) and is set in the policy file only; "
+              + "expected one of: placement.eligibleWhenUnknown, ",
             stderrIsPrefix: true),
+          Row(
+            label: "a mistyped switch",
+            arguments: ["policy", "set", "media.pauseWhenTakenof", "on"],
+            status: 3,
+            stderr: """
+              Error: media.pauseWhenTakenof: is not a setting; did you mean \
+              media.pauseWhenTakenOff?
+
+              """),
           Row(
             label: "a switch's value",
             arguments: ["policy", "set", "media.pauseWhenTakenOff", "maybe"],

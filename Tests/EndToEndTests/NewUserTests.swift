@@ -1,7 +1,8 @@
 // What a new user trips on, end to end: pairing an accessory again keeps
 // its name, the default log level has one line per switch and per change
 // of an accessory and one per connection to the sound server, and the
-// guide's by-hand block works when pasted into a shell.
+// guide's by-hand blocks work when pasted into a shell, on PipeWire and on
+// PulseAudio.
 
 import Foundation
 import TestSupport
@@ -50,37 +51,128 @@ struct NewUserTests {
     }
   }
 
-  @Test("The guide's by-hand block switches a private PulseAudio")
-  func readmeBlockRuns() async throws {
-    let readme = try String(
+  @Test(
+    "The guide's by-hand blocks switch a private server, and leave nothing",
+    arguments: SoundServerKind.allCases)
+  func guideBlocksRun(_ kind: SoundServerKind) async throws {
+    let guide = try String(
       contentsOf: URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs")
         .appendingPathComponent("guide.md"),
       encoding: .utf8)
     let start = try #require(
-      readme.range(of: "To try it by hand without touching your session"))
-    let open = try #require(
-      readme.range(of: "```sh\n", range: start.upperBound..<readme.endIndex))
-    let close = try #require(
-      readme.range(of: "\n```\n", range: open.upperBound..<readme.endIndex))
-    // The block runs the products of this build, as it would those of
-    // `swift build -c release`.
+      guide.range(of: "To try it by hand without touching your session"))
+    let end = try #require(
+      guide.range(
+        of: "`scripts/demo` does the same",
+        range: start.upperBound..<guide.endIndex))
+    // The section's blocks, in order: PipeWire's start, PulseAudio's,
+    // accessoryd's steps, the clean-up.
+    var blocks: [String] = []
+    var rest = start.upperBound..<end.lowerBound
+    while let open = guide.range(of: "```sh\n", range: rest),
+      let close = guide.range(
+        of: "\n```\n", range: open.upperBound..<end.lowerBound)
+    {
+      blocks.append(String(guide[open.upperBound..<close.lowerBound]))
+      rest = close.upperBound..<end.lowerBound
+    }
+    try #require(blocks.count == 4, "\(blocks)")
+    let serverBlock = kind == .pipeWire ? blocks[0] : blocks[1]
+    // The blocks run the products of this build, as they would those of
+    // `swift build -c release`, pasted one after the other into one shell.
     let products = try builtProduct("accessoryd").deletingLastPathComponent()
       .path
-    let block = String(readme[open.upperBound..<close.lowerBound])
-      .replacing(".build/release/", with: products + "/")
+    let pasted = [serverBlock, blocks[2], "echo \"dir=$dir\"", blocks[3]]
+      .joined(separator: "\n").replacing(
+        ".build/release/", with: products + "/")
     let result = try await runProgram(
-      "/bin/bash", ["-e", "-c", block],
+      "/bin/bash", ["-e", "-c", pasted],
       environment: [
         "PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8",
         "TMPDIR": FileManager.default.temporaryDirectory.path,
-      ], within: .seconds(60))
+      ], within: .seconds(90))
     #expect(result.status == 0, "\(result)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.contains("buds"), "\(result)")
+    // The default on the buds once worn, and back on the speaker once
+    // taken off; no wait gave up.
+    let defaults = lines.filter { $0 == "buds" || $0 == "speaker" }
+    #expect(defaults == ["buds", "speaker"], "\(result)")
+    #expect(!result.stdout.contains(" after 10 s"), "\(result)")
+    #expect(!result.stdout.contains(" in 10 s"), "\(result)")
     #expect(
-      result.stdout.contains("back to the output used before")
-        || result.stdout.contains("speaker"), "\(result)")
+      result.stdout.contains("back to the output used before"), "\(result)")
+    // The clean-up removed the directory, and with it every socket.
+    let directory = try #require(
+      lines.first { $0.hasPrefix("dir=") }.map { String($0.dropFirst(4)) })
+    #expect(!FileManager.default.fileExists(atPath: directory), "\(directory)")
+  }
+}
+
+@Suite("acctl current shows what acctl list shows")
+struct CurrentShowsWhatListShowsTests {
+  @Test("Headphones nobody paired, and paired ones nobody registered")
+  func unregisteredAccessories() async throws {
+    try await withRig(.pulseAudio, phones: true, streams: 0) { rig in
+      try await waitUntil(
+        "the guarded phones in the list", within: .seconds(30)
+      ) {
+        try await rig.ok(["list"]).stdout.contains(phonesAddress)
+      }
+      for selector in [phonesAddress, "Travel Phones", "  Travel Phones "] {
+        let shown = try await rig.ok(["current", selector]).stdout
+        #expect(shown.hasPrefix("Travel Phones (\(phonesAddress))"), "\(shown)")
+        #expect(shown.contains("state:             headphones"), "\(shown)")
+        #expect(shown.contains("registration:      none"), "\(shown)")
+      }
+      let json = try await rig.json(["current", phonesAddress.lowercased()])
+      #expect(json["state"] == "headphones", "\(json)")
+
+      try await rig.ok(["pair", budsAddress])
+      let paired = try await rig.ok(["current", "Studio Buds"]).stdout
+      #expect(paired.contains("state:             authorized"), "\(paired)")
+      #expect(paired.contains("registration:      none"), "\(paired)")
+
+      // Nothing of that name: refused as before.
+      let nobody = try await rig.daemon.acctl(["current", "Nobody"])
+      #expect(nobody.status == 3, "\(nobody)")
+      #expect(
+        nobody.stderr.contains("no accessory is named 'Nobody'"), "\(nobody)")
+    }
+  }
+}
+
+@Suite("What acctl says when BlueZ cannot be asked")
+struct BlueZCannotBeAskedTests {
+  @Test("pair --migrate and discover say BlueZ was not asked")
+  func migrateAndDiscover() async throws {
+    // Only a speaker: nothing the sound server has is an accessory, and
+    // the daemon's system bus is not there.
+    let server = try await SoundServer.start(
+      .pulseAudio,
+      sinks: [.speaker(name: "speaker", description: "Built-in Speaker")])
+    defer { server.stop() }
+    let daemon = try await DaemonFixture.start(on: server)
+    defer { daemon.shutDown() }
+    let migrate = try await daemon.acctl(["pair", "--migrate"])
+    #expect(migrate.status == 69, "\(migrate)")
+    #expect(
+      migrate.stderr == """
+        Error: BlueZ could not be asked: accessoryd cannot reach the system \
+        bus, and the devices this host paired are BlueZ's; nothing was \
+        migrated (acctl doctor says why)
+
+        """, "\(migrate)")
+    let discover = try await daemon.acctl(["discover"])
+    #expect(discover.status == 0, "\(discover)")
+    #expect(
+      discover.stderr == """
+        Note: BlueZ could not be asked: accessoryd cannot reach the system \
+        bus (acctl doctor says why); only the sound server's outputs are \
+        listed
+
+        """, "\(discover)")
+    #expect(await daemon.stop() == 0)
   }
 }

@@ -68,10 +68,26 @@ struct PolicyReloadTests {
     let refused = try await daemon.acctl(["policy", "reload"])
     #expect(refused.status == 78, "\(refused)")
     #expect(refused.stderr.contains("earbudsWorn"), "\(refused)")
+    // It says which policy stays, and status no longer names the file as
+    // if its text now were in use, until a reload succeeds.
+    #expect(
+      refused.stderr.contains(
+        "the daemon keeps the policy in force: '\(daemon.policyPath)' as "
+          + "read before"), "\(refused)")
     #expect(
       try decodeJSON(
         try await daemon.acctl(["policy", "show", "--json"]).stdout)["path"]?
         .stringValue == daemon.policyPath)
+    let statusText = try await daemon.acctl(["status"]).stdout
+    #expect(
+      statusText.contains(
+        "\(daemon.policyPath) (as read before its last reload, which was "
+          + "refused: "), "\(statusText)")
+    let refusedStatus = try decodeJSON(
+      try await daemon.acctl(["status", "--json"]).stdout)
+    #expect(
+      refusedStatus["policyRefused"]?.stringValue?.contains("earbudsWorn")
+        == true, "\(refusedStatus)")
 
     // The file removed, SIGHUP: the built-in default, and the log says so.
     try FileManager.default.removeItem(atPath: daemon.policyPath)
@@ -83,6 +99,9 @@ struct PolicyReloadTests {
     }
     #expect(
       daemon.log.contains("policy.path=built-in"), "\(daemon.logTail())")
+    let afterReload = try decodeJSON(
+      try await daemon.acctl(["status", "--json"]).stdout)
+    #expect(afterReload["policyRefused"] == nil, "\(afterReload)")
 
     // A bad file there, unread: the doctor gives its error, not a reload.
     try daemon.writePolicy("{ version: 1, placement: { earbudsWorn: 3 } }")

@@ -348,6 +348,37 @@ struct StartUpFaultTests {
       }, status: 78, message: "Error: <dir>/accessoryd.json5: " + message)
   }
 
+  @Test(
+    "Without XDG_RUNTIME_DIR it names the variable and --socket, and makes no /run/user"
+  )
+  func noRuntimeDirectory() async throws {
+    let runtime = "/run/user/\(getuid())"
+    guard access(runtime, F_OK) != 0 else {
+      // A login session's directory is there: the case cannot be made.
+      print("Not run: \(runtime) exists, as a login session makes it")
+      return
+    }
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("accessoryd-no-runtime-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let result = try await runProgram(
+      try builtProduct("accessoryd").path,
+      ["--state-dir", directory + "/state"],
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": directory,
+        "PULSE_SERVER": "unix:\(directory)/no-sound-server",
+      ], within: .seconds(30))
+    #expect(result.status == 73, "\(result)")
+    #expect(
+      result.stderr.hasPrefix(
+        "Error: XDG_RUNTIME_DIR is not set, and '\(runtime)', where the "
+          + "control socket goes without it, does not exist"), "\(result)")
+    #expect(result.stderr.contains("--socket"), "\(result)")
+    #expect(access(runtime, F_OK) != 0, "accessoryd made \(runtime)")
+  }
+
   @Test("Each start that cannot work exits with its code and message")
   func startsThatCannotWork() async throws {
     guard Self.mayMount() else { return }

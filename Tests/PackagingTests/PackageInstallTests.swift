@@ -2,7 +2,11 @@
 // Debian 12 root and a clean Debian 13 root made by debootstrap, with no
 // Swift toolchain, it answers --version and --help, shows its manual
 // pages, switches the output of a private PulseAudio, and leaves nothing
-// behind when it is purged.
+// behind when it is purged. And scripts/demo --installed, the README's
+// first command, run in such roots as a newcomer's machine: one with
+// GNOME's PipeWire (pipewire-audio, which conflicts with PulseAudio) on
+// each release, and one with no sound server; it runs to the end and
+// removes no package.
 //
 // scripts/test-package builds the package and runs this suite with
 // ACCESSORYD_PACKAGE set to it; it needs root (chroot, mount) and network
@@ -36,6 +40,20 @@ struct DebianRelease: Sendable, CustomStringConvertible {
   static let trixie = DebianRelease(number: 13, codeName: "trixie")
 
   var description: String { "Debian \(number) (\(codeName))" }
+}
+
+/// A machine the demo is tried on: a Debian release, and the sound it
+/// has before the demo runs.
+struct DemoMachine: Sendable, CustomStringConvertible {
+  /// The release.
+  var release: DebianRelease
+  /// The package of the desktop's sound, such as `pipewire-audio` (GNOME's
+  /// since Debian 12), or nil for a machine with no sound server.
+  var soundServer: String?
+
+  var description: String {
+    "\(release) with \(soundServer ?? "no sound server")"
+  }
 }
 
 /// A clean Debian root in a temporary directory.
@@ -182,15 +200,25 @@ struct PackageInstallTests {
   }
 
   @Test(
-    "The demo installs only what it needs, and leaves the units as they were",
+    "The demo runs to the end on the machine's own kind of server, removing nothing",
     .enabled(
       if: packagePath != nil || ProcessInfo.processInfo.environment["CI"] != nil
-    ))
-  func demoInstallsWhatItNeeds() async throws {
+    ),
+    arguments: [
+      DemoMachine(release: .bookworm, soundServer: "pipewire-audio"),
+      DemoMachine(release: .trixie, soundServer: "pipewire-audio"),
+      DemoMachine(release: .bookworm, soundServer: nil),
+    ])
+  func demoRunsWithoutRemoving(_ machine: DemoMachine) async throws {
+    guard let package = packagePath else {
+      throw FixtureError(
+        "ACCESSORYD_PACKAGE is not set: run scripts/test-package, which "
+          + "builds the package and runs this test")
+    }
     #expect(getuid() == 0, "this test needs root for chroot and mount")
-    let root = try await DebianRoot.make(.bookworm)
+    let root = try await DebianRoot.make(machine.release)
     do {
-      try await checkDemoInstall(in: root)
+      try await checkDemo(on: machine, package: package, in: root)
     } catch {
       await root.remove()
       throw error
@@ -198,16 +226,38 @@ struct PackageInstallTests {
     await root.remove()
   }
 
-  /// Runs the demo's `scripts/install-dependencies demo` in a clean root,
-  /// as on a fresh machine, and compares its packages and its enabled
-  /// units before and after.
-  private func checkDemoInstall(in root: DebianRoot) async throws {
-    let script =
-      URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  /// Gives the root the machine's sound (GNOME's `pipewire-audio`, which
+  /// conflicts with `pulseaudio`) and the package, then runs
+  /// `scripts/demo --installed` in it, as on that machine, and compares
+  /// its packages and its enabled units before and after.
+  private func checkDemo(
+    on machine: DemoMachine, package: String, in root: DebianRoot
+  ) async throws {
+    let clone = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("scripts/install-dependencies").path
+    for directory in ["scripts", "policies"] {
+      try FileManager.default.createDirectory(
+        atPath: root.path + "/tmp/clone/" + directory,
+        withIntermediateDirectories: true)
+    }
+    for file in [
+      "scripts/demo", "scripts/install-dependencies", "policies/default.json5",
+    ] {
+      try FileManager.default.copyItem(
+        atPath: clone.appendingPathComponent(file).path,
+        toPath: root.path + "/tmp/clone/" + file)
+    }
     try FileManager.default.copyItem(
-      atPath: script, toPath: root.path + "/tmp/install-dependencies")
+      atPath: package, toPath: root.path + "/tmp/accessoryd.deb")
+    let update = try await root.run(["apt-get", "update", "-qq"])
+    try #require(update.status == 0, "\(update)")
+    let setUp = try await root.run(
+      [
+        "apt-get", "install", "-y", "-qq", "--no-install-recommends",
+        "/tmp/accessoryd.deb",
+      ] + (machine.soundServer.map { [$0] } ?? []), within: .seconds(900))
+    try #require(setUp.status == 0, "\(setUp)")
+
     func packages() async throws -> Set<String> {
       let listed = try await root.run(
         ["dpkg-query", "-W", "-f", "${Package} ${Status}\n"])
@@ -226,53 +276,72 @@ struct PackageInstallTests {
     let packagesBefore = try await packages()
     let unitsBefore = try await units()
 
-    let install = try await root.run(
-      ["bash", "/tmp/install-dependencies", "demo"], within: .seconds(900))
-    // No Swift toolchain in the root: it says so once it has installed.
-    #expect(install.status == 69, "\(install)")
-    #expect(install.stderr.contains("no Swift toolchain"), "\(install)")
+    let demo = try await root.run(
+      ["bash", "/tmp/clone/scripts/demo", "--installed"],
+      environment: ["TMPDIR": "/tmp"], within: .seconds(900))
+    #expect(demo.status == 0, "\(demo)")
+    let serverName = machine.soundServer == nil ? "PulseAudio" : "PipeWire"
+    #expect(
+      demo.stdout.contains("A private \(serverName) with a speaker"), "\(demo)")
+    #expect(
+      demo.stdout.contains("The demo's files are removed now."), "\(demo)")
+    // Each switch happened, as the sound server itself reports it.
+    #expect(
+      demo.stdout.contains("sound server: default output buds;"), "\(demo)")
 
-    let added = try await packages().subtracting(packagesBefore)
-    for needed in [
-      "pulseaudio", "pulseaudio-utils", "python3-dbusmock", "dbus-daemon",
-      "libglib2.0-bin", "libpulse-dev", "libdbus-1-dev",
-    ] {
-      #expect(added.contains(needed), "\(needed) is not installed: \(added)")
+    let packagesAfter = try await packages()
+    let removed = packagesBefore.subtracting(packagesAfter)
+    let added = packagesAfter.subtracting(packagesBefore)
+    #expect(removed.isEmpty, "the demo removed \(removed.sorted())")
+    let needed =
+      (machine.soundServer == nil
+        ? ["pulseaudio"] : ["pipewire", "pipewire-pulse", "wireplumber"])
+      + [
+        "pulseaudio-utils", "python3-dbusmock", "dbus-daemon", "libglib2.0-bin",
+      ]
+    for package in needed {
+      #expect(
+        packagesAfter.contains(package), "\(package) is not installed: \(added)"
+      )
     }
-    // The test stack stays with scripts/test.
-    for testOnly in [
-      "qemu-system-x86", "linux-image-amd64", "zsh", "fish", "pipewire",
-      "wireplumber", "mpv", "tmux", "bluez",
-    ] {
-      #expect(!added.contains(testOnly), "the demo installed \(testOnly)")
+    // Nothing to build with (--installed), and the test stack stays with
+    // scripts/test.
+    for unwanted in [
+      "libpulse-dev", "qemu-system-x86", "linux-image-amd64", "zsh", "fish",
+      "mpv", "tmux", "bluez",
+    ] + (machine.soundServer == nil ? ["pipewire", "wireplumber"] : []) {
+      #expect(!added.contains(unwanted), "the demo installed \(unwanted)")
     }
     let unitsAfter = try await units()
-    let userUnitsBefore = unitsBefore.filter {
-      $0.hasPrefix("/etc/systemd/user/")
-    }
-    let userUnitsAfter = unitsAfter.filter {
-      $0.hasPrefix("/etc/systemd/user/")
-    }
     #expect(
-      userUnitsAfter == userUnitsBefore,
-      "the user units changed: \(userUnitsBefore) → \(userUnitsAfter)")
-    let soundServers = unitsAfter.filter {
-      $0.contains("pulseaudio") || $0.contains("pipewire")
-        || $0.contains("wireplumber")
-    }
-    #expect(soundServers.isEmpty, "enabled: \(soundServers)")
+      unitsAfter == unitsBefore,
+      "the units changed: \(unitsBefore) → \(unitsAfter)")
     // Nothing of the demo's was left behind to stop services starting.
     #expect(
       !FileManager.default.fileExists(
         atPath: root.path + "/usr/sbin/policy-rc.d"))
+    // Where the desktop's sound conflicts with PulseAudio, the demo asked
+    // for PulseAudio stops before it removes anything, and says why.
+    if machine.soundServer != nil {
+      let build = try await root.run(
+        [
+          "bash", "/tmp/clone/scripts/demo", "--installed", "--server",
+          "pulseaudio",
+        ],
+        within: .seconds(300))
+      #expect(build.status == 69, "\(build)")
+      #expect(
+        build.stderr.contains("would remove")
+          && build.stderr.contains("pipewire-audio")
+          && build.stderr.contains("nothing was installed"), "\(build)")
+      let afterRefusal = try await packages()
+      #expect(
+        afterRefusal == packagesAfter, "the refused install changed packages")
+    }
     print(
-      "The demo's install in a clean Debian 12 root: \(added.count) packages "
-        + "added (\(added.sorted().joined(separator: " "))); enabled units "
-        + "\(unitsBefore.count) before, \(unitsAfter.count) after: "
-        + "\(Set(unitsAfter).subtracting(unitsBefore).sorted()); "
-        + install.stderr.split(separator: "\n").filter {
-          $0.hasPrefix("Leaving")
-        }.joined(separator: "; "))
+      "The demo in \(machine): \(added.count) packages added "
+        + "(\(added.sorted().joined(separator: " "))), none removed; enabled "
+        + "units \(unitsBefore.count) before and after")
   }
 
   private func check(_ package: String, in root: DebianRoot) async throws {

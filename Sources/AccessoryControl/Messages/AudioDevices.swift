@@ -55,15 +55,21 @@ public struct AudioDevices: Sendable, Hashable, Codable {
     /// Whether the person or the application put it on that output, so
     /// that it stays there.
     public var isPinned: Bool
+    /// Whether the stream is muted, as accessoryd mutes what played on
+    /// headphones that went until it is paused or they are back; nil from
+    /// a daemon that does not say.
+    public var isMuted: Bool?
 
     /// Creates a stream.
     public init(
-      index: UInt32, application: String?, output: String, isPinned: Bool
+      index: UInt32, application: String?, output: String, isPinned: Bool,
+      isMuted: Bool? = nil
     ) {
       self.index = index
       self.application = application
       self.output = output
       self.isPinned = isPinned
+      self.isMuted = isMuted
     }
   }
 

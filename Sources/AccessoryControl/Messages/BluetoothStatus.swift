@@ -34,6 +34,30 @@ public struct BluetoothStatus: Sendable, Hashable, Codable {
 
     /// The name.
     public var description: String { rawValue }
+
+    /// The state in a person's words, for the text acctl and the daemon
+    /// show (the name stays the protocol's).
+    public var words: String {
+      switch self {
+      case .running: "running"
+      case .notRunning: "BlueZ is not running"
+      case .busUnreachable: "accessoryd cannot reach the system bus"
+      case .connecting: "accessoryd is still connecting to the system bus"
+      case .notAnswering: "BlueZ does not answer"
+      case .notFollowed: "accessoryd does not follow BlueZ"
+      default: "BlueZ is \(rawValue)"
+      }
+    }
+  }
+
+  /// Why BlueZ could not be asked, in a person's words.
+  ///
+  /// The reason underneath is `acctl doctor`'s to show.
+  ///
+  /// - Returns: The words, or nil while BlueZ runs.
+  public static func whyNotAsked(_ state: State) -> String? {
+    guard state != .running else { return nil }
+    return "BlueZ could not be asked: " + state.words
   }
 
   /// One of the host's Bluetooth adapters (`org.bluez.Adapter1`).

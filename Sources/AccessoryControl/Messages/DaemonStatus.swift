@@ -42,6 +42,11 @@ public struct DaemonStatus: Sendable, Hashable, Codable {
   /// Where the daemon looks for a policy file at each reload, when none
   /// was named; nil when one was, or from a daemon that does not say.
   public var policySearchPath: String?
+  /// Why the last reload was refused, while the policy read before it
+  /// stays in force (the file named by ``policyPath`` may say something
+  /// else now); nil when the last reload succeeded, or from a daemon that
+  /// does not say.
+  public var policyRefused: String?
   /// The state file.
   public var statePath: String
   /// The control socket.

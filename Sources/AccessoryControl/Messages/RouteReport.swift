@@ -240,6 +240,11 @@ public struct RouteHistory: Sendable, Hashable, Codable {
     public var defaultChanged: Bool
     /// How many streams it moved.
     public var moves: Int
+    /// How often accessoryd sent its changes again because the sound
+    /// server did not show them (PipeWire may not report a change): the
+    /// same decision, kept as one entry; 0 from a daemon that does not
+    /// say.
+    public var resends: Int = 0
 
     /// Creates a change.
     public init(
@@ -256,6 +261,7 @@ public struct RouteHistory: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
       case decidedAt, trigger, output, summary, defaultChanged, moves
+      case resends
     }
 
     /// Reads a change; `decidedAt` is in seconds since 1970.
@@ -269,6 +275,7 @@ public struct RouteHistory: Sendable, Hashable, Codable {
       summary = try container.decode(String.self, forKey: .summary)
       defaultChanged = try container.decode(Bool.self, forKey: .defaultChanged)
       moves = try container.decode(Int.self, forKey: .moves)
+      resends = try container.decodeIfPresent(Int.self, forKey: .resends) ?? 0
     }
 
     /// Writes a change, with `null` for no output.
@@ -280,6 +287,7 @@ public struct RouteHistory: Sendable, Hashable, Codable {
       try container.encode(summary, forKey: .summary)
       try container.encode(defaultChanged, forKey: .defaultChanged)
       try container.encode(moves, forKey: .moves)
+      if resends > 0 { try container.encode(resends, forKey: .resends) }
     }
   }
 

@@ -65,7 +65,7 @@ extension RouteController {
       if isDefault { notes.append(defaultWhy) }
       if let choice, isChoice {
         notes.append(
-          "your choice \(Self.wordsAgo(now - choice.at))"
+          "your choice \(ElapsedTime.ago(now - choice.at))"
             + (isDefault
               ? "" : ", set aside now (acctl route --explain says why)"))
       }
@@ -96,10 +96,12 @@ extension RouteController {
         isAvailable: $0.isAvailable, isDefault: $0.name == route.input,
         choice: latest.manualInputChoice, defaultWhy: "default")
     }
+    let muted = Set(
+      (mirror?.sinkInputs ?? []).filter(\.isMuted).map(\.index))
     let streams = latest.streams.map {
       AudioDevices.Stream(
         index: $0.id, application: $0.application, output: $0.output,
-        isPinned: $0.pinnedBy != nil)
+        isPinned: $0.pinnedBy != nil, isMuted: muted.contains($0.id))
     }
     return AudioDevices(
       soundServer: .connected, outputs: outputs, inputs: inputs,
@@ -179,14 +181,4 @@ extension RouteController {
     return forgotten
   }
 
-  /// A span of seconds before now in words: `just now`, `42 s ago`,
-  /// `5 min ago`, `2 h ago`.
-  static func wordsAgo(_ seconds: Double) -> String {
-    switch seconds {
-    case ..<1: "just now"
-    case ..<120: "\(Int(seconds)) s ago"
-    case ..<7200: "\(Int(seconds / 60)) min ago"
-    default: "\(Int(seconds / 3600)) h ago"
-    }
-  }
 }

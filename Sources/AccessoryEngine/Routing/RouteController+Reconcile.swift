@@ -460,6 +460,17 @@ extension RouteController {
   /// - Returns: The summary.
   func keepInHistory(_ record: DecisionRecord) -> String {
     let change = Self.historyChange(of: record)
+    // A re-send of what the server did not show is the decision before it
+    // once more: counted there, so that it never pushes the person's own
+    // changes out of the history.
+    if record.trigger == .sentMovesNotShown, var last = changes.last,
+      last.output == change.output
+    {
+      last.resends += 1
+      changes[changes.count - 1] = last
+      changeInFlight = nil
+      return change.summary
+    }
     changes.append(change)
     if changes.count > Self.historyLimit {
       changes.removeFirst(changes.count - Self.historyLimit)

@@ -409,9 +409,11 @@ public actor RouteController: Service {
   }
 
   /// The reason a merged reconcile gives: the first that is not an echo
-  /// of the sound server, else the first.
+  /// of the sound server, else the engine's own re-send (the history counts
+  /// it in the decision it repeats), else the first.
   package static func mergedReason(_ reasons: [RouteReason]) -> RouteReason? {
-    reasons.first { !$0.isEcho } ?? reasons.first
+    reasons.first { !$0.isEcho }
+      ?? reasons.first { $0 == .sentMovesNotShown } ?? reasons.first
   }
 
   /// Returns once a trigger is queued, `deadline` has passed, or the task

@@ -24,6 +24,10 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
   public var stateDirectory: String
   /// The control socket's path.
   public var socketPath: String
+  /// The runtime directory the socket's place fell back on because neither
+  /// `--socket`, `ACCESSORYD_SOCKET` nor `XDG_RUNTIME_DIR` named one
+  /// (``ControlSocketPath/fallbackRuntimeDirectory(environment:)``).
+  public var fallbackRuntimeDirectory: String? = nil
   /// This host's Bluetooth addresses, for multipoint decisions.
   public var hostAddresses: [String]
   /// The least severe level logged.
@@ -356,6 +360,8 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
           ?? StateFile.defaultURL(environment: environment)
           .deletingLastPathComponent().path,
         socketPath: ControlSocketPath.resolve(environment: socketEnvironment),
+        fallbackRuntimeDirectory: ControlSocketPath.fallbackRuntimeDirectory(
+          environment: socketEnvironment),
         hostAddresses: addresses.compactMap {
           BluetoothAddress($0)?.description
         },

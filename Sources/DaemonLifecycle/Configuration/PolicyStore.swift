@@ -70,6 +70,11 @@ public final class PolicyStore: Sendable {
   /// and has not been written since.
   public var settingsProblem: String? { settingsFile.withLock(\.problem) }
 
+  /// Why the last reload was refused, while the policy read before it
+  /// stays in force; nil once a reload succeeds.
+  public var lastRefusal: String? { refusal.withLock { $0 } }
+  private let refusal = Mutex<String?>(nil)
+
   /// Loads the policy file, or the built-in default policy without one.
   ///
   /// - Parameters:
@@ -142,7 +147,14 @@ public final class PolicyStore: Sendable {
       } else {
         path = current.withLock { $0.path }
       }
-      var loaded = try Self.load(path)
+      var loaded: Loaded
+      do throws(PolicyError) {
+        loaded = try Self.load(path)
+      } catch {
+        refusal.withLock { $0 = error.description }
+        throw error
+      }
+      refusal.withLock { $0 = nil }
       loaded.settings = current.withLock { $0.settings }
       loaded.applySettings()
       current.withLock { $0 = loaded }

@@ -34,6 +34,10 @@ struct RouteReasonTests {
     #expect(
       RouteController.mergedReason([.serverConnected, .serverChanged])
         == .serverConnected)
+    // Among echoes, the engine's own re-send says why it sent again.
+    #expect(
+      RouteController.mergedReason([.serverChanged, .sentMovesNotShown])
+        == .sentMovesNotShown)
     #expect(RouteController.mergedReason([]) == nil)
   }
 }

@@ -310,6 +310,34 @@ struct RouterTests {
   }
 
   @Test(
+    "Moves sent again because the server did not show them are one history entry",
+    .timeLimit(.minutes(1)))
+  func resentMovesAreOneHistoryEntry() async throws {
+    try await Rig.run(isPipeWire: true) { rig in
+      await rig.server.behave(.dropsMoves)
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      // The router's own check finds the moves missing and sends them
+      // again, twice.
+      for sent in 2...3 {
+        rig.clock.advance(by: RouteController.confirmationDelay + 0.1)
+        await rig.server.waitForBatches(sent)
+      }
+      var history = await rig.router.history(limit: 10)
+      for _ in 0..<1_000 where history.first?.resends != 2 {
+        await Task.yield()
+        history = await rig.router.history(limit: 10)
+      }
+      let batches = await rig.batches
+      #expect(batches.filter { !$0.moves.isEmpty }.count == 3, "\(batches)")
+      // One entry, the person's and the engine's own change, with the two
+      // re-sends counted in it.
+      #expect(history.count == 1, "\(history)")
+      #expect(history.first?.output == Rig.buds, "\(history)")
+      #expect(history.first?.resends == 2, "\(history)")
+    }
+  }
+
+  @Test(
     "A default the server never reported makes the router load a fresh state")
   func unreportedDefaultRefreshes() async throws {
     try await Rig.run(isPipeWire: true) { rig in

@@ -26,6 +26,10 @@ actor ScriptedSoundServer: RoutingLink {
     case goesAway
     /// Applies each batch but its default input, which it refuses.
     case refusesDefaultInput
+    /// Applies each batch but its moves, which it answers as done and
+    /// never shows, as a server busy with them may: no stream moves, not
+    /// even with the default.
+    case dropsMoves
   }
 
   /// The server's state; nil while it is away.
@@ -98,7 +102,7 @@ actor ScriptedSoundServer: RoutingLink {
     batchWaiters.removeAll { $0.count <= batches.count }
     for waiter in waiters { waiter.1.resume() }
     switch behavior {
-    case .applies, .appliesSilently, .refusesDefaultInput:
+    case .applies, .appliesSilently, .refusesDefaultInput, .dropsMoves:
       break
     case .holds:
       await withCheckedContinuation { continuation in
@@ -114,9 +118,14 @@ actor ScriptedSoundServer: RoutingLink {
     let refusesInput = behavior == .refusesDefaultInput
     var applied = batch
     if refusesInput { applied.defaultSource = nil }
+    if behavior == .dropsMoves { applied.moves = [] }
+    // Dropped moves leave every stream where it was, the default too.
+    let staying =
+      behavior == .dropsMoves
+      ? Set(state?.sinkInputs.map(\.index) ?? []) : self.pinned
     change(publishing: behavior != .appliesSilently) { state in
       Self.apply(
-        applied, to: &state, pinned: self.pinned,
+        applied, to: &state, pinned: staying,
         microphoneBecomesDefault: self.newMicrophoneBecomesDefault)
     }
     return PulseBatchResult(
