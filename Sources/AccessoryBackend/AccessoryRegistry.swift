@@ -431,9 +431,13 @@ public struct AccessoryRegistry: Sendable, Hashable {
           : "accessory \(described) is not registered; register it first")
     }
     guard !registration.isInvalidated else {
+      // Paired again since: only the registration is missing.
       throw .invalidated(
         reason: "the registration of \(described) was invalidated "
-          + "because the accessory was unpaired; pair and register it again")
+          + "because the accessory was unpaired; "
+          + (accessories[address] == nil
+            ? "pair and register it again"
+            : "it is paired again: register it again"))
     }
     return registration
   }

@@ -41,20 +41,25 @@ extension Acctl {
     func run() async throws {
       var result = try Daemon(path: socket).call(
         DaemonAccessoryListRequest(includesHeadphones: true))
+      var hidden = 0
       if !all, case .array(let accessories)? = result["accessories"] {
-        result = .object([
-          "accessories": .array(
-            accessories.filter {
-              $0["state"] == .string(DaemonAccessory.State.authorized.rawValue)
-                || $0["state"]
-                  == .string(DaemonAccessory.State.headphones.rawValue)
-            })
-        ])
+        let shown = accessories.filter {
+          $0["state"] == .string(DaemonAccessory.State.authorized.rawValue)
+            || $0["state"]
+              == .string(DaemonAccessory.State.headphones.rawValue)
+        }
+        hidden = accessories.count - shown.count
+        result = .object(["accessories": .array(shown)])
       }
       try Daemon.show(result, of: DaemonAccessoryListRequest.method, json: json)
       {
         (answer: DaemonAccessoryList) in
         Rendering.accessoryList(answer.accessories)
+          + (hidden == 0
+            ? ""
+            : "\n\(hidden) unpaired with a registration that was "
+              + "invalidated: acctl list --all shows "
+              + (hidden == 1 ? "it." : "them."))
       }
     }
   }

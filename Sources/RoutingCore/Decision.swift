@@ -187,6 +187,16 @@ public struct Explanation: Sendable, Hashable, Codable {
     case rejected
     /// The candidate is waiting out a grace time.
     case waiting
+
+    /// The verdict as the explanation's text says it.
+    public var words: String {
+      switch self {
+      case .chosen: "chosen"
+      case .passedOver: "passed over"
+      case .rejected: "rejected"
+      case .waiting: "waiting"
+      }
+    }
   }
 
   /// One candidate of a rule: an output, an accessory or a stream.
@@ -242,7 +252,7 @@ public struct Explanation: Sendable, Hashable, Codable {
       lines.append("\(number + 1). \(step.rule): \(step.conclusion)")
       for candidate in step.candidates {
         lines.append(
-          "   - \(candidate.subject): \(candidate.verdict.rawValue), "
+          "   - \(candidate.subject): \(candidate.verdict.words), "
             + candidate.reason)
       }
     }

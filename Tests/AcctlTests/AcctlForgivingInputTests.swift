@@ -120,6 +120,11 @@ private let deskSpeaker = FakeDaemon.text(
     let paired = try await acctl(["list", "--socket", daemon.path])
     #expect(paired.output.contains("Desk Speaker"))
     #expect(!paired.output.contains("Old Buds"), "\(paired)")
+    // What is left out is counted, with how to see it.
+    #expect(
+      paired.output.contains(
+        "1 unpaired with a registration that was invalidated: acctl list "
+          + "--all shows it."), "\(paired)")
     let json = try await acctl(["list", "--json", "--socket", daemon.path])
     #expect(!json.output.contains("Old Buds"), "\(json)")
     let all = try await acctl(["list", "--all", "--socket", daemon.path])

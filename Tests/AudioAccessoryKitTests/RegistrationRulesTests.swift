@@ -296,13 +296,19 @@ struct RegistrationRulesTests {
             + "paired; pair it first (AccessorySetupKit's picker, or "
             + "'acctl pair') before registering it"))
 
-    // Pairing alone leaves the registration invalidated.
+    // Pairing alone leaves the registration invalidated, and the error
+    // then asks only for what is missing.
     try await engine.pair(
       address, displayName: "Studio Buds", formFactor: .headphone)
     let stillInvalidated = await accessoryError {
       _ = try await engine.update(accessory, configuration)
     }
-    #expect(stillInvalidated == invalidated)
+    #expect(
+      stillInvalidated
+        == .invalidated(
+          reason: "the registration of 'Studio Buds' (AA:BB:CC:DD:EE:01) "
+            + "was invalidated because the accessory was unpaired; it is "
+            + "paired again: register it again"))
 
     // Registering again restores it.
     try await engine.register(accessory, configuration)
