@@ -53,7 +53,10 @@ extension Acctl {
         // guarded headphones nobody paired, is shown the same way.
         let listed = try daemon.call(
           DaemonAccessoryListRequest(includesHeadphones: true))
-        guard let entry = Self.entry(named: accessory, in: listed) else {
+        // Only one: a name two accessories share stays the daemon's
+        // refusal, which says so.
+        let entries = Self.entries(named: accessory, in: listed)
+        guard entries.count == 1, let entry = entries.first else {
           throw daemon.fail(refusal)
         }
         try Daemon.show(
@@ -62,24 +65,26 @@ extension Acctl {
       }
     }
 
-    /// Returns the entry of `acctl list` that an address or a name
+    /// Returns the entries of `acctl list` that an address or a name
     /// selects: the address as any case or separator writes it, the name
-    /// without its outer spaces.
-    static func entry(named selector: String, in list: JSONValue) -> JSONValue?
-    {
+    /// in any case and without its outer spaces, as the daemon matches
+    /// names.
+    static func entries(
+      named selector: String, in list: JSONValue
+    ) -> [JSONValue] {
       guard case .array(let accessories)? = list["accessories"] else {
-        return nil
+        return []
       }
       let address = BluetoothAddress(selector)?.description
-      let name = selector.trimmingSpaces
-      return accessories.first { entry in
+      let name = selector.trimmingSpaces.lowercased()
+      return accessories.filter { entry in
         if let address, case .string(let listed)? = entry["address"],
           BluetoothAddress(listed)?.description == address
         {
           return true
         }
         if case .string(let listed)? = entry["displayName"] {
-          return listed.trimmingSpaces == name
+          return listed.trimmingSpaces.lowercased() == name
         }
         return false
       }

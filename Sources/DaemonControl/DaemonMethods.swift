@@ -260,7 +260,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     return .invalidRequest(
       reason: "the sound server has no Bluetooth output with the address "
         + "\(address)"
-        + (blueZ.map { $0 + "; connect the accessory, or start BlueZ" }
+        + (blueZ.map { $0 + "; connect the accessory first" }
           ?? ", and BlueZ does not see it; connect the accessory first"))
   }
 

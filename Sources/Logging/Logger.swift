@@ -215,14 +215,47 @@ public struct DiscardingLogHandler: LogHandler {
 /// A handler that writes one line per record to standard error.
 ///
 /// The line is `LEVEL label: message key=value …`, with metadata keys
-/// sorted, which reads well in a terminal and in the systemd journal.
+/// sorted, which reads well in a terminal and in the systemd journal; in a
+/// terminal it starts with the local time, which the journal adds itself.
 public struct StandardErrorLogHandler: LogHandler {
+  /// Whether each line starts with the local time, `HH:MM:SS.mmm`.
+  public let timestamps: Bool
+
   /// Creates a handler that writes to standard error.
-  public init() {}
+  ///
+  /// - Parameter timestamps: Whether each line starts with the local time.
+  public init(timestamps: Bool = false) {
+    self.timestamps = timestamps
+  }
+
+  /// Whether a process's log lines want the time: standard error is a
+  /// terminal, not the journal (which sets `JOURNAL_STREAM` and adds its
+  /// own) nor a file.
+  public static var standardErrorWantsTimes: Bool {
+    isatty(STDERR_FILENO) == 1 && getenv("JOURNAL_STREAM") == nil
+  }
 
   /// Formats the record as one line and writes it to standard error.
   public func log(_ record: LogRecord) {
-    Self.write(Self.format(record) + "\n")
+    var now = timespec()
+    if timestamps { clock_gettime(CLOCK_REALTIME, &now) }
+    Self.write(
+      (timestamps ? Self.time(now) + " " : "") + Self.format(record) + "\n")
+  }
+
+  /// Returns an instant as the local time of day, `HH:MM:SS.mmm`.
+  public static func time(_ instant: timespec) -> String {
+    var seconds = instant.tv_sec
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let milliseconds = Int(instant.tv_nsec / 1_000_000)
+    let millis =
+      milliseconds < 10
+      ? "00\(milliseconds)"
+      : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+    return
+      "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)"
   }
 
   /// Writes `text` to standard error whole, without buffering: what a

@@ -69,7 +69,9 @@ struct Accessoryd {
 
   static func run(_ configuration: DaemonConfiguration) async {
     let logger = Logger(
-      label: "accessoryd", handler: StandardErrorLogHandler(),
+      label: "accessoryd",
+      handler: StandardErrorLogHandler(
+        timestamps: StandardErrorLogHandler.standardErrorWantsTimes),
       logLevel: configuration.logLevel)
     let stateFile = StateFile(
       url: URL(fileURLWithPath: configuration.stateFilePath))

@@ -131,7 +131,7 @@ struct BadInputTests {
               Error: the sound server has no Bluetooth output with the \
               address AA:BB:CC:DD:EE:09, and BlueZ could not be asked: \
               accessoryd cannot reach the system bus (acctl doctor says \
-              why); connect the accessory, or start BlueZ
+              why); connect the accessory first
 
               """),
           Row(

@@ -129,7 +129,9 @@ struct CurrentShowsWhatListShowsTests {
       ) {
         try await rig.ok(["list"]).stdout.contains(phonesAddress)
       }
-      for selector in [phonesAddress, "Travel Phones", "  Travel Phones "] {
+      for selector in [
+        phonesAddress, "Travel Phones", "  Travel Phones ", "travel phones",
+      ] {
         let shown = try await rig.ok(["current", selector]).stdout
         #expect(shown.hasPrefix("Travel Phones (\(phonesAddress))"), "\(shown)")
         #expect(shown.contains("state:             headphones"), "\(shown)")
@@ -183,5 +185,58 @@ struct BlueZCannotBeAskedTests {
 
         """, "\(discover)")
     #expect(await daemon.stop() == 0)
+  }
+}
+
+@Suite("The daemon's log in a terminal and elsewhere")
+struct DaemonLogTimesTests {
+  /// Whether a line starts with a local time, `HH:MM:SS.mmm `.
+  static func startsWithTime(_ line: Substring) -> Bool {
+    let characters = Array(line.prefix(13))
+    guard characters.count == 13 else { return false }
+    return characters.enumerated().allSatisfy { index, character in
+      switch index {
+      case 2, 5: character == ":"
+      case 8: character == "."
+      case 12: character == " "
+      default: character.isASCII && character.isNumber
+      }
+    }
+  }
+
+  @Test("In a terminal each line starts with the time; in a pipe it does not")
+  func timesInATerminal() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("accessoryd-log-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let accessoryd = try builtProduct("accessoryd").path
+    let environment = [
+      "PATH": "/usr/bin:/bin", "HOME": directory, "XDG_RUNTIME_DIR": directory,
+      "PULSE_SERVER": "unix:\(directory)/no-sound-server",
+      "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory)/no-system-bus",
+    ]
+    let daemon =
+      "timeout -s TERM 2 \(accessoryd) --state-dir \(directory)/state "
+      + "--socket \(directory)/control.sock"
+    // util-linux's script gives the daemon a terminal for its standard
+    // error, as a person's shell does.
+    let inTerminal = try await runProgram(
+      "/usr/bin/script", ["-qec", daemon, "/dev/null"],
+      environment: environment, within: .seconds(30))
+    let terminalLines = inTerminal.stdout.split(whereSeparator: \.isNewline)
+    let starting = terminalLines.first { $0.contains("accessoryd: Starting") }
+    #expect(
+      starting.map(Self.startsWithTime) == true,
+      "no time before the line: \(inTerminal)")
+    // A pipe (or the journal) gets no time: the journal adds its own.
+    let inPipe = try await runProgram(
+      "/bin/sh", ["-c", daemon], environment: environment,
+      within: .seconds(30))
+    let pipeLines = inPipe.stderr.split(whereSeparator: \.isNewline)
+    #expect(
+      pipeLines.first?.hasPrefix("notice accessoryd: Starting") == true,
+      "\(inPipe)")
   }
 }
