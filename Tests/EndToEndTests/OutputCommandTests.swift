@@ -65,6 +65,15 @@ struct OutputCommandTests {
         after["outputs"]?.arrayValue?.contains {
           $0["isPersonsChoice"] == .bool(true)
         } == false, "\(after)")
+
+      // An input by its description too, a monitor's as pavucontrol shows
+      // it.
+      let input = try await rig.ok([
+        "output", "choose", "monitor of built-in speaker",
+      ])
+      #expect(
+        input.stdout.hasPrefix("Chose speaker.monitor as your input.\n"),
+        "\(input)")
     }
   }
 

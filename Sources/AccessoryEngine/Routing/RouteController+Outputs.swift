@@ -130,10 +130,14 @@ extension RouteController {
     }
     let monitors = Set(mirror.sources.filter(\.isMonitor).map(\.name))
     // A name first (a monitor's too, as pavucontrol offers them), then a
-    // description among the outputs, then among the inputs: a card's
-    // output and input often share one.
+    // description among the outputs, then among the inputs (a card's
+    // output and input often share one), the monitors last ("Monitor of
+    // Speaker", as pavucontrol shows them).
     var matches = (outputs + inputs).filter { $0.name == device }
-    for kind in [outputs, inputs.filter { !monitors.contains($0.name) }]
+    for kind in [
+      outputs, inputs.filter { !monitors.contains($0.name) },
+      inputs.filter { monitors.contains($0.name) },
+    ]
     where matches.isEmpty {
       matches = kind.filter {
         $0.description.lowercased() == device.lowercased()
