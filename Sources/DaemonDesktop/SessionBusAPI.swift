@@ -37,7 +37,8 @@ public struct SessionBusAPI: Service {
   /// when the bus goes away or another program owns the name.
   public func run() async throws {
     guard let address = feed.busAddress else {
-      logger.notice(
+      // The daemon says it once for every part that needs the bus.
+      logger.info(
         "The session D-Bus API is not served: DBUS_SESSION_BUS_ADDRESS is "
           + "not set")
       try await sleepUntilCancelled()

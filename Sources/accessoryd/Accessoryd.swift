@@ -199,6 +199,13 @@ struct Accessoryd {
         "control.socket": configuration.socketPath,
         "log.level": configuration.logLevel.rawValue,
       ])
+    // Once for every part that needs the session bus.
+    if DesktopFeed.sessionBusAddress == nil {
+      logger.notice(
+        "No session bus (DBUS_SESSION_BUS_ADDRESS is not set): media players "
+          + "are not followed, so pausing is off; no session D-Bus API; no "
+          + "desktop notifications")
+    }
     // What the desktop parts (the session D-Bus API, notifications) read.
     let desktop = DesktopFeed(
       methods: methods, events: events, router: router, policies: policies,

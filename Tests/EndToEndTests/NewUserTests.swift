@@ -48,6 +48,10 @@ struct NewUserTests {
       #expect(count("Accessory updated") == 0, "\(notices)")
       #expect(count("Output switched") == 2, "\(notices)")
       #expect(count("Sound server connected") == 1, "\(notices)")
+      // No session bus: said once, for every part that needs it.
+      #expect(
+        notices.count { $0.contains("DBUS_SESSION_BUS_ADDRESS") } == 1,
+        "\(notices)")
     }
   }
 

@@ -31,7 +31,8 @@ public struct DesktopNotifications: Service {
   /// Follows the daemon until cancelled.
   public func run() async throws {
     guard let address = feed.busAddress else {
-      logger.notice(
+      // The daemon says it once for every part that needs the bus.
+      logger.info(
         "No desktop notifications: DBUS_SESSION_BUS_ADDRESS is not set")
       while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
       return

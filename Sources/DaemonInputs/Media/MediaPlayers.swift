@@ -146,7 +146,8 @@ public final class MediaPlayers: Service {
       let reason =
         "there is no session bus (DBUS_SESSION_BUS_ADDRESS is not set)"
       state.withLock { $0.availability = .off(reason: reason) }
-      logger.notice(
+      // The daemon says it once for every part that needs the bus.
+      logger.info(
         "Media players are not followed: \(reason); pausing is off")
       try await waitUntilCancelled()
       return
