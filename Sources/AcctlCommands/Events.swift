@@ -6,6 +6,7 @@
 import AccessoryControl
 import CommandLineKit
 import Glibc
+import SystemCalls
 
 extension Acctl {
   /// Follows the daemon's events.
@@ -86,8 +87,11 @@ extension Acctl {
       while let notification = try? client.nextNotification() {
         guard notification.method == "event", let event = notification.params
         else { continue }
+        // As text, each line starts with when it came, as a log's do.
         Output.print(
-          json ? Rendering.compactJSON(event) : Rendering.event(event))
+          json
+            ? Rendering.compactJSON(event)
+            : LocalTime.now() + " " + Rendering.event(event))
       }
     }
   }

@@ -237,25 +237,8 @@ public struct StandardErrorLogHandler: LogHandler {
 
   /// Formats the record as one line and writes it to standard error.
   public func log(_ record: LogRecord) {
-    var now = timespec()
-    if timestamps { clock_gettime(CLOCK_REALTIME, &now) }
     Self.write(
-      (timestamps ? Self.time(now) + " " : "") + Self.format(record) + "\n")
-  }
-
-  /// Returns an instant as the local time of day, `HH:MM:SS.mmm`.
-  public static func time(_ instant: timespec) -> String {
-    var seconds = instant.tv_sec
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let milliseconds = Int(instant.tv_nsec / 1_000_000)
-    let millis =
-      milliseconds < 10
-      ? "00\(milliseconds)"
-      : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
-    return
-      "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)"
+      (timestamps ? LocalTime.now() + " " : "") + Self.format(record) + "\n")
   }
 
   /// Writes `text` to standard error whole, without buffering: what a

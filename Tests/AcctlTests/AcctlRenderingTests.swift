@@ -430,7 +430,17 @@ private let oldBuds = FakeDaemon.text(
   @Test func eventsAsText() async throws {
     let daemon = try daemon()
     defer { daemon.stop() }
-    let transcript = try await acctl("events", "--socket", daemon.path)
+    var transcript = try await acctl("events", "--socket", daemon.path)
+    // Each line starts with the local time it came at, HH:MM:SS.mmm.
+    let lines = transcript.output.split(separator: "\n")
+    #expect(
+      lines.allSatisfy { line in
+        let time = Array(line.prefix(13))
+        return time.count == 13 && time[2] == ":" && time[5] == ":"
+          && time[8] == "." && time[12] == " "
+      }, "\(transcript)")
+    transcript.output = lines.map { String($0.dropFirst(13)) + "\n" }
+      .joined()
     #expect(
       transcript
         == Transcript(
