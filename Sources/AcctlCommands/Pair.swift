@@ -161,28 +161,6 @@ extension Acctl {
       }
       try Daemon.show(
         result, of: "accessory.pair", json: json, Rendering.paired)
-      // A name another accessory has in any case selects neither: said,
-      // not refused (two buds of one model pair under one name).
-      if case .string(let paired)? = result["address"],
-        case .string(let name)? = result["displayName"]
-      {
-        let listed = try daemon.call(
-          DaemonAccessoryListRequest(includesHeadphones: false))
-        let others = Current.entries(named: name, in: listed).compactMap {
-          entry -> String? in
-          guard case .string(let address)? = entry["address"],
-            address != paired
-          else { return nil }
-          return address
-        }
-        if !others.isEmpty {
-          Output.error(
-            "Note: '\(name)' is the name of \(others.joined(separator: ", ")) "
-              + "too, in some letter case; names select accessories, so use "
-              + "the address, or give one a name of its own: acctl rename "
-              + "\(paired) NAME")
-        }
-      }
     }
   }
 }

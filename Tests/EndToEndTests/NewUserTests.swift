@@ -149,17 +149,6 @@ struct CurrentShowsWhatListShowsTests {
       #expect(paired.contains("state:             authorized"), "\(paired)")
       #expect(paired.contains("registration:      none"), "\(paired)")
 
-      // A second accessory under the same name in another case is paired,
-      // and told that the name now selects neither.
-      let twin = try await rig.daemon.acctl([
-        "pair", phonesAddress, "--name", "studio buds",
-      ])
-      #expect(twin.status == 0, "\(twin)")
-      #expect(
-        twin.stderr.hasPrefix(
-          "Note: 'studio buds' is the name of \(budsAddress) too, in some "
-            + "letter case"), "\(twin)")
-
       // Nothing of that name: refused as before.
       let nobody = try await rig.daemon.acctl(["current", "Nobody"])
       #expect(nobody.status == 3, "\(nobody)")
