@@ -257,8 +257,7 @@ struct DecisionRun {
     let targetName = target.map { outputs[$0].name }
     let defaultChange = targetName == snapshot.defaultOutput ? nil : targetName
     let call = assessCall(target: target, statuses: statuses)
-    let chosenInput = chooseInput(
-      call: call, statuses: statuses, newDefaultOutput: defaultChange)
+    let chosenInput = chooseInput(call: call, statuses: statuses)
     let input = chosenInput?.input
     let callProfiles = requestCallProfiles(
       call,

@@ -5,16 +5,13 @@
 // wears, or the microphone chosen for a call that has ended: then the one
 // used before, or the first built-in one. Never the microphone of a
 // registered accessory that is not worn; a monitor only by the person's
-// choice or where it already is, and a monitor of the default output
-// follows the default to the new output's monitor, as PulseAudio itself
-// moves it.
+// choice or where it already is.
 
 extension DecisionRun {
   /// Rule `input`: the input that should be the default, or nil to leave
   /// it, and whether it is the person's own choice.
   mutating func chooseInput(
-    call: CallState, statuses: [AccessoryStatus],
-    newDefaultOutput: String? = nil
+    call: CallState, statuses: [AccessoryStatus]
   ) -> (input: Int, isPersonsChoice: Bool, isForCall: Bool)? {
     let inCall = call.phase != .none && policy.callsUseHeadset
     /// The registered accessory an input belongs to, unless the engine
@@ -85,16 +82,6 @@ extension DecisionRun {
       isForCall = true
     }
     let current = snapshot.defaultInput.flatMap { inputIndex[$0] }
-    // The monitor of the default output moves with the default, as the
-    // server moves it (PulseAudio does): the input then says what will be.
-    if choice == nil, let current, let newDefaultOutput,
-      let old = inputs[current].monitorOf, old == snapshot.defaultOutput,
-      let monitor = inputs.indices.first(where: {
-        inputs[$0].monitorOf == newDefaultOutput
-      })
-    {
-      choice = (monitor, "follows the default output from \(old)")
-    }
     if choice == nil, let current, mayStay(current) {
       choice = (current, "the current input stays")
     }
