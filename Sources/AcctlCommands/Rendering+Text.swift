@@ -65,7 +65,16 @@ extension Rendering {
   /// Returns a newly paired accessory, and, if nothing registered it yet,
   /// what accessoryd does with it now and what registering adds.
   static func paired(_ accessory: DaemonAccessory) -> String {
-    let block = self.accessory(accessory)
+    var block = self.accessory(accessory)
+    if let namesakes = accessory.sharesNameWith, !namesakes.isEmpty {
+      let others = namesakes.map(canonicalAddress).joined(separator: ", ")
+      block +=
+        "\n\nNote: \(others) \(namesakes.count == 1 ? "is" : "are") named "
+        + "'\(accessory.displayName)' too, in any case; commands that take a "
+        + "name need the address to tell them apart. To give this one its "
+        + "own name: acctl rename \(canonicalAddress(accessory.address)) "
+        + "NEW-NAME"
+    }
     guard accessory.registration == nil else { return block }
     let address = canonicalAddress(accessory.address)
     return block + "\n\n" + """
@@ -83,13 +92,11 @@ extension Rendering {
       """
   }
 
-  /// Where the knowledge of an accessory comes from, in short words.
+  /// Where the knowledge of an accessory comes from, in the words
+  /// `--json`'s `knownFrom` uses (`registration`, `pairing`, `headphones`,
+  /// `bluez`, `soundServer`), so that one reading serves both.
   static func knownFrom(_ sources: [String]?) -> String {
-    let words = [
-      "registration": "registered", "pairing": "paired",
-      "headphones": "headphones", "bluez": "BlueZ", "soundServer": "server",
-    ]
-    let known = (sources ?? []).map { words[$0] ?? $0 }
+    let known = sources ?? []
     return known.isEmpty ? "-" : known.joined(separator: ",")
   }
 
@@ -498,14 +505,18 @@ extension Rendering {
       let outputs = Set(player.streams.compactMap(\.output)).sorted()
       rows.append([
         player.name,
-        player.playbackStatus + (player.canPause ? "" : " (cannot pause)"),
+        player.playbackStatus
+          + (player.pausedByAccessoryd ? " (by accessoryd)" : "")
+          + (player.canPause ? "" : " (cannot pause)"),
         process.isEmpty ? "-" : process,
         player.streams.isEmpty
           ? "-" : player.streams.map { "#\($0.index)" }.joined(separator: ","),
         outputs.isEmpty ? "-" : outputs.joined(separator: ","),
       ])
     }
-    return table(rows)
+    // Why accessoryd holds them, from the same words as route --explain.
+    let held = list.paused.filter { !$0.players.isEmpty }.map(pausedMedia)
+    return ([table(rows)] + held).joined(separator: "\n")
   }
 
   /// Returns the daemon's status: its version, the sound server, its

@@ -30,6 +30,8 @@ extension DaemonMethods {
   /// threads (it reads `/proc`).
   func mediaPlayers() async -> MediaPlayerList {
     let players = media?.players ?? []
+    let paused = await pausedMedia()
+    let pausedPlayers = Set(paused.flatMap { $0.players.map(\.busName) })
     let mirror = await router.currentMirror
     let inputs = mirror?.sinkInputs ?? []
     let listed = await BlockingPool.shared.run(named: "media.players") {
@@ -45,10 +47,19 @@ extension DaemonMethods {
               index: input.index,
               output: mirror?.sink(index: input.sinkIndex)?.name,
               muted: input.isMuted)
-          })
+          },
+          pausedByAccessoryd: pausedPlayers.contains(player.busName))
       }
     }
-    return MediaPlayerList(media: mediaStatus, players: listed)
+    return MediaPlayerList(media: mediaStatus, players: listed, paused: paused)
+  }
+
+  /// What the media rules hold paused or muted now; nothing when the
+  /// players are not followed.
+  func pausedMedia() async -> [PausedMedia] {
+    guard media != nil else { return [] }
+    return await router.pausedMedia(
+      resumingWithin: policies.loaded.policy.resumeWhenPutBackWithinSeconds)
   }
 
   // MARK: - Route and policy
@@ -62,8 +73,7 @@ extension DaemonMethods {
   func route(_ request: RouteGetRequest) async -> RouteReport {
     var report = await router.report(explaining: request.explain)
     if request.explain, media != nil {
-      report.paused = await router.pausedMedia(
-        resumingWithin: policies.loaded.policy.resumeWhenPutBackWithinSeconds)
+      report.paused = await pausedMedia()
     }
     return report
   }

@@ -203,7 +203,15 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       ?? device.displayName
     try await authorize(device, name: name, descriptor: descriptor)
     await router.reconcile(because: .accessoryPaired)
-    return await accessoryRecord(address)
+    var record = await accessoryRecord(address)
+    // Pairing two of one name is allowed (two pairs of one model); the
+    // answer says so, as selecting by that name then asks for an address.
+    let namesakes = engine.registry.addresses(named: name)
+      .filter { $0 != address }
+    if !namesakes.isEmpty {
+      record.sharesNameWith = namesakes.map(\.description)
+    }
+    return record
   }
 
   /// BlueZ in brief for `daemon.status`, which must answer at once: what
@@ -384,9 +392,21 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       @escaping @Sendable (inout AccessoryControlDevice.Configuration) ->
       Void
   ) async throws -> DaemonAccessory {
-    // The engine's loop pauses, stages, routes, saves and resumes.
-    let staged = try await router.update(address, by: source, edit)
-    publishAccessory(.updated, address)
+    // The engine's loop pauses, stages, routes, saves and resumes; the
+    // change is announced as it is staged, so that its event comes before
+    // the route it causes.
+    let announced = Mutex(false)
+    let staged: StagedUpdate
+    do {
+      staged = try await router.update(address, by: source, edit) {
+        announced.withLock { $0 = true }
+        publishAccessory(.updated, address)
+      }
+    } catch {
+      // Not saved: undone, and announced again as it is now.
+      if announced.withLock({ $0 }) { publishAccessory(.updated, address) }
+      throw error
+    }
     return await accessoryRecord(address, routePending: staged.pending)
   }
 

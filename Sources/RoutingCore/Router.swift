@@ -257,7 +257,8 @@ struct DecisionRun {
     let targetName = target.map { outputs[$0].name }
     let defaultChange = targetName == snapshot.defaultOutput ? nil : targetName
     let call = assessCall(target: target, statuses: statuses)
-    let chosenInput = chooseInput(call: call, statuses: statuses)
+    let chosenInput = chooseInput(
+      call: call, statuses: statuses, target: target)
     let input = chosenInput?.input
     let callProfiles = requestCallProfiles(
       call,
@@ -277,8 +278,11 @@ struct DecisionRun {
     // an input remembered so is not set again.
     let claimsForCall =
       chosenInput?.isForCall == true && inputName != snapshot.callInput
+    let serverMovesInput = chosenInput?.followsTheDefault == true
     let defaultInputChange =
-      inputName == snapshot.defaultInput && !claimsForCall ? nil : inputName
+      (inputName == snapshot.defaultInput && !claimsForCall)
+        || serverMovesInput
+      ? nil : inputName
     var explanation = Explanation(summary: "", steps: [])
     if explaining {
       step(
@@ -294,7 +298,12 @@ struct DecisionRun {
               + "the server shows it already, and setting it keeps it"
             : "set the default input to \(inputLabel(input!))"
         }
-          ?? (input.map { "the default input is already \(inputLabel($0))" }
+          ?? (input.map {
+            serverMovesInput
+              ? "the server moves the default input to \(inputLabel($0)) "
+                + "with the default output"
+              : "the default input is already \(inputLabel($0))"
+          }
             ?? "leave the default input as it is"))
       var text = summary(self)
       if !moves.isEmpty {

@@ -292,7 +292,7 @@ private let oldBuds = FakeDaemon.text(
                   name: "buds", description: "Studio Buds", isDefault: true,
                   isPersonsChoice: false, isAvailable: true,
                   accessory: "AA:BB:CC:DD:EE:01", accessoryName: "Studio Buds",
-                  why: "default: Studio Buds is worn; of Studio Buds"),
+                  why: "default: Studio Buds is worn; belongs to Studio Buds"),
               ],
               inputs: [],
               streams: [
@@ -313,7 +313,7 @@ private let oldBuds = FakeDaemon.text(
 
          OUTPUT   DESCRIPTION  WHY
          speaker  Speaker      -
-      *  buds     Studio Buds  default: Studio Buds is worn; of Studio Buds
+      *  buds     Studio Buds  default: Studio Buds is worn; belongs to Studio Buds
 
       No inputs.
 

@@ -99,7 +99,7 @@ struct HeadphonesNobodyRegisteredTests {
       #expect(
         listed.split(separator: "\n").contains {
           $0.contains(address) && $0.contains("guarded")
-            && $0.contains("BlueZ")
+            && $0.contains("bluez")
         }, "\(listed)")
     }
   }

@@ -56,6 +56,18 @@ struct MediaFollowsTheWearerTests {
         $0.processID == rig.playing[0].processID
       }.map(\.displayName)
       #expect(names.allSatisfy { explained.contains("Paused \($0)") })
+      // acctl players marks the two it paused, not the one already paused.
+      let players = try JSONDecoder().decode(
+        MediaPlayerList.self,
+        from: Data(try await rig.acctl(["players", "--json"]).stdout.utf8))
+      let marked = Set(
+        players.players.filter(\.pausedByAccessoryd).compactMap(\.processID))
+      #expect(marked == Set(rig.playing.map(\.processID)), "\(players)")
+      #expect(players.paused.first?.cause == .takenOff, "\(players)")
+      let table = try await rig.acctl(["players"]).stdout
+      #expect(
+        table.contains("Paused (by accessoryd)")
+          && table.contains("when \(budsAddress) was taken off"), "\(table)")
 
       _ = try await rig.acctl(["update", budsAddress, "--placement", "inEar"])
       try await rig.waitForStatuses(
@@ -224,7 +236,7 @@ struct MediaFollowsTheWearerTests {
         #expect(
           listed.split(separator: "\n").contains {
             $0.contains(budsAddress) && $0.contains("guarded")
-              && $0.contains("server")
+              && $0.contains("soundServer")
           }, "\(listed)")
         // The person's choice follows the headset to its headset profile.
         let headset = try await flipIsNeverHeard(rig, watch, processes)

@@ -349,6 +349,7 @@ indirect enum ScenarioSchema: Sendable {
     "goneConfiguredOutput": fields(["name", "accessory"]),
     "defaultTakenOnArrival": fields(["output", "previous"]),
     "defaultOutputSince": .any,
+    "monitorFollowsTheDefault": .any,
     "forgottenAccessories": .any,
     "inputs": .list(
       fields([

@@ -73,6 +73,10 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
   /// order: `registration`, `pairing`, `headphones` (their own link),
   /// `bluez`, `soundServer`; left out by a daemon that does not say.
   public var knownFrom: [String]?
+  /// For `pair`: the other accessories whose names differ from this one's
+  /// at most in case, which a name alone cannot tell apart; nil (left
+  /// out) for the other methods and when there are none.
+  public var sharesNameWith: [String]?
 
   /// Creates a record.
   public init(
@@ -98,7 +102,7 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
   private enum CodingKeys: String, CodingKey {
     case address, displayName, formFactor, state, registration, output
     case routePending, placementSource, placementSourceChoice, headphones
-    case knownFrom
+    case knownFrom, sharesNameWith
   }
 
   /// Writes the record, with `null` for the members without a value.
@@ -116,6 +120,7 @@ public struct AccessoryRecord<Configuration: WireConfiguration>: Sendable,
       placementSourceChoice, forKey: .placementSourceChoice)
     try container.encode(headphones, forKey: .headphones)
     try container.encodeIfPresent(knownFrom, forKey: .knownFrom)
+    try container.encodeIfPresent(sharesNameWith, forKey: .sharesNameWith)
   }
 }
 

@@ -71,12 +71,15 @@ public struct MediaPlayerList: Sendable, Hashable, Codable {
     public var processName: String?
     /// Its playback streams, found by process.
     public var streams: [Stream]
+    /// Whether accessoryd paused it and holds it paused (the list's
+    /// ``MediaPlayerList/paused`` says for which accessory and why).
+    public var pausedByAccessoryd: Bool
 
     /// Creates a player.
     public init(
       busName: String, name: String, playbackStatus: String, canPause: Bool,
       canPlay: Bool, processID: Int32?, processName: String?,
-      streams: [Stream]
+      streams: [Stream], pausedByAccessoryd: Bool = false
     ) {
       self.busName = busName
       self.name = name
@@ -86,11 +89,31 @@ public struct MediaPlayerList: Sendable, Hashable, Codable {
       self.processID = processID
       self.processName = processName
       self.streams = streams
+      self.pausedByAccessoryd = pausedByAccessoryd
     }
 
     private enum CodingKeys: String, CodingKey {
       case busName, name, playbackStatus, canPause, canPlay, processID
-      case processName, streams
+      case processName, streams, pausedByAccessoryd
+    }
+
+    /// Reads a player; one from a daemon that did not say was not paused
+    /// by it.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      busName = try container.decode(String.self, forKey: .busName)
+      name = try container.decode(String.self, forKey: .name)
+      playbackStatus = try container.decode(
+        String.self, forKey: .playbackStatus)
+      canPause = try container.decode(Bool.self, forKey: .canPause)
+      canPlay = try container.decode(Bool.self, forKey: .canPlay)
+      processID = try container.decodeIfPresent(Int32.self, forKey: .processID)
+      processName = try container.decodeIfPresent(
+        String.self, forKey: .processName)
+      streams = try container.decode([Stream].self, forKey: .streams)
+      pausedByAccessoryd =
+        try container.decodeIfPresent(Bool.self, forKey: .pausedByAccessoryd)
+        ?? false
     }
 
     /// Writes the player, with `null` for what is not known.
@@ -104,6 +127,7 @@ public struct MediaPlayerList: Sendable, Hashable, Codable {
       try container.encode(processID, forKey: .processID)
       try container.encode(processName, forKey: .processName)
       try container.encode(streams, forKey: .streams)
+      try container.encode(pausedByAccessoryd, forKey: .pausedByAccessoryd)
     }
   }
 
@@ -111,10 +135,26 @@ public struct MediaPlayerList: Sendable, Hashable, Codable {
   public var media: MediaStatus
   /// The players, by bus name.
   public var players: [Player]
+  /// What accessoryd holds paused or muted now, per accessory, and why.
+  public var paused: [PausedMedia]
 
   /// Creates a list.
-  public init(media: MediaStatus, players: [Player]) {
+  public init(
+    media: MediaStatus, players: [Player], paused: [PausedMedia] = []
+  ) {
     self.media = media
     self.players = players
+    self.paused = paused
+  }
+
+  private enum CodingKeys: String, CodingKey { case media, players, paused }
+
+  /// Reads a list; one from a daemon that did not say holds nothing.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    media = try container.decode(MediaStatus.self, forKey: .media)
+    players = try container.decode([Player].self, forKey: .players)
+    paused =
+      try container.decodeIfPresent([PausedMedia].self, forKey: .paused) ?? []
   }
 }

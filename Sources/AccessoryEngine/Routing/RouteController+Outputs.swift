@@ -71,7 +71,7 @@ extension RouteController {
       }
       if let owner {
         notes.append(
-          "of \(owner.name)"
+          "belongs to \(owner.name)"
             + (owner.isRegistered ? "" : " (headphones nobody registered)"))
       }
       if !isAvailable { notes.append("unavailable: nothing is plugged in") }

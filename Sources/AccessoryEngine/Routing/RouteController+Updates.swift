@@ -36,6 +36,8 @@ extension RouteController {
   ///   - address: A registered accessory.
   ///   - source: Who reports the change.
   ///   - edit: Changes its configuration.
+  ///   - whenStaged: Told once the change is staged, before it is routed:
+  ///     where its event is published, ahead of the route's.
   /// - Returns: The change as staged and routed.
   /// - Throws: ``AccessoryControlFailure`` naming a refused value, or why
   ///   the change could not be saved.
@@ -43,12 +45,14 @@ extension RouteController {
   public nonisolated func update(
     _ address: BluetoothAddress, by source: PlacementSource,
     _ edit:
-      @escaping @Sendable (inout AccessoryControlDevice.Configuration) -> Void
+      @escaping @Sendable (inout AccessoryControlDevice.Configuration) -> Void,
+    whenStaged: @escaping @Sendable () -> Void = {}
   ) async throws(AccessoryControlFailure) -> StagedUpdate {
     let engine = self.engine
     let result = await withCheckedContinuation { continuation in
       let update = AccessoryUpdate(
-        address: address, source: source, edit: edit, reply: continuation)
+        address: address, source: source, edit: edit, whenStaged: whenStaged,
+        reply: continuation)
       if !inbox.post(.update(update)) {
         continuation.resume(returning: Self.stageAlone(update, on: engine))
       }
@@ -142,6 +146,7 @@ extension RouteController {
       let generation = try engine.stageUpdate(
         update.address, by: update.source, changing: update.edit)
       let after = engine.registry.registrations[update.address]?.configuration
+      update.whenStaged()
       stagedUpdates.append(
         (
           update.address, update.reply,
@@ -232,6 +237,7 @@ extension RouteController {
     do {
       let generation = try engine.stageUpdate(
         update.address, by: update.source, changing: update.edit)
+      update.whenStaged()
       return .success(
         StagedUpdate(
           generation: generation, pending: true, pausedFirst: false,

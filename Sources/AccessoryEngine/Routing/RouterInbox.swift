@@ -66,6 +66,8 @@ struct AccessoryUpdate: Sendable {
   let source: PlacementSource
   /// The change.
   let edit: @Sendable (inout AccessoryControlDevice.Configuration) -> Void
+  /// Told once the change is staged, before it is routed.
+  let whenStaged: @Sendable () -> Void
   /// Receives the staged change, or why it was refused.
   let reply:
     CheckedContinuation<Result<StagedUpdate, AccessoryControlFailure>, Never>

@@ -126,7 +126,7 @@ public enum SnapshotBuilder {
         pinnedBy: tracking.pins[input.index])
     }
     let unregistered = headphones.accessories
-    return Snapshot(
+    var snapshot = Snapshot(
       accessories: unregistered.isEmpty
         ? accessories
         : (accessories + unregistered).sorted { $0.address < $1.address },
@@ -148,6 +148,8 @@ public enum SnapshotBuilder {
       manualInputChoice: tracking.inputs.manualChoice,
       inputHistory: tracking.inputs.history,
       now: now)
+    snapshot.monitorFollowsTheDefault = !mirror.serverInfo.isPipeWire
+    return snapshot
   }
 
   /// Returns the decision core's accessories: those that take part, sorted

@@ -64,8 +64,10 @@ public struct BatteryToBlueZ: Service {
           busAddress: systemBusAddress, callTimeout: .seconds(3))
         saidUnreachable = false
       } catch {
+        // Discovery's notice says the system bus is away; this one is
+        // for a closer look.
         if !saidUnreachable {
-          logger.notice(
+          logger.info(
             "The headphones' battery cannot be given to BlueZ: \(error)")
           saidUnreachable = true
         }

@@ -167,8 +167,14 @@ public struct DiscoveryService: Service {
             }
           } catch is CancellationError {
           } catch {
+            // One line for the system bus: the battery's own attempts
+            // log below this level.
             logger.notice(
-              "A discovery source is unavailable",
+              source.kind == .bluez
+                ? "BlueZ cannot be asked: discovery lists only the sound "
+                  + "server's outputs, and the headphones' battery is not "
+                  + "given to BlueZ while the system bus does not answer"
+                : "A discovery source is unavailable",
               metadata: [
                 "discovery.source": source.kind.rawValue,
                 "discovery.error": "\(error)",

@@ -9,10 +9,17 @@
 
 extension DecisionRun {
   /// Rule `input`: the input that should be the default, or nil to leave
-  /// it, and whether it is the person's own choice.
+  /// it; whether it is the person's own choice; whether it is for a call;
+  /// and whether the server moves it there by itself, with the default
+  /// output (not to be sent).
+  ///
+  /// - Parameter target: The output the decision gives the default.
   mutating func chooseInput(
-    call: CallState, statuses: [AccessoryStatus]
-  ) -> (input: Int, isPersonsChoice: Bool, isForCall: Bool)? {
+    call: CallState, statuses: [AccessoryStatus], target: Int?
+  ) -> (
+    input: Int, isPersonsChoice: Bool, isForCall: Bool,
+    followsTheDefault: Bool
+  )? {
     let inCall = call.phase != .none && policy.callsUseHeadset
     /// The registered accessory an input belongs to, unless the engine
     /// leaves it alone: its microphone counts as no accessory's.
@@ -82,6 +89,22 @@ extension DecisionRun {
       isForCall = true
     }
     let current = snapshot.defaultInput.flatMap { inputIndex[$0] }
+    // With no input configured, PulseAudio's default input is the default
+    // output's monitor, and it moves it to the new output's monitor with
+    // the default: the decision says where it goes, and sends nothing.
+    var followsTheDefault = false
+    if choice == nil, snapshot.monitorFollowsTheDefault,
+      snapshot.manualInputChoice == nil, let current,
+      let monitored = inputs[current].monitorOf,
+      monitored == snapshot.defaultOutput, let target,
+      outputs[target].name != monitored,
+      let moved = inputs.indices.first(where: {
+        inputs[$0].monitorOf == outputs[target].name
+      })
+    {
+      choice = (moved, "the default output's monitor, which follows it")
+      followsTheDefault = true
+    }
     if choice == nil, let current, mayStay(current) {
       choice = (current, "the current input stays")
     }
@@ -108,7 +131,9 @@ extension DecisionRun {
       func whyNot(_ index: Int) -> String {
         let input = inputs[index]
         if let output = input.monitorOf {
-          return "the monitor of \(output): what plays there"
+          return index == current && followsTheDefault
+            ? "the monitor of \(output), which gives up the default"
+            : "the monitor of \(output): what plays there"
         }
         if !input.isAvailable { return "it cannot record" }
         guard let owner = owner(index) else {
@@ -152,7 +177,9 @@ extension DecisionRun {
           ?? "leave the input as it is",
         candidates)
     }
-    return choice.map { ($0.input, $0.why == Self.personsChoice, isForCall) }
+    return choice.map {
+      ($0.input, $0.why == Self.personsChoice, isForCall, followsTheDefault)
+    }
   }
 
   private static let personsChoice = "the person's own choice"

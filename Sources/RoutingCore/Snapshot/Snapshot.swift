@@ -63,6 +63,10 @@ public struct Snapshot: Sendable, Hashable, Codable {
   public var callInput: String?
   /// The moment of the decision.
   public var now: Instant
+  /// Whether the server, with no input configured, moves the default
+  /// input from the default output's monitor to the new default output's
+  /// with it (PulseAudio does; pipewire-pulse does not).
+  public var monitorFollowsTheDefault = false
 
   /// Creates a snapshot.
   public init(
@@ -116,7 +120,7 @@ public struct Snapshot: Sendable, Hashable, Codable {
     case hostAddresses, outputHistory, inputs, captureStreams, defaultInput
     case manualInputChoice, inputHistory, callProfiles, callEndedAt
     case callInput, now, goneConfiguredOutput, forgottenAccessories
-    case defaultTakenOnArrival, defaultOutputSince
+    case defaultTakenOnArrival, defaultOutputSince, monitorFollowsTheDefault
   }
 
   /// Creates a snapshot by decoding it; lists may be left out.
@@ -157,6 +161,9 @@ public struct Snapshot: Sendable, Hashable, Codable {
       callInput: try c.decodeIfPresent(String.self, forKey: .callInput),
       now: try c.decode(Instant.self, forKey: .now)
     )
+    monitorFollowsTheDefault =
+      try c.decodeIfPresent(Bool.self, forKey: .monitorFollowsTheDefault)
+      ?? false
   }
 }
 
