@@ -3,8 +3,9 @@
 // Its card flips (how long the moved streams play unmuted on the speaker,
 // and until they play unmuted on the headset again), then it goes for
 // good, repeatedly: until every stream is muted, until every player is
-// Paused, and how long any of them played unmuted on the speaker (the
-// target is 0 ms).
+// Paused, how far the players' positions went on unheard in between (the
+// target is under 0.5 s), and how long any of them played unmuted on the
+// speaker (the target is 0 ms).
 
 import BenchmarkSupport
 import Foundation
@@ -53,14 +54,20 @@ extension MediaBenchmark {
       watch.reset()
       let start = try await removeSink(current, of: rig)
       let silentAt = try await firstSilence(of: pids, rig: rig)
+      let heardUpTo = try await positions(of: pids, on: watcher)
       let pausedAt = try await firstTime(
         all: pids, reach: .paused, in: changes, on: watcher,
         within: .seconds(15))
+      let stoppedAt = try await positions(of: pids, on: watcher)
       try await Task.sleep(for: Self.lateWatch)
       if repetition > 0 {
         figure.goneSilent.append(silentAt - start)
         figure.gonePaused.append(pausedAt - start)
         figure.goneAudible.append(watch.total())
+        figure.gonePositionLost.append(
+          heardUpTo.map { busName, position in
+            (stoppedAt[busName] ?? position) - position
+          }.max() ?? .zero)
       }
       // Back: the person makes it the default again and plays.
       try await rig.server.loadNullSink(
@@ -75,6 +82,18 @@ extension MediaBenchmark {
         try await watcher.play(player.busName)
       }
     }
+  }
+
+  /// The players' positions now, by bus name.
+  private func positions(
+    of pids: Set<Int32>, on watcher: MPRISClient
+  ) async throws -> [String: Duration] {
+    var positions: [String: Duration] = [:]
+    for player in watcher.players()
+    where pids.contains(player.processID ?? -1) {
+      positions[player.busName] = try await watcher.position(player.busName)
+    }
+    return positions
   }
 
   /// The first instant no stream of the players plays unmuted and

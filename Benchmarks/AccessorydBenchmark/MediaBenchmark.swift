@@ -44,6 +44,10 @@ struct MediaFigure: Sendable {
   /// The same, the time any of their streams played unmuted on the
   /// speaker.
   var goneAudible = Samples()
+  /// The same, how far the players' positions (MPRIS `Position`) went on
+  /// between the streams' silence and their Paused: what the person did
+  /// not hear and the player counts as played, the most of any player.
+  var gonePositionLost = Samples()
 }
 
 /// Measurement 7 on one server.

@@ -215,13 +215,17 @@ enum Report {
         + "default")
     printFlips(figure, prefix: "unregistered-")
     print(
-      "  gone for good (the sink removed; reappear grace time 5 s): until "
-        + "every stream of the players was muted or corked (the benchmark's "
-        + "own connection, polling), until every player was Paused, and "
-        + "their audible time on the speaker (the server moves them before "
-        + "any client hears the sink went, as in a flip)")
+      "  gone for good (the sink removed, BlueZ not asked: the profile "
+        + "switch's window, 0.3 s, decides): until every stream of the "
+        + "players was muted or corked (the benchmark's own connection, "
+        + "polling), until every player was Paused, how far the players' "
+        + "MPRIS Position went on between the two (the most of any player), "
+        + "and their audible time on the speaker (the server moves them "
+        + "before any client hears the sink went, as in a flip)")
     printSamples("unregistered-gone-silent", figure.goneSilent, of: figure)
     printSamples("unregistered-gone-paused", figure.gonePaused, of: figure)
+    printSamples(
+      "unregistered-gone-position-lost", figure.gonePositionLost, of: figure)
     printSamples("unregistered-gone-audible", figure.goneAudible, of: figure)
   }
 

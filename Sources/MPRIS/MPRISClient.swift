@@ -147,6 +147,31 @@ public final class MPRISClient: Sendable {
     try await callPlayer(busName, "Play", doing: "resuming \(busName)")
   }
 
+  /// Reads a player's playback position (`Position`, which MPRIS
+  /// leaves out of `PropertiesChanged`, so it is asked for each time).
+  ///
+  /// - Throws: ``MPRISError`` if the player is gone, does not answer, or
+  ///   gives no position.
+  public func position(_ busName: String) async throws(MPRISError) -> Duration {
+    let call = DBusMethodCall(
+      destination: busName, path: MPRISNames.path,
+      interface: MPRISNames.properties, member: "Get",
+      arguments: [.string(MPRISNames.playerInterface), .string("Position")])
+    let operation = "reading the position of \(busName)"
+    switch await driver.call(call, timeout: callTimeout) {
+    case .failure(let failure):
+      throw MPRISError(failure, operation: operation)
+    case .success(let reply):
+      guard let microseconds = reply.arguments.first?.integer else {
+        throw MPRISError(
+          .init(
+            name: "org.freedesktop.DBus.Error.InvalidArgs",
+            message: "no Position"), operation: operation)
+      }
+      return .microseconds(microseconds)
+    }
+  }
+
   private func callPlayer(
     _ busName: String, _ member: String, doing operation: String,
     timeout: Duration? = nil

@@ -27,6 +27,11 @@ extension Policy {
         // An accessory's output that disappears and comes back within this time
         // (an A2DP <-> headset profile switch) is not a disconnect.
         reappearGraceSeconds: 5,
+        // Headphones' output gone while BlueZ does not say whether they are
+        // still connected: waited for this long as a profile switch, then
+        // their players pause. BlueZ's word that they disconnected, or a
+        // jack pulled, pauses at once.
+        profileSwitchSeconds: 0.3,
         // A just-registered accessory that has yet to report its placement (or,
         // for audio switching, its audio sources) waits this long for the report
         // before it takes the output, so register-then-offHead never flaps.

@@ -115,6 +115,10 @@ public struct Policy: Sendable, Hashable {
   /// How long an accessory's output may be gone (a profile switch) before it
   /// counts as a disconnect.
   public var reappearGraceSeconds: Double = 5
+  /// How long an output that went away is waited for as a profile switch
+  /// before its players pause, when BlueZ does not say whether the device
+  /// is still connected.
+  public var profileSwitchSeconds: Double = 0.3
   /// How long a just-registered accessory waits for a report it needs (its
   /// placement, or its audio sources) before it may take the output.
   public var firstReportWaitSeconds: Double = 1

@@ -167,6 +167,15 @@ public enum PolicySchema {
         + "this time (a switch between the A2DP and headset profiles) is not a "
         + "disconnect: nothing switches meanwhile"),
     seconds(
+      "connection.profileSwitchSeconds", \.profileSwitchSeconds,
+      meaning: "headphones' output that goes away while BlueZ does not say "
+        + "whether the device is still connected is waited for this long as "
+        + "a profile switch; then the players that played on it pause (the "
+        + "streams stay muted until they have). When BlueZ says the device "
+        + "disconnected, or a wired jack is pulled, they pause at once; when "
+        + "BlueZ says it is still connected, the output is waited for "
+        + "`connection.reappearGraceSeconds`"),
+    seconds(
       "connection.firstReportWaitSeconds", \.firstReportWaitSeconds,
       meaning: "a just-registered accessory that has not reported its "
         + "placement yet (when it has the placement capability) or its "

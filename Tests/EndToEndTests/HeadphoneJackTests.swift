@@ -99,7 +99,8 @@ struct InsideTheVMWithAJack {
     defer { _ = watch.stop() }
 
     // Pulled: the card plays on its speakers. Muted as the port switches,
-    // the player paused once the grace time ends, the tone kept muted.
+    // the player paused at once (a jack has no profile switch), the tone
+    // kept muted.
     try await jack.plug(false)
     try await jack.awaitActivePort(ALSAJack.speakerPort, on: server)
     try await waitUntil("the player paused", within: .seconds(15)) {

@@ -96,10 +96,15 @@ extension MediaFollowsTheWearerTests {
   static func budsDropAndTheDaemonDies(
     _ rig: MediaRig, graceSeconds: Int
   ) async throws -> (PacatStream, AudibilityWatch, Set<Int32>) {
+    // No BlueZ here: the profile switch's window is as long as the grace
+    // time, so that the buds are expected back all that time.
     try await rig.reloadPolicy(
       try DaemonFixture.policyText().replacingOccurrences(
         of: "reappearGraceSeconds: 5,",
-        with: "reappearGraceSeconds: \(graceSeconds),"))
+        with: "reappearGraceSeconds: \(graceSeconds),"
+      ).replacingOccurrences(
+        of: "profileSwitchSeconds: 0.3,",
+        with: "profileSwitchSeconds: \(graceSeconds),"))
     let tone = try #require(try await rig.server.startStreams(1).first)
     try await rig.waitForTheTone(tone)
     let processes = Set(rig.playing.map(\.processID) + [tone.processIdentifier])

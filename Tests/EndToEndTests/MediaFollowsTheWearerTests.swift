@@ -266,10 +266,14 @@ struct MediaFollowsTheWearerTests {
   private func flipIsNeverHeard(
     _ rig: MediaRig, _ watch: AudibilityWatch, _ processes: Set<Int32>
   ) async throws -> String {
-    // Time for more switches, should the first not take.
+    // Time for more switches, should the first not take; with no BlueZ in
+    // this rig, the profile switch's window is what keeps a flip from
+    // pausing.
     try await rig.reloadPolicy(
       try DaemonFixture.policyText().replacingOccurrences(
-        of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 30,"))
+        of: "reappearGraceSeconds: 5,", with: "reappearGraceSeconds: 30,"
+      ).replacingOccurrences(
+        of: "profileSwitchSeconds: 0.3,", with: "profileSwitchSeconds: 30,"))
     let headset = try await rig.flip(from: "buds", to: "buds-headset") {
       // Moved to the speaker, and muted there.
       let streams = try await watch.placements(of: processes)

@@ -218,7 +218,7 @@ func withTheToneTakenOff(
 /// Runs a test with a private session bus, a sound server with the speaker
 /// and the buds, and a daemon that follows the bus's players.
 func withSessionBus(
-  _ kind: SoundServerKind, policy: String? = nil,
+  _ kind: SoundServerKind, policy: String? = nil, bluez: BlueZMock? = nil,
   _ body: (PrivateBus, SoundServer, DaemonFixture) async throws -> Void
 ) async throws {
   let bus = try await PrivateBus.start()
@@ -227,7 +227,8 @@ func withSessionBus(
     kind, sinks: sinks(kind, phones: false))
   defer { server.stop() }
   let daemon = try await DaemonFixture.start(
-    on: server, policy: policy, sessionBusAddress: bus.address)
+    on: server, policy: policy, systemBusAddress: bluez?.busAddress,
+    sessionBusAddress: bus.address)
   defer { daemon.shutDown() }
   try await body(bus, server, daemon)
 }
@@ -241,12 +242,15 @@ func withSessionBus(
 ///   - registered: Whether the buds are paired and registered worn, or,
 ///     as an ordinary headset nobody registered, made the default by the
 ///     person (as in the desktop's sound settings).
+///   - bluez: BlueZ's mock, for the daemon's system bus; without it the
+///     daemon has no BlueZ.
 ///   - body: The test.
 func withMediaRig(
   _ kind: SoundServerKind, policy: String? = nil, registered: Bool = true,
-  _ body: (MediaRig) async throws -> Void
+  bluez: BlueZMock? = nil, _ body: (MediaRig) async throws -> Void
 ) async throws {
-  try await withSessionBus(kind, policy: policy) { bus, server, daemon in
+  try await withSessionBus(kind, policy: policy, bluez: bluez) {
+    bus, server, daemon in
     try await withPlayers(bus, server, daemon, registered: registered, body)
   }
 }

@@ -129,12 +129,14 @@ struct MediaScenario {
     }
     for (address, entry) in try node["absences"]?.object() ?? [:] {
       try entry.allow([
-        "id", "since", "endsAt", "streams", "gone", "played", "seenAway",
+        "id", "since", "endsAt", "graceEndsAt", "streams", "gone", "played",
+        "seenAway",
       ])
       var absence = MediaMemory.Absence(
         id: Int(try entry.require("id").number()),
         since: try entry.require("since").number(),
-        endsAt: try entry.require("endsAt").number())
+        endsAt: try entry.require("endsAt").number(),
+        graceEndsAt: try entry["graceEndsAt"]?.number())
       absence.streams = try entry["streams"]?.streams() ?? []
       absence.gone = try entry["gone"]?.streams() ?? []
       absence.played = try entry["played"]?.streams() ?? []
@@ -182,7 +184,9 @@ struct MediaScenario {
   }
 
   static func view(_ node: Node) throws -> MediaView {
-    try node.allow(["server", "players", "registered", "offHead"])
+    try node.allow([
+      "server", "players", "registered", "offHead", "bluetoothConnected",
+    ])
     let server: MediaView.Server? =
       if let entry = node["server"], entry.value != .null {
         try Self.server(entry)
@@ -199,7 +203,9 @@ struct MediaScenario {
       registered: Set(
         try node["registered"]?.list().map { try $0.string() } ?? []),
       reportedOffHead: Set(
-        try node["offHead"]?.list().map { try $0.string() } ?? []))
+        try node["offHead"]?.list().map { try $0.string() } ?? []),
+      bluetoothConnected: try node["bluetoothConnected"]?.object()
+        .mapValues { try $0.bool() } ?? [:])
   }
 
   static func event(_ node: Node) throws -> MediaInput {
@@ -262,6 +268,9 @@ struct MediaScenario {
       return .leftOverMutes(streams)
     case "unpaired":
       return .unpaired(accessory: try body.require("accessory").string())
+    case "bluetoothDisconnected":
+      return .bluetoothDisconnected(
+        accessory: try body.require("accessory").string())
     default:
       throw node.error("unknown event '\(kind)'")
     }

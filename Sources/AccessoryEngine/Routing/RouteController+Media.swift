@@ -56,7 +56,8 @@ extension RouteController {
     case .takenOff(let accessory, _), .putBack(let accessory, _),
       .pauseUndone(let accessory), .outputWentAway(let accessory, _, _, _),
       .graceEnded(let accessory, _), .unpaired(let accessory),
-      .playersPaused(let accessory, _, _), .jackBack(let accessory, _):
+      .playersPaused(let accessory, _, _), .jackBack(let accessory, _),
+      .bluetoothDisconnected(let accessory):
       involved.insert(accessory)
     case .leftOverMutes(let streams):
       involved.formUnion(streams.values)
@@ -90,7 +91,7 @@ extension RouteController {
     }
     return MediaView(
       server: server, players: statuses, registered: registered,
-      reportedOffHead: offHead)
+      reportedOffHead: offHead, bluetoothConnected: bluetoothConnections)
   }
 
   /// The server's state the router last took in, as the media rules see

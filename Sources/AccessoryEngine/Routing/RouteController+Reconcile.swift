@@ -566,12 +566,23 @@ extension RouteController {
     await reconcile(because: .adaptersChanged)
   }
 
-  /// Takes in what BlueZ reports of its devices, for the Bluetooth
-  /// devices whose class calls them headphones (``headphoneClasses``),
-  /// and routes again when those change.
+  /// Takes in what BlueZ reports of its devices: whether each is
+  /// connected, for the media rules (a device that disconnected is told
+  /// to them at once), and the Bluetooth devices whose class calls them
+  /// headphones (``headphoneClasses``), routing again when those change.
   ///
   /// - Parameter devices: The devices BlueZ reports.
   public func useBlueZDevices(_ devices: [DiscoveredDevice]) async {
+    let connected = Dictionary(
+      devices.map { ($0.address.description, $0.isConnected) },
+      uniquingKeysWith: { $0 || $1 })
+    let dropped = bluetoothConnections.filter {
+      $0.value && connected[$0.key] != true
+    }.keys.sorted()
+    bluetoothConnections = connected
+    for address in dropped {
+      await post(.bluetoothDisconnected(accessory: address))
+    }
     guard headphoneClasses.replace(from: devices) else { return }
     // The media rules' view of the outputs depends on them.
     media.converted = (-1, nil)

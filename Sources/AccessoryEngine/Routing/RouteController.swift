@@ -52,6 +52,10 @@ public actor RouteController: Service {
   /// The Bluetooth devices BlueZ's class calls headphones: for outputs
   /// whose properties do not say.
   public nonisolated let headphoneClasses = BlueZHeadphoneClasses()
+  /// BlueZ's word on whether each device it knows is connected, by
+  /// address: the media rules tell a disconnect from a profile switch by
+  /// it.
+  var bluetoothConnections: [String: Bool] = [:]
   let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
   /// its adapters.

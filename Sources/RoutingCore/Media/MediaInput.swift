@@ -41,6 +41,9 @@ public enum MediaInput: Sendable, Hashable {
   case leftOverMutes([UInt32: String])
   /// An accessory was unpaired: nothing will put it back on.
   case unpaired(accessory: String)
+  /// BlueZ says the device disconnected (its `Connected` went false): an
+  /// output of it that went away is not a profile switch.
+  case bluetoothDisconnected(accessory: String)
 }
 
 /// One thing the media rules ask the daemon to do, in order.

@@ -53,8 +53,13 @@ public struct MediaMemory: Sendable, Hashable {
     public var id: Int
     /// When the output went away, in seconds since 1970.
     public var since: Double
-    /// When the grace time ends and the rules decide.
+    /// When the rules decide: at the end of the profile switch's window,
+    /// or at once on BlueZ's word that the device disconnected.
     public var endsAt: Double
+    /// When the reappear grace time ends: an output of the accessory that
+    /// is back by ``endsAt``, whose streams are not yet, is waited for
+    /// until then.
+    public var graceEndsAt: Double
     /// The streams muted.
     public var streams: Set<UInt32> = []
     /// The outputs that went away, by index.
@@ -68,10 +73,13 @@ public struct MediaMemory: Sendable, Hashable {
     public var seenAway: Set<UInt32> = []
 
     /// Creates an absence.
-    public init(id: Int, since: Double, endsAt: Double) {
+    public init(
+      id: Int, since: Double, endsAt: Double, graceEndsAt: Double? = nil
+    ) {
       self.id = id
       self.since = since
       self.endsAt = endsAt
+      self.graceEndsAt = graceEndsAt ?? endsAt
     }
   }
 

@@ -47,6 +47,8 @@ public enum MediaRules {
       run.takeOver(streams)
     case .unpaired(let accessory):
       run.unpaired(accessory)
+    case .bluetoothDisconnected(let accessory):
+      run.bluetoothDisconnected(accessory)
     }
     return (run.memory, run.effects)
   }

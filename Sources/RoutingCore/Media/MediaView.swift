@@ -114,15 +114,20 @@ public struct MediaView: Sendable, Hashable {
   public var registered: Set<String>
   /// The accessories registered with placement and reported off the head.
   public var reportedOffHead: Set<String>
+  /// BlueZ's word on whether each device it knows is connected, by
+  /// address; a device BlueZ does not know (or no BlueZ) is left out.
+  public var bluetoothConnected: [String: Bool]
 
   /// Creates a view.
   public init(
     server: Server?, players: [String: PlayerStatus] = [:],
-    registered: Set<String> = [], reportedOffHead: Set<String> = []
+    registered: Set<String> = [], reportedOffHead: Set<String> = [],
+    bluetoothConnected: [String: Bool] = [:]
   ) {
     self.server = server
     self.players = players
     self.registered = registered
     self.reportedOffHead = reportedOffHead
+    self.bluetoothConnected = bluetoothConnected
   }
 }

@@ -1,5 +1,8 @@
 // Media rule `hold-away`: while an accessory's output is expected back (a
-// profile switch), what the server moved elsewhere stays muted.
+// profile switch), what the server moved elsewhere stays muted. It is
+// expected back within the reappear grace time while BlueZ says the device
+// is connected; for a short window when BlueZ does not say; not at all
+// when BlueZ says it disconnected, or for a pulled jack.
 
 extension MediaRun {
   /// Rule `hold-away`: the link muted the streams the server moved off an
@@ -8,7 +11,7 @@ extension MediaRun {
   mutating func outputWentAway(
     _ address: String, output: UInt32, muted: Set<UInt32>, sinkStays: Bool
   ) {
-    startAbsence(of: address)
+    startAbsence(of: address, isJack: sinkStays)
     memory.absences[address]?.streams.formUnion(muted)
     memory.absences[address]?.played.formUnion(muted)
     memory.absences[address]?.gone.insert(output)
@@ -52,7 +55,7 @@ extension MediaRun {
       let streams = previous.streams.filter {
         $0.output == output.index && !$0.isCorked
       }.map(\.index)
-      startAbsence(of: address)
+      startAbsence(of: address, isJack: stays)
       memory.absences[address]?.played.formUnion(streams)
       memory.absences[address]?.gone.insert(output.index)
       guard stays else { continue }
@@ -79,16 +82,31 @@ extension MediaRun {
       || (output.isHeadphones && policy.guardUnregisteredHeadphones)
   }
 
-  /// Starts the grace time of an accessory's output that went away.
+  /// Starts the wait for an accessory's output that went away.
   ///
-  /// Nothing changes while one runs. It ends half a second after the router's, so
-  /// that the router has decided where the streams go.
-  mutating func startAbsence(of address: String) {
+  /// The rules decide at once when BlueZ says the device disconnected, or
+  /// for a pulled jack (a jack has no profile switch); after
+  /// `connection.profileSwitchSeconds` when BlueZ does not say; at the end
+  /// of the reappear grace time when BlueZ says it is still connected (a
+  /// profile switch). The grace time ends half a second after the
+  /// router's, so that the router has decided where the streams go.
+  ///
+  /// - Parameters:
+  ///   - address: The accessory.
+  ///   - isJack: Whether a headphone jack was pulled.
+  mutating func startAbsence(of address: String, isJack: Bool = false) {
     guard memory.absences[address] == nil else { return }
     memory.lastAbsence += 1
-    let endsAt = now + policy.reappearGraceSeconds + MediaRules.graceMargin
+    let grace = policy.reappearGraceSeconds + MediaRules.graceMargin
+    let window: Double =
+      switch (isJack, view.bluetoothConnected[address]) {
+      case (true, _), (false, false?): 0
+      case (false, true?): grace
+      case (false, nil): min(policy.profileSwitchSeconds, grace)
+      }
     memory.absences[address] = .init(
-      id: memory.lastAbsence, since: now, endsAt: endsAt)
+      id: memory.lastAbsence, since: now, endsAt: now + window,
+      graceEndsAt: now + grace)
   }
 }
 

@@ -1,5 +1,7 @@
-// Media rule `pause-gone`: when an accessory's output does not come back
-// within the reappear grace time, its players are paused.
+// Media rule `pause-gone`: when an accessory's output is gone for good
+// (BlueZ says the device disconnected, no output of it is back within the
+// profile switch's window, or not within the reappear grace time), its
+// players are paused.
 
 extension MediaRun {
   /// Rule `pause-gone`: decide at the end of an output's grace time.
@@ -31,6 +33,14 @@ extension MediaRun {
     let elsewhere = streams.union(played).filter { stream in
       server.stream(stream).map { !outputs.contains($0.output) } ?? false
     }
+    // An output of it is back, its streams not yet (the router moves them
+    // as a profile switch ends): waited for to the end of the grace time.
+    if !outputs.isEmpty, !elsewhere.isEmpty, now < absence.graceEndsAt {
+      var waiting = absence
+      waiting.endsAt = absence.graceEndsAt
+      memory.absences[address] = waiting
+      return
+    }
     let isBack = !outputs.isEmpty && (registered || elsewhere.isEmpty)
     if isBack, isOffHead(address), policy.whenUnpausable == .mute,
       !streams.isEmpty
@@ -61,5 +71,18 @@ extension MediaRun {
         accessory: address,
         streams: registered ? streams.union(played) : elsewhere,
         cause: .disconnected))
+  }
+}
+
+extension MediaRun {
+  /// Rule `pause-gone`: BlueZ says the device disconnected, so an output
+  /// of it that went is not a profile switch: the rules decide at once.
+  mutating func bluetoothDisconnected(_ address: String) {
+    guard var absence = memory.absences[address], absence.endsAt > now else {
+      return
+    }
+    absence.endsAt = now
+    absence.graceEndsAt = now
+    memory.absences[address] = absence
   }
 }
