@@ -212,7 +212,12 @@ extension Rendering {
     if !pause.players.isEmpty {
       let names = pause.players.map(\.name).joined(separator: ", ")
       var line = "Paused \(names), \(when), \(why)"
-      if let until = pause.resumeUntil {
+      if let resumesAt = pause.resumesAt {
+        let left = max(resumesAt - Date().timeIntervalSince1970, 0)
+        line +=
+          "; back, they resume in \(ElapsedTime.span(left)) unless it drops "
+          + "again"
+      } else if let until = pause.resumeUntil {
         let left = Int((until - Date().timeIntervalSince1970).rounded())
         let back = pause.cause == .disconnected ? "back" : "put back on"
         line +=

@@ -107,6 +107,9 @@ extension Policy {
         // switch), the streams the server moved elsewhere are muted.
         pauseWhenDisconnected: true,
         resumeOnReconnect: false,
+        // With resumeOnReconnect, they resume once the headphones have been back
+        // this long: a link that drops again and again pauses them once.
+        reconnectSettleSeconds: 2,
         // Headphones nobody registered (a Bluetooth headset paired in the
         // desktop's settings) are guarded the same way when they go away.
         guardUnregisteredHeadphones: true,

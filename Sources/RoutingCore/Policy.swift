@@ -166,6 +166,9 @@ public struct Policy: Sendable, Hashable {
   /// accessory connects again and the output is back on it (within
   /// ``resumeWhenPutBackWithinSeconds`` of the pause).
   public var resumeOnReconnect = false
+  /// How long headphones a disconnect paused must be back before their
+  /// players resume (with ``resumeOnReconnect``).
+  public var reconnectSettleSeconds: Double = 2
   /// Whether headphones nobody registered (a Bluetooth headphone, headset
   /// or hands-free output) are guarded as registered accessories are when
   /// their output goes away: what the server moves off them muted, their

@@ -332,6 +332,13 @@ public enum PolicySchema {
       meaning: "resume the players a disconnect paused when the accessory "
         + "connects again, is worn and has the output again, within "
         + "`media.resumeWhenPutBackWithinSeconds` of the pause"),
+    seconds(
+      "media.reconnectSettleSeconds", \.reconnectSettleSeconds,
+      meaning: "with `media.resumeOnReconnect`, the players a disconnect "
+        + "paused resume only once the accessory has been back (worn, with "
+        + "the output) this long; a drop meanwhile keeps them paused, so "
+        + "a link that drops and comes back again and again pauses them "
+        + "once and resumes them once"),
     boolean(
       "media.guardUnregisteredHeadphones", \.guardUnregisteredHeadphones,
       meaning: "treat headphones nobody registered (an output the sound "

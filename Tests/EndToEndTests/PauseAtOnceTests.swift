@@ -134,6 +134,39 @@ struct PauseAtOnceTests {
     }
   }
 
+  @Test(
+    "A headset that drops three times in a row: paused once, resumed once",
+    arguments: SoundServerKind.allCases)
+  func flappingHeadset(_ kind: SoundServerKind) async throws {
+    // Resumed when back, once back for 10 s: more than each drop here
+    // takes, on a loaded machine too.
+    let policy = try DaemonFixture.policyText().replacingOccurrences(
+      of: "resumeOnReconnect: false,", with: "resumeOnReconnect: true,"
+    ).replacingOccurrences(
+      of: "reconnectSettleSeconds: 2,", with: "reconnectSettleSeconds: 10,")
+    try await withMediaRig(kind, policy: policy, registered: false) { rig in
+      var sink = "buds"
+      for drop in 1...3 {
+        try await rig.server.unloadModule(try await rig.module(of: sink))
+        try await rig.waitForStatuses(
+          [(rig.playing[0], .paused), (rig.playing[1], .paused)],
+          "both players paused after drop \(drop)")
+        sink = try await rig.connectBuds(as: "buds-\(drop)")
+        try await rig.waitForDefault(sink)
+      }
+      try await rig.waitForStatuses(
+        [(rig.playing[0], .playing), (rig.playing[1], .playing)],
+        "both players resumed once the headset stayed")
+      let log = rig.daemon.log
+      #expect(
+        log.components(separatedBy: "Paused media players").count - 1 == 1,
+        "\(rig.daemon.logTail())")
+      #expect(
+        log.components(separatedBy: "Resumed media players").count - 1 == 1,
+        "\(rig.daemon.logTail())")
+    }
+  }
+
   /// The buds' output goes: the two playing players pause, the one the
   /// person paused stays so, and none is heard on the speaker meanwhile.
   static func budsGoAndThePlayersPause(_ rig: MediaRig) async throws {

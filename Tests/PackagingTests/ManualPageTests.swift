@@ -146,7 +146,7 @@ struct ManualPageTests {
     #expect(page.hasPrefix("ACCESSORYD.POLICY(5)"), "\(page.prefix(200))")
     // Markdown's code marks are left out of the page.
     func plain(_ text: String) -> String { text.replacing("`", with: "") }
-    #expect(PolicySchema.settings.count == 38)
+    #expect(PolicySchema.settings.count == 39)
     for setting in PolicySchema.settings {
       let meaning = plain(setting.meaning)
       #expect(

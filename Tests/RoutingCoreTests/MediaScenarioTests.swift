@@ -116,6 +116,7 @@ struct MediaScenario {
     for (address, entry) in try node["pauses"]?.object() ?? [:] {
       try entry.allow([
         "players", "at", "muted", "cause", "disconnected", "seenPaused",
+        "resumesAt",
       ])
       var pause = MediaMemory.Pause(
         players: try entry["players"]?.strings() ?? [:],
@@ -125,6 +126,7 @@ struct MediaScenario {
         disconnected: try entry["disconnected"]?.bool() ?? false)
       pause.seenPaused = Set(
         try entry["seenPaused"]?.list().map { try $0.string() } ?? [])
+      pause.resumesAt = try entry["resumesAt"]?.number()
       memory.pauses[address] = pause
     }
     for (address, entry) in try node["absences"]?.object() ?? [:] {
@@ -271,6 +273,8 @@ struct MediaScenario {
     case "bluetoothDisconnected":
       return .bluetoothDisconnected(
         accessory: try body.require("accessory").string())
+    case "backSettled":
+      return .backSettled(accessory: try body.require("accessory").string())
     default:
       throw node.error("unknown event '\(kind)'")
     }

@@ -129,7 +129,7 @@ struct PolicyLoaderTests {
         "media.pauseOnDisconnect: is not a known setting; expected one of "
         + "'pauseWhenTakenOff', 'resumeWhenPutBackWithinSeconds', "
         + "'whenUnpausable', 'pauseWhenDisconnected', 'resumeOnReconnect', "
-        + "'guardUnregisteredHeadphones'"),
+        + "'reconnectSettleSeconds', 'guardUnregisteredHeadphones'"),
     BadPolicy(
       kind: "media: a reconnect resume that is not a boolean",
       text: "{ version: 1, media: { resumeOnReconnect: 1 } }",

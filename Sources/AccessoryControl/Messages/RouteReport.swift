@@ -174,6 +174,10 @@ public struct PausedMedia: Sendable, Hashable, Codable {
   public var mutedStreams: [UInt32]
   /// Why.
   public var cause: Cause
+  /// When the players resume, the accessory being back after a
+  /// disconnect, unless it drops again before, in seconds since 1970; nil
+  /// while it is not back.
+  public var resumesAt: Double?
 
   /// Creates a record.
   public init(
@@ -191,6 +195,7 @@ public struct PausedMedia: Sendable, Hashable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case accessory, players, pausedAt, resumeUntil, mutedStreams, cause
+    case resumesAt
   }
 
   /// Reads a record; one from a daemon before `mutedStreams` and `cause`
@@ -207,6 +212,7 @@ public struct PausedMedia: Sendable, Hashable, Codable {
     cause =
       try container.decodeIfPresent(Cause.self, forKey: .cause)
       ?? .takenOff
+    resumesAt = try container.decodeIfPresent(Double.self, forKey: .resumesAt)
   }
 
   /// Writes the record, with `null` when it never resumes.
@@ -218,6 +224,7 @@ public struct PausedMedia: Sendable, Hashable, Codable {
     try container.encode(resumeUntil, forKey: .resumeUntil)
     try container.encode(mutedStreams, forKey: .mutedStreams)
     try container.encode(cause, forKey: .cause)
+    try container.encodeIfPresent(resumesAt, forKey: .resumesAt)
   }
 }
 

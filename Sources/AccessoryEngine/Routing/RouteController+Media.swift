@@ -57,7 +57,7 @@ extension RouteController {
       .pauseUndone(let accessory), .outputWentAway(let accessory, _, _, _),
       .graceEnded(let accessory, _), .unpaired(let accessory),
       .playersPaused(let accessory, _, _), .jackBack(let accessory, _),
-      .bluetoothDisconnected(let accessory):
+      .bluetoothDisconnected(let accessory), .backSettled(let accessory):
       involved.insert(accessory)
     case .leftOverMutes(let streams):
       involved.formUnion(streams.values)

@@ -264,6 +264,11 @@ extension RouteController {
     }) where absence.endsAt <= now {
       await mediaTake(.graceEnded(accessory: accessory, absence: absence.id))
     }
+    for (accessory, pause) in rules.media.pauses.sorted(by: {
+      $0.key < $1.key
+    }) where pause.resumesAt.map({ $0 <= now }) == true {
+      await mediaTake(.backSettled(accessory: accessory))
+    }
     for (address, wait) in media.resumesAwaitingMoves.sorted(by: {
       $0.key < $1.key
     })
@@ -377,12 +382,14 @@ extension RouteController {
       let resumes =
         window > 0 && !pause.players.isEmpty
         && (!pause.disconnected || resumesOnReconnect)
-      return PausedMedia(
+      var paused = PausedMedia(
         accessory: accessory, players: Self.players(pause.players),
         pausedAt: pause.at, resumeUntil: resumes ? pause.at + window : nil,
         mutedStreams: pause.muted.sorted(),
         cause: pause.disconnected || pause.cause == .disconnected
           ? .disconnected : .takenOff)
+      paused.resumesAt = pause.resumesAt
+      return paused
     }
     let away = rules.media.absences.map { accessory, absence in
       PausedMedia(

@@ -44,6 +44,9 @@ public enum MediaInput: Sendable, Hashable {
   /// BlueZ says the device disconnected (its `Connected` went false): an
   /// output of it that went away is not a profile switch.
   case bluetoothDisconnected(accessory: String)
+  /// An accessory a disconnect paused has been back for
+  /// `media.reconnectSettleSeconds`: its players may resume.
+  case backSettled(accessory: String)
 }
 
 /// One thing the media rules ask the daemon to do, in order.

@@ -30,6 +30,10 @@ public struct MediaMemory: Sendable, Hashable {
     /// Whether the accessory's output went away for good since: its
     /// players resume when it is back only if the policy says so.
     public var disconnected = false
+    /// When the players a disconnect paused resume, the accessory having
+    /// been back since `media.reconnectSettleSeconds` before; nil while
+    /// it is not back.
+    public var resumesAt: Double?
 
     /// Creates a record.
     public init(
@@ -117,7 +121,10 @@ public struct MediaMemory: Sendable, Hashable {
 
   /// When the first grace time running ends: the engine takes
   /// ``MediaInput/graceEnded(accessory:absence:)`` then.
-  public var nextWake: Double? { absences.values.map(\.endsAt).min() }
+  public var nextWake: Double? {
+    (absences.values.map(\.endsAt) + pauses.values.compactMap(\.resumesAt))
+      .min()
+  }
 
   /// Whether something is paused or an output is away: only then can a
   /// new state of the server, with every accessory's output still there,

@@ -49,6 +49,8 @@ public enum MediaRules {
       run.unpaired(accessory)
     case .bluetoothDisconnected(let accessory):
       run.bluetoothDisconnected(accessory)
+    case .backSettled(let accessory):
+      run.backSettled(accessory)
     }
     return (run.memory, run.effects)
   }

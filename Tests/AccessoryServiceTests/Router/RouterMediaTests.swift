@@ -254,12 +254,66 @@ struct RouterMediaTests {
       rig.clock.advance(by: 5.5)
       _ = await rig.events.nextMedia("mediaPaused")
       #expect(players.status("mpv") == .paused)
-      // The buds connect again and take the output back.
+      // The buds connect again and take the output back; once they have
+      // been back for media.reconnectSettleSeconds, the player resumes.
       await rig.server.addSink(Rig.buds, address: Rig.budsAddress)
+      await resumeIsDue(rig)
+      #expect(players.status("mpv") == .paused)
+      rig.clock.advance(by: 2)
       _ = await rig.events.nextMedia("mediaResumed")
       #expect(players.status("mpv") == .playing)
       #expect(await rig.server.sinkOf(1) == Rig.buds)
       #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+    }
+  }
+
+  @Test(
+    "A link that drops three times in ten seconds: paused once, resumed once")
+  func flappingLink() async throws {
+    try await Rig.run(
+      policy: "{ version: 1, media: { resumeOnReconnect: true } }",
+      withPlayers: true
+    ) { rig in
+      let players = try await budsPlaying(rig)
+      for drop in 1...3 {
+        await rig.server.removeSink(Rig.buds)
+        if drop == 1 {
+          _ = await rig.events.nextMedia("streamMuted")
+          // Past the profile switch's window: gone, paused.
+          rig.clock.advance(by: 0.5)
+          _ = await rig.events.nextMedia("mediaPaused")
+        } else {
+          // Dropped before the resume was due: it is not any more.
+          while await rig.router.pausedMedia(resumingWithin: 60).first?
+            .resumesAt != nil
+          {
+            await Task.yield()
+          }
+          rig.clock.advance(by: 0.5)
+        }
+        // Back for a second, less than media.reconnectSettleSeconds.
+        await rig.server.addSink(Rig.buds, address: Rig.budsAddress)
+        await resumeIsDue(rig)
+        rig.clock.advance(by: 1)
+        await rig.router.reconcile(because: "a test asked")
+        #expect(players.status("mpv") == .paused, "drop \(drop)")
+      }
+      rig.clock.advance(by: 1)
+      _ = await rig.events.nextMedia("mediaResumed")
+      #expect(players.status("mpv") == .playing)
+      #expect(
+        players.calls == ["pause \(bus("mpv"))", "play \(bus("mpv"))"],
+        "\(players.calls)")
+    }
+  }
+
+  /// Waits until the engine holds a resume due for the buds, back after a
+  /// disconnect.
+  private func resumeIsDue(_ rig: Rig) async {
+    while await rig.router.pausedMedia(resumingWithin: 60).first?.resumesAt
+      == nil
+    {
+      await Task.yield()
     }
   }
 

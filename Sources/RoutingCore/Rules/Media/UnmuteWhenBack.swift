@@ -1,7 +1,7 @@
 // Media rule `unmute-back`: a stream muted for an accessory is unmuted
 // once it plays on the accessory's output again while it is worn; an
 // output back after a disconnect resumes its players if the policy says
-// so.
+// so, once it has been back for media.reconnectSettleSeconds.
 
 extension MediaRun {
   /// Rule `unmute-back`, on a new state of the sound server: notes the
@@ -10,6 +10,19 @@ extension MediaRun {
   mutating func serverChanged(from previous: MediaView.Server?) {
     if let previous { noteVanishedOutputs(from: previous) }
     settleAll()
+  }
+
+  /// Rule `unmute-back`: the wait of an accessory back after a disconnect
+  /// is over.
+  ///
+  /// It has been back for `media.reconnectSettleSeconds`. Without the
+  /// server, the wait starts again once it is back.
+  mutating func backSettled(_ address: String) {
+    guard view.server != nil else {
+      memory.pauses[address]?.resumesAt = nil
+      return
+    }
+    settle(address)
   }
 
   /// Settles every accessory the memory holds something for.
@@ -70,12 +83,24 @@ extension MediaRun {
       pause.muted = pause.muted.filter {
         outputOf[$0] != nil && !unmuting.contains($0)
       }
-      // Back after a disconnect, worn, with the output on it.
+      // Back after a disconnect, worn, with the output on it, for
+      // media.reconnectSettleSeconds (at once when it does not resume): a
+      // drop before then keeps the players paused.
       if pause.disconnected, !offHead, let output = server.defaultOutput,
         outputs.contains(output)
       {
-        reconnected = pause
-        pause.players = [:]
+        let settle =
+          policy.resumeOnReconnect ? policy.reconnectSettleSeconds : 0
+        let resumesAt = pause.resumesAt ?? now + settle
+        if now >= resumesAt {
+          reconnected = pause
+          pause.players = [:]
+          pause.resumesAt = nil
+        } else {
+          pause.resumesAt = resumesAt
+        }
+      } else {
+        pause.resumesAt = nil
       }
       memory.pauses[address] =
         pause.players.isEmpty && pause.muted.isEmpty ? nil : pause
