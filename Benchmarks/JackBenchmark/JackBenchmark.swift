@@ -228,7 +228,10 @@ struct JackBenchmark {
           "kernel and server", 1
         ),
         ("\(kind), silent (muted)", figure.silent, "", 1),
-        ("\(kind), paused", figure.paused, "after the 5 s grace", 0),
+        (
+          "\(kind), paused", figure.paused,
+          "at once: a jack has no profile switch", 0
+        ),
         (
           "\(kind), audible on the speakers", figure.audible,
           "target 0 ms", 1

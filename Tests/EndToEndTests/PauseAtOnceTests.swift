@@ -10,7 +10,9 @@ import MPRIS
 import TestSupport
 import Testing
 
-@Suite("Headphones that go pause at once, end to end", .timeLimit(.minutes(5)))
+@Suite(
+  "Headphones that go pause at once, end to end", .serialized,
+  .timeLimit(.minutes(5)))
 struct PauseAtOnceTests {
   /// The default policy with a reappear grace time so long (600 s) that
   /// within a test's waits only BlueZ's word or the profile switch's window
@@ -138,12 +140,12 @@ struct PauseAtOnceTests {
     "A headset that drops three times in a row: paused once, resumed once",
     arguments: SoundServerKind.allCases)
   func flappingHeadset(_ kind: SoundServerKind) async throws {
-    // Resumed when back, once back for 10 s: more than each drop here
+    // Resumed when back, once back for 20 s: more than each drop here
     // takes, on a loaded machine too.
     let policy = try DaemonFixture.policyText().replacingOccurrences(
       of: "resumeOnReconnect: false,", with: "resumeOnReconnect: true,"
     ).replacingOccurrences(
-      of: "reconnectSettleSeconds: 2,", with: "reconnectSettleSeconds: 10,")
+      of: "reconnectSettleSeconds: 2,", with: "reconnectSettleSeconds: 20,")
     try await withMediaRig(kind, policy: policy, registered: false) { rig in
       var sink = "buds"
       for drop in 1...3 {
@@ -156,7 +158,7 @@ struct PauseAtOnceTests {
       }
       try await rig.waitForStatuses(
         [(rig.playing[0], .playing), (rig.playing[1], .playing)],
-        "both players resumed once the headset stayed")
+        "both players resumed once the headset stayed", within: .seconds(60))
       let log = rig.daemon.log
       #expect(
         log.components(separatedBy: "Paused media players").count - 1 == 1,

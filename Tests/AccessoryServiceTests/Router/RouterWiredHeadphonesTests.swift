@@ -60,7 +60,9 @@ struct RouterWiredHeadphonesTests {
       _ = await rig.events.nextMedia("streamMuted")
       #expect(await rig.server.isMuted(1))
       #expect(await rig.server.isMuted(2))
-      // A jack has no profile switch: no grace time.
+      // A jack has no profile switch: no grace time, only the tenth of a
+      // second the rules give the server's state and the link's mutes.
+      rig.clock.advance(by: 0.1)
       _ = await rig.events.nextMedia("mediaPaused")
       _ = await rig.events.nextMedia("streamUnmuted")
       #expect(players.status("mpv") == .paused)
@@ -77,6 +79,7 @@ struct RouterWiredHeadphonesTests {
       let players = try await headphonesPlaying(rig)
       await plug(rig, in: false)
       _ = await rig.events.nextMedia("streamMuted")
+      rig.clock.advance(by: 0.1)
       _ = await rig.events.nextMedia("mediaPaused")
       _ = await rig.events.nextMedia("streamUnmuted")
       await plug(rig, in: true)

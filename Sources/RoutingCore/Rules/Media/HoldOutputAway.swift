@@ -98,11 +98,14 @@ extension MediaRun {
     guard memory.absences[address] == nil else { return }
     memory.lastAbsence += 1
     let grace = policy.reappearGraceSeconds + MediaRules.graceMargin
+    // "At once" still waits for the server's state that shows the change
+    // and for the link's mutes, which come apart.
     let window: Double =
       switch (isJack, view.bluetoothConnected[address]) {
-      case (true, _), (false, false?): 0
+      case (true, _), (false, false?): MediaRules.settleMargin
       case (false, true?): grace
-      case (false, nil): min(policy.profileSwitchSeconds, grace)
+      case (false, nil):
+        max(min(policy.profileSwitchSeconds, grace), MediaRules.settleMargin)
       }
     memory.absences[address] = .init(
       id: memory.lastAbsence, since: now, endsAt: now + window,
@@ -115,4 +118,8 @@ extension MediaRules {
   /// that went away, in seconds: the router decides at the end of the
   /// grace time, and the streams stay muted until it has.
   public static let graceMargin = 0.5
+  /// How long the rules wait, at least, before deciding on an output that
+  /// went away, in seconds: the server's state that shows it gone and the
+  /// link's mutes of the streams it moved arrive apart.
+  public static let settleMargin = 0.1
 }
