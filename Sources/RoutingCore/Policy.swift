@@ -159,8 +159,9 @@ public struct Policy: Sendable, Hashable {
   public var resumeWhenPutBackWithinSeconds: Double = 60
   /// What happens to the streams on it that no player can pause.
   public var whenUnpausable: UnpausableAction = .mute
-  /// Whether an accessory's output that goes away for good (past the
-  /// reappear grace time) pauses the players that played on it.
+  /// Whether an accessory's output that goes away for good (BlueZ says it
+  /// disconnected, a jack is pulled, or it is not back in time) pauses
+  /// the players that played on it.
   public var pauseWhenDisconnected = true
   /// Whether the players such a disconnect paused resume when the
   /// accessory connects again and the output is back on it (within

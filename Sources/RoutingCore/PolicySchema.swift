@@ -320,12 +320,15 @@ public enum PolicySchema {
         + "game, `pacat`, a browser tab without a media session)"),
     boolean(
       "media.pauseWhenDisconnected", \.pauseWhenDisconnected,
-      meaning: "when an accessory's output goes away for good (it has not "
-        + "come back within `connection.reappearGraceSeconds`), pause the "
-        + "players that played on it; until then (a profile switch, say) "
-        + "the streams the sound server moved to another output are muted, "
-        + "and unmuted when they are back on the accessory",
-      valuesNote: "`false`: at the end of the grace time the streams are "
+      meaning: "when an accessory's output goes away for good (BlueZ says "
+        + "it disconnected, a jack is pulled, or it is not back within "
+        + "`connection.profileSwitchSeconds`, or within "
+        + "`connection.reappearGraceSeconds` while BlueZ says it is "
+        + "connected), pause the players that played on it; until then (a "
+        + "profile switch, say) the streams the sound server moved to "
+        + "another output are muted, and unmuted when they are back on the "
+        + "accessory",
+      valuesNote: "`false`: once it is gone for good the streams are "
         + "unmuted where the server put them"),
     boolean(
       "media.resumeOnReconnect", \.resumeOnReconnect,
@@ -348,8 +351,8 @@ public enum PolicySchema {
         + "disconnect, a profile switch, the jack pulled): the streams the "
         + "server moves off them, or a pulled jack's card plays on its "
         + "speakers, are muted at once, unmuted when they are back on them, "
-        + "and their players paused if they do not come back within "
-        + "`connection.reappearGraceSeconds`",
+        + "and their players paused once they are gone for good (see "
+        + "`media.pauseWhenDisconnected`)",
       valuesNote: "`false`: only registered accessories are guarded; the "
         + "streams of other headphones play where the server moves them"),
 

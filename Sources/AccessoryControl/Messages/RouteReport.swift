@@ -141,8 +141,8 @@ public struct PausedMedia: Sendable, Hashable, Codable {
 
     /// The accessory that had the output was taken off.
     public static let takenOff = Cause(rawValue: "takenOff")
-    /// The accessory's output went away and did not come back within the
-    /// reappear grace time.
+    /// The accessory's output went away for good: BlueZ said it
+    /// disconnected, a jack was pulled, or it did not come back in time.
     public static let disconnected = Cause(rawValue: "disconnected")
     /// The accessory's output went away and is expected back (a profile
     /// switch): the streams the server moved elsewhere are muted.

@@ -244,8 +244,9 @@ extension RouteController {
     return !current.outputsNoLongerTheirs(since: previous).isEmpty
   }
 
-  /// When the media part next needs the loop: the end of a grace time, or
-  /// of a resume's wait for the route.
+  /// When the media part next needs the loop: the end of a wait for an
+  /// output that went, of a reconnect's settling, or of a resume's wait
+  /// for the route.
   var nextMediaWake: Date? {
     guard followsMedia else { return nil }
     let times =
@@ -254,8 +255,9 @@ extension RouteController {
     return times.min().map { Date(timeIntervalSince1970: $0) }
   }
 
-  /// Ends the grace times that are over, and the resumes' waits that the
-  /// server's state or the time answered.
+  /// Ends the waits for outputs that are over, the reconnects that have
+  /// settled, and the resumes' waits that the server's state or the time
+  /// answered.
   func mediaWakes() async {
     guard followsMedia else { return }
     let now = mediaNow
@@ -388,7 +390,13 @@ extension RouteController {
         mutedStreams: pause.muted.sorted(),
         cause: pause.disconnected || pause.cause == .disconnected
           ? .disconnected : .takenOff)
-      paused.resumesAt = pause.resumesAt
+      // A resume that waits for the reconnect to settle, when one will come.
+      if resumes,
+        let resumesAt = pause.resumesAt,
+        resumesAt - policies.policy.reconnectSettleSeconds <= pause.at + window
+      {
+        paused.resumesAt = resumesAt
+      }
       return paused
     }
     let away = rules.media.absences.map { accessory, absence in

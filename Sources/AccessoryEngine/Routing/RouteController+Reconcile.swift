@@ -576,12 +576,18 @@ extension RouteController {
     let connected = Dictionary(
       devices.map { ($0.address.description, $0.isConnected) },
       uniquingKeysWith: { $0 || $1 })
-    let dropped = bluetoothConnections.filter {
-      $0.value && connected[$0.key] != true
-    }.keys.sorted()
+    // An empty list is BlueZ gone (its source ended), which says nothing
+    // of the devices: only a device BlueZ lists as not connected, or one
+    // removed while it lists others, dropped.
+    let dropped =
+      devices.isEmpty
+      ? []
+      : bluetoothConnections.filter {
+        $0.value && connected[$0.key] != true
+      }.keys.sorted()
     bluetoothConnections = connected
     for address in dropped {
-      await post(.bluetoothDisconnected(accessory: address))
+      _ = inbox.post(.media(.input(.bluetoothDisconnected(accessory: address))))
     }
     guard headphoneClasses.replace(from: devices) else { return }
     // The media rules' view of the outputs depends on them.

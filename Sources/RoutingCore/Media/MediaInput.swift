@@ -31,7 +31,8 @@ public enum MediaInput: Sendable, Hashable {
   case jackBack(accessory: String, output: UInt32)
   /// The sound server's state changed; the view holds the new one.
   case serverChanged(previous: MediaView.Server?)
-  /// The reappear grace time of an output that went away ended.
+  /// The wait for an output that went away ended (a profile switch's
+  /// window, the reappear grace time, or at once on BlueZ's word).
   case graceEnded(accessory: String, absence: Int)
   /// A player changed status (nil: it went away).
   case playerChanged(busName: String, status: MediaView.PlayerStatus?)

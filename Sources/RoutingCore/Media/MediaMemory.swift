@@ -6,8 +6,8 @@
 public enum MediaPauseCause: String, Sendable, Hashable, Codable {
   /// The accessory that had the output was taken off.
   case takenOff
-  /// The accessory's output went away and did not come back within the
-  /// reappear grace time.
+  /// The accessory's output went away for good: BlueZ said it
+  /// disconnected, a jack was pulled, or it did not come back in time.
   case disconnected
 }
 
@@ -48,9 +48,9 @@ public struct MediaMemory: Sendable, Hashable {
     }
   }
 
-  /// An accessory's output that went away and is expected back within the
-  /// reappear grace time: the streams the server moved elsewhere are
-  /// muted meanwhile.
+  /// An accessory's output that went away and is waited for (a profile
+  /// switch), for as long as BlueZ's word or the policy says: the streams
+  /// the server moved elsewhere are muted meanwhile.
   public struct Absence: Sendable, Hashable {
     /// Tells this absence from a later one of the same accessory, for a
     /// wake-up that comes late.
@@ -119,8 +119,10 @@ public struct MediaMemory: Sendable, Hashable {
   /// Creates an empty memory.
   public init() {}
 
-  /// When the first grace time running ends: the engine takes
-  /// ``MediaInput/graceEnded(accessory:absence:)`` then.
+  /// When the rules next need the engine: the first wait for an output
+  /// that ends (the engine takes ``MediaInput/graceEnded(accessory:absence:)``
+  /// then), or the first reconnect that has settled
+  /// (``MediaInput/backSettled(accessory:)``).
   public var nextWake: Double? {
     (absences.values.map(\.endsAt) + pauses.values.compactMap(\.resumesAt))
       .min()

@@ -76,13 +76,14 @@ extension MediaRun {
 
 extension MediaRun {
   /// Rule `pause-gone`: BlueZ says the device disconnected, so an output
-  /// of it that went is not a profile switch: the rules decide at once.
+  /// of it that went is not a profile switch: the rules decide at once,
+  /// but never before ``MediaRules/settleMargin`` after it went (the
+  /// link's mutes of its streams may still be on their way).
   mutating func bluetoothDisconnected(_ address: String) {
-    guard var absence = memory.absences[address], absence.endsAt > now else {
-      return
-    }
-    absence.endsAt = now
-    absence.graceEndsAt = now
+    guard var absence = memory.absences[address] else { return }
+    let at = max(now, absence.since + MediaRules.settleMargin)
+    absence.endsAt = min(absence.endsAt, at)
+    absence.graceEndsAt = min(absence.graceEndsAt, at)
     memory.absences[address] = absence
   }
 }

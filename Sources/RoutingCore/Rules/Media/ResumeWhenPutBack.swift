@@ -21,9 +21,12 @@ extension MediaRun {
 
   /// Resumes a pause's players that are still Paused, within the window,
   /// unless a disconnect paused them and the policy does not resume those.
+  ///
+  /// - Parameter backAt: When the accessory was back, if not now: the
+  ///   window is judged then, not after the reconnect settled.
   mutating func resume(
     _ pause: MediaMemory.Pause, _ address: String, within window: Double,
-    reason: String
+    reason: String, backAt: Double? = nil
   ) {
     guard !pause.players.isEmpty else { return }
     if pause.disconnected, !policy.resumeOnReconnect {
@@ -34,7 +37,7 @@ extension MediaRun {
             + "media.resumeOnReconnect is false"))
       return
     }
-    let elapsed = now - pause.at
+    let elapsed = (backAt ?? now) - pause.at
     guard window > 0, elapsed <= window else {
       let shown = (elapsed * 10).rounded() / 10
       effects.append(

@@ -77,6 +77,7 @@ extension MediaRun {
       startAbsence(of: address)
     }
     var reconnected: MediaMemory.Pause?
+    var backAt = now
     if var pause = memory.pauses[address] {
       let unmuting = pause.muted.filter(isBack)
       back.formUnion(unmuting)
@@ -93,6 +94,7 @@ extension MediaRun {
           policy.resumeOnReconnect ? policy.reconnectSettleSeconds : 0
         let resumesAt = pause.resumesAt ?? now + settle
         if now >= resumesAt {
+          backAt = resumesAt - settle
           reconnected = pause
           pause.players = [:]
           pause.resumesAt = nil
@@ -109,7 +111,7 @@ extension MediaRun {
     if let reconnected {
       resume(
         reconnected, address, within: policy.resumeWhenPutBackWithinSeconds,
-        reason: "the accessory connected again")
+        reason: "the accessory connected again", backAt: backAt)
     }
   }
 }
