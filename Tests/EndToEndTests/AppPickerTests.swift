@@ -18,7 +18,7 @@ struct AppPickerTests {
   /// with q and Ctrl-C, shown empty, and answered by `--select`.
   @Test(
     "An app's picker is answered in the terminal, cancelled, and by a script",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(4)))
   func appPicker() async throws {
     try await withHeadsets(extra: [
       MockDevice(address: "AA:BB:CC:DD:EE:07", name: "Lamp")
@@ -124,7 +124,7 @@ struct AppPickerTests {
   /// `--select` takes only an offered device.
   @Test(
     "An app's picker that filters discovery results lists what it offers",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(4)))
   func filteredAppPicker() async throws {
     try await withHeadsets { rig in try await filteredAppPicker(rig) }
   }

@@ -11,7 +11,7 @@ import Testing
 struct BlueZDiscoveryTests {
   @Test(
     "BlueZ and the sound server join; descriptors, migration, a device goes",
-    .timeLimit(.minutes(2)), arguments: SoundServerKind.allCases)
+    .timeLimit(.minutes(4)), arguments: SoundServerKind.allCases)
   func bluezAndSoundServer(_ kind: SoundServerKind) async throws {
     let lamp = "AA:BB:CC:DD:EE:07"
     let devices = [
@@ -163,7 +163,7 @@ extension BlueZDiscoveryTests {
 
   @Test(
     "Descriptor options over a table of BlueZ devices",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(4)))
   func descriptorTable() async throws {
     let devices = [
       MockDevice(
@@ -269,7 +269,7 @@ extension BlueZDiscoveryTests {
     "The adapters scan only while someone follows discovery",
     // BlueZ's mock and gdbus start slowly beside busy loops, as for the
     // other BlueZ tests.
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(4)))
   func scansOnlyWhileFollowed() async throws {
     try await withBlueZRig(devices: []) { rig, mock in
       /// Polls the adapter's `Discovering` until it is `expected`.

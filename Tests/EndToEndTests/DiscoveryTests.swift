@@ -11,7 +11,7 @@ import Testing
 struct DiscoveryTests {
   @Test(
     "Sound-server outputs are discovered, paired, renamed, migrated, removed",
-    .timeLimit(.minutes(2)), arguments: SoundServerKind.allCases)
+    .timeLimit(.minutes(4)), arguments: SoundServerKind.allCases)
   func soundServerDevices(_ kind: SoundServerKind) async throws {
     try await withRig(kind, phones: true, streams: 0) { rig in
       // Both headsets are seen, from the sound server, with their outputs.

@@ -49,7 +49,7 @@ private func doctor(
 struct DoctorTests {
   @Test(
     "Everything right is ok; each wrong part is named with its fix",
-    .timeLimit(.minutes(2)), arguments: SoundServerKind.allCases)
+    .timeLimit(.minutes(4)), arguments: SoundServerKind.allCases)
   func doctorNamesEachProblem(_ kind: SoundServerKind) async throws {
     let mock = try await BlueZMock.start()
     defer { mock.stop() }

@@ -285,9 +285,10 @@ private func withPlayers(
   try await rig.waitForStatuses(
     [(playing[0], .playing), (playing[1], .playing), (paused, .paused)],
     "two players playing and one paused",
-    // mpv starts slowly on a machine busy with other tests.
-    within: .seconds(30))
-  try await rig.waitForThePlayers(on: "buds", within: .seconds(30))
+    // mpv starts slowly on a machine busy with other tests (a minute, seen
+    // with the whole suite starting at once on two cores).
+    within: .seconds(60))
+  try await rig.waitForThePlayers(on: "buds", within: .seconds(60))
   try await body(rig)
   for player in playing + [paused] { await player.stop() }
   #expect(await daemon.stop() == 0, "\(daemon.logTail())")

@@ -114,7 +114,7 @@ final class AccessoryManager: @unchecked Sendable {
 struct SetupCompanionTests {
   @Test(
     "Apple's session, picker and events drive accessoryd; acctl answers",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(4)))
   func companionSetsUpAndRegisters() async throws {
     let devices = [
       MockDevice(
@@ -347,7 +347,7 @@ final class FilteringManager: @unchecked Sendable {
 extension SetupCompanionTests {
   @Test(
     "filterDiscoveryResults: the app sees accessoryDiscovered and offers",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(4)))
   func companionFiltersDiscoveryResults() async throws {
     let devices = [
       MockDevice(
