@@ -48,11 +48,15 @@ struct PauseAtOnceTests {
       kind, policy: try Self.policy(profileSwitchSeconds: "0"),
       registered: false, bluez: mock
     ) { rig in
+      // The router's own word that it knows the headset is connected:
+      // discovery, which `acctl list` reads, may know it sooner.
       try await waitUntil(
-        "accessoryd knows the headset from BlueZ", within: .seconds(30)
+        "accessoryd knows from BlueZ that the headset is connected",
+        within: .seconds(30)
       ) {
-        try await rig.acctl(["list"]).stdout.split(separator: "\n").contains {
-          $0.contains(budsAddress) && $0.contains("bluez")
+        rig.daemon.log.split(separator: "\n").contains {
+          $0.contains("BlueZ says the device is connected")
+            && $0.contains(budsAddress)
         }
       }
       let processes = Set(rig.playing.map(\.processID))

@@ -585,8 +585,19 @@ extension RouteController {
       : bluetoothConnections.filter {
         $0.value && connected[$0.key] != true
       }.keys.sorted()
+    let joined = connected.filter {
+      $0.value && bluetoothConnections[$0.key] != true
+    }.keys.sorted()
     bluetoothConnections = connected
+    for address in joined {
+      logger.info(
+        "BlueZ says the device is connected",
+        metadata: ["accessory.address": address])
+    }
     for address in dropped {
+      logger.info(
+        "BlueZ says the device disconnected",
+        metadata: ["accessory.address": address])
       _ = inbox.post(.media(.input(.bluetoothDisconnected(accessory: address))))
     }
     guard headphoneClasses.replace(from: devices) else { return }
