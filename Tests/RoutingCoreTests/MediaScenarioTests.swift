@@ -116,7 +116,7 @@ struct MediaScenario {
     for (address, entry) in try node["pauses"]?.object() ?? [:] {
       try entry.allow([
         "players", "at", "muted", "cause", "disconnected", "seenPaused",
-        "resumesAt",
+        "resumesAt", "awaySince",
       ])
       var pause = MediaMemory.Pause(
         players: try entry["players"]?.strings() ?? [:],
@@ -127,6 +127,7 @@ struct MediaScenario {
       pause.seenPaused = Set(
         try entry["seenPaused"]?.list().map { try $0.string() } ?? [])
       pause.resumesAt = try entry["resumesAt"]?.number()
+      pause.awaySince = try entry["awaySince"]?.number()
       memory.pauses[address] = pause
     }
     for (address, entry) in try node["absences"]?.object() ?? [:] {

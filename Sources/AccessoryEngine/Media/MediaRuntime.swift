@@ -25,6 +25,9 @@ struct MediaRuntime {
   var personMoves: [UInt32] = []
   /// The pauses in flight, by accessory: cancelled when the engine stops.
   var pauseTasks: [String: Task<Void, Never>] = [:]
+  /// The last resume of each accessory: cancelled when the engine stops,
+  /// so that nothing is resumed or announced after it.
+  var resumeTasks: [String: Task<Void, Never>] = [:]
   /// Streams the link muted as their output vanished whose news came too
   /// late for the loop: given back as the engine stops.
   var mutedAfterTheLoop: [UInt32: HeadphonesIdentity] = [:]

@@ -215,7 +215,7 @@ extension RouteController {
     let hands = MediaHands(players: players, logger: logger, clock: clock)
     let events = self.events
     let logger = self.logger
-    Task {
+    media.resumeTasks[accessory] = Task {
       let resumed = await hands.resume(paused)
       guard !resumed.isEmpty else { return }
       logger.notice(

@@ -79,6 +79,8 @@ extension RouteController {
     await link.muteStreams(whenTheirSinkVanishes: nil)
     for task in media.pauseTasks.values { task.cancel() }
     media.pauseTasks = [:]
+    for task in media.resumeTasks.values { task.cancel() }
+    media.resumeTasks = [:]
     for (_, wait) in media.resumesAwaitingMoves {
       for answer in wait.answers { answer() }
     }
@@ -386,14 +388,16 @@ extension RouteController {
         && (!pause.disconnected || resumesOnReconnect)
       var paused = PausedMedia(
         accessory: accessory, players: Self.players(pause.players),
-        pausedAt: pause.at, resumeUntil: resumes ? pause.at + window : nil,
+        pausedAt: pause.at,
+        resumeUntil: resumes ? pause.awayFrom + window : nil,
         mutedStreams: pause.muted.sorted(),
         cause: pause.disconnected || pause.cause == .disconnected
           ? .disconnected : .takenOff)
       // A resume that waits for the reconnect to settle, when one will come.
       if resumes,
         let resumesAt = pause.resumesAt,
-        resumesAt - policies.policy.reconnectSettleSeconds <= pause.at + window
+        resumesAt - policies.policy.reconnectSettleSeconds
+          <= pause.awayFrom + window
       {
         paused.resumesAt = resumesAt
       }

@@ -34,6 +34,14 @@ public struct MediaMemory: Sendable, Hashable {
     /// been back since `media.reconnectSettleSeconds` before; nil while
     /// it is not back.
     public var resumesAt: Double?
+    /// When the accessory was last away, if it came back since the pause
+    /// and went again (a flapping link): the put-back window counts from
+    /// then, not from the pause.
+    public var awaySince: Double?
+
+    /// When the time away that the put-back window measures began: the
+    /// last drop, or the pause.
+    public var awayFrom: Double { awaySince ?? at }
 
     /// Creates a record.
     public init(

@@ -63,6 +63,7 @@ extension MediaRun {
     pause.muted.formUnion(muted)
     if !paused.isEmpty {
       pause.at = now
+      pause.awaySince = nil
       pause.cause = cause
     }
     pause.disconnected = pause.disconnected || cause == .disconnected

@@ -37,7 +37,7 @@ extension MediaRun {
             + "media.resumeOnReconnect is false"))
       return
     }
-    let elapsed = (backAt ?? now) - pause.at
+    let elapsed = (backAt ?? now) - pause.awayFrom
     guard window > 0, elapsed <= window else {
       let shown = (elapsed * 10).rounded() / 10
       effects.append(

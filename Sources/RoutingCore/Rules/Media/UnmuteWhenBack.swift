@@ -102,6 +102,9 @@ extension MediaRun {
           pause.resumesAt = resumesAt
         }
       } else {
+        // Back and waiting to settle, and gone again: the time away the
+        // put-back window measures starts now.
+        if pause.resumesAt != nil { pause.awaySince = now }
         pause.resumesAt = nil
       }
       memory.pauses[address] =
