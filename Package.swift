@@ -48,7 +48,7 @@ let package = Package(
     ),
     .target(
       name: "AudioAccessoryKit",
-      dependencies: ["ConcurrencyHelpers", "AccessorySetupKit", "Logging", "AccessoryControl"]
+      dependencies: ["ConcurrencyHelpers", "AccessorySetupKit", "AccessoryControl"]
     ),
 
     // MARK: - Backend: the registry, its state file and the in-process engine
@@ -126,22 +126,23 @@ let package = Package(
       name: "DaemonInputs",
       dependencies: [
         "DaemonLifecycle", "SystemCalls", "ConcurrencyHelpers", "AccessoryControl",
-        "AccessoryBackend", "AudioAccessoryKit", "PulseAudio", "BlueZ", "MPRIS", "Logging",
-        "RoutingCore",
+        "AccessorySetupKit", "CoreBluetooth", "PulseAudio", "BlueZ", "MPRIS", "Logging",
       ]
     ),
     .target(
       name: "AccessoryEngine",
       dependencies: [
         "DaemonLifecycle", "DaemonInputs", "ConcurrencyHelpers", "AccessoryControl",
-        "AccessoryBackend", "AudioAccessoryKit", "PulseAudio", "MPRIS", "Logging", "RoutingCore",
+        "AccessoryBackend", "AccessorySetupKit", "AudioAccessoryKit", "PulseAudio", "MPRIS",
+        "Logging", "RoutingCore",
       ]
     ),
     .target(
       name: "HeadphoneReaders",
       dependencies: [
-        "DaemonLifecycle", "DaemonInputs", "SystemCalls", "ConcurrencyHelpers",
-        "AccessoryControl", "AccessoryBackend", "AudioAccessoryKit", "BlueZ", "Logging",
+        "DaemonLifecycle", "DaemonInputs", "ConcurrencyHelpers",
+        "AccessoryControl", "AccessoryBackend", "AccessorySetupKit", "AudioAccessoryKit", "BlueZ",
+        "Logging",
         "HeadphoneProtocols", "HeadphoneLinks", "RoutingCore",
       ]
     ),
@@ -149,8 +150,8 @@ let package = Package(
       name: "DaemonControl",
       dependencies: [
         "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders", "SystemCalls",
-        "ConcurrencyHelpers", "AccessoryControl", "AccessoryBackend", "AudioAccessoryKit",
-        "PulseAudio", "MPRIS", "Logging", "RoutingCore", "CommandLineKit",
+        "ConcurrencyHelpers", "AccessoryControl", "AccessoryBackend", "AccessorySetupKit",
+        "AudioAccessoryKit", "CoreBluetooth", "MPRIS", "Logging", "RoutingCore",
       ]
     ),
 
@@ -181,8 +182,8 @@ let package = Package(
     .target(
       name: "AcctlCommands",
       dependencies: [
-        "ConcurrencyHelpers", "CommandLineKit", "AccessoryControl", "AudioAccessoryKit", "RoutingCore",
-        "HeadphoneProtocols", "SystemCalls",
+        "ConcurrencyHelpers", "CommandLineKit", "AccessoryControl", "AccessorySetupKit",
+        "AudioAccessoryKit", "CoreBluetooth", "RoutingCore", "HeadphoneProtocols", "SystemCalls",
       ]
     ),
     .executableTarget(
@@ -203,7 +204,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "AccessoryDemo",
-      dependencies: ["AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging"],
+      dependencies: ["AudioAccessoryKit", "AccessoryBackend", "Logging"],
       path: "Examples/AccessoryDemo"
     ),
     .executableTarget(
@@ -215,7 +216,7 @@ let package = Package(
       name: "AccessorydBenchmark",
       dependencies: [
         "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryControl", "AccessoryBackend",
-        "AccessorySetupKit", "BenchmarkSupport", "PulseAudio", "TestSupport", "MPRIS",
+        "AccessorySetupKit", "BenchmarkSupport", "PulseAudio", "SystemCalls", "TestSupport", "MPRIS",
       ],
       path: "Benchmarks/AccessorydBenchmark"
     ),
@@ -261,7 +262,8 @@ let package = Package(
       name: "FuzzTargets",
       dependencies: [
         "AccessoryControl", "AccessorySetupKit", "AudioAccessoryKit", "DaemonLifecycle",
-        "DaemonControl", "AcctlCommands", "BlueZ", "CommandLineKit",
+        "DaemonInputs", "AccessoryEngine", "HeadphoneReaders", "DaemonControl", "AcctlCommands",
+        "BlueZ", "CommandLineKit",
         "DBus", "HeadphoneProtocols", "RoutingCore",
       ],
       path: "Fuzz/FuzzTargets"
@@ -286,7 +288,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "StateFileWriter",
-      dependencies: ["AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit"],
+      dependencies: ["AudioAccessoryKit", "AccessoryBackend", "AccessoryControl"],
       path: "Tests/StateFileWriter"
     ),
 
@@ -316,7 +318,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HeadphoneLinksTests",
-      dependencies: ["HeadphoneLinks", "HeadphoneProtocols"]
+      dependencies: ["HeadphoneLinks", "HeadphoneProtocols", "AccessoryControl", "ConcurrencyHelpers"]
     ),
     .testTarget(
       name: "PackagingTests",
@@ -340,8 +342,8 @@ let package = Package(
     .testTarget(
       name: "AudioAccessoryKitTests",
       dependencies: [
-        "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryBackend", "AccessorySetupKit", "Logging", "TestSupport",
-        "StateFileWriter", "CoreBluetooth",
+        "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryBackend", "AccessoryControl",
+        "AccessorySetupKit", "Logging", "TestSupport", "StateFileWriter", "CoreBluetooth",
       ]
     ),
     .testTarget(
@@ -349,8 +351,9 @@ let package = Package(
       dependencies: [
         "SystemCalls",
         "ConcurrencyHelpers", "DaemonLifecycle", "DaemonInputs", "AccessoryEngine",
-        "HeadphoneReaders", "DaemonControl", "AudioAccessoryKit", "AccessoryBackend", "PulseAudio", "TestSupport",
-        "Logging", "MPRIS", "HeadphoneProtocols", "RoutingCore",
+        "HeadphoneReaders", "DaemonControl", "AccessoryControl", "AccessorySetupKit",
+        "AudioAccessoryKit", "AccessoryBackend", "BlueZ", "CoreBluetooth", "PulseAudio",
+        "TestSupport", "Logging", "MPRIS", "HeadphoneProtocols", "RoutingCore",
       ]
     ),
     .testTarget(
@@ -365,7 +368,7 @@ let package = Package(
     .testTarget(
       name: "BlueZTests",
       dependencies: [
-        "BlueZ", "AccessorySetupKit", "CoreBluetooth", "TestSupport",
+        "BlueZ", "TestSupport",
       ]
     ),
     .testTarget(
@@ -379,8 +382,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "ConcurrencyHelpers", "TestSupport", "AccessoryControl", "AudioAccessoryKit", "AccessoryBackend",
-        "PulseAudio", "MPRIS",
+        "ConcurrencyHelpers", "TestSupport", "AccessoryControl", "AccessorySetupKit",
+        "AudioAccessoryKit", "AccessoryBackend", "CoreBluetooth", "PulseAudio", "MPRIS",
       ]
     ),
   ],

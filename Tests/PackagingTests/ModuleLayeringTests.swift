@@ -12,8 +12,26 @@ struct ModuleLayeringTests {
   /// Each target's direct dependencies, by name, as `swift package
   /// dump-package` reads the manifest.
   static func dependencies() async throws -> [String: [String]] {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../..").standardized.path
+    try await manifest().mapValues(\.dependencies)
+  }
+
+  /// A target as the manifest declares it.
+  struct Target {
+    /// Its direct dependencies, by name.
+    var dependencies: [String]
+    /// Its kind: `regular`, `executable`, `test` or `system`.
+    var kind: String
+    /// Its sources' folder, from the package's root.
+    var path: String
+  }
+
+  /// The package's root folder.
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../..").standardized.path
+
+  /// Every target, by name, as `swift package dump-package` reads the
+  /// manifest.
+  static func manifest() async throws -> [String: Target] {
     let scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("accessoryd-layering-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -31,11 +49,13 @@ struct ModuleLayeringTests {
       try JSONSerialization.jsonObject(
         with: Data(run.stdout.utf8)) as? [String: Any]
     let targets = manifest?["targets"] as? [[String: Any]] ?? []
-    var result: [String: [String]] = [:]
+    var result: [String: Target] = [:]
     for target in targets {
-      guard let name = target["name"] as? String else { continue }
+      guard let name = target["name"] as? String,
+        let kind = target["type"] as? String
+      else { continue }
       let entries = target["dependencies"] as? [[String: Any]] ?? []
-      result[name] = entries.compactMap { entry in
+      let dependencies: [String] = entries.compactMap { entry in
         for key in ["byName", "target", "product"] {
           if let value = entry[key] as? [Any], let name = value.first as? String
           {
@@ -44,8 +64,47 @@ struct ModuleLayeringTests {
         }
         return nil
       }
+      let folder = kind == "test" ? "Tests" : "Sources"
+      result[name] = Target(
+        dependencies: dependencies, kind: kind,
+        path: target["path"] as? String ?? "\(folder)/\(name)")
     }
     return result
+  }
+
+  /// The package's modules a target's Swift sources import.
+  static func imports(
+    of target: Target, among modules: Set<String>
+  ) throws
+    -> Set<String>
+  {
+    let folder = "\(root)/\(target.path)"
+    let files =
+      FileManager.default.enumerator(atPath: folder)?
+      .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+    var found: Set<String> = []
+    for file in files {
+      let text = try String(
+        contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
+      for line in text.split(separator: "\n") {
+        // `import X`, `@testable import X`, `public import X`,
+        // `@_exported import X`, `import struct X.Y`.
+        var words = line.split(separator: " ").filter {
+          !$0.hasPrefix("@") && !["public", "package", "internal"].contains($0)
+        }
+        guard words.first == "import", words.count >= 2 else { continue }
+        words.removeFirst()
+        if words.count >= 2,
+          ["struct", "class", "enum", "func", "protocol", "typealias"]
+            .contains(words[0])
+        {
+          words.removeFirst()
+        }
+        let module = String(words[0].split(separator: ".")[0])
+        if modules.contains(module) { found.insert(module) }
+      }
+    }
+    return found
   }
 
   /// Every module a target links, itself left out.
@@ -117,6 +176,37 @@ struct ModuleLayeringTests {
       "MPRIS",
     ] {
       #expect(!linked.contains(part), "TrayIndicator links \(part)")
+    }
+  }
+}
+
+extension ModuleLayeringTests {
+  @Test(
+    "Each module declares exactly the package's modules it imports, and the C and tool targets it links or runs"
+  )
+  func declaredIsImported() async throws {
+    let manifest = try await Self.manifest()
+    #expect(manifest["RoutingCore"] != nil, "the manifest was not read")
+    let modules = Set(manifest.keys)
+    // Linked without an import: C code that provides symbols, or a tool a
+    // test runs and the build must make first.
+    let linkedOrRun = Set(
+      manifest.filter { name, target in
+        target.kind == "system" || target.kind == "executable"
+          || name == "LibraryLoading"
+      }.keys)
+    for (name, target) in manifest.sorted(by: { $0.key < $1.key })
+    where target.kind != "system" && name != "LibraryLoading" {
+      let imported = try Self.imports(of: target, among: modules)
+        .subtracting([name])
+      let declared = Set(target.dependencies)
+      let unused = declared.subtracting(imported).subtracting(linkedOrRun)
+      let undeclared = imported.subtracting(declared)
+      #expect(
+        unused.isEmpty, "\(name) declares but never imports \(unused.sorted())")
+      #expect(
+        undeclared.isEmpty,
+        "\(name) imports but does not declare \(undeclared.sorted())")
     }
   }
 }
