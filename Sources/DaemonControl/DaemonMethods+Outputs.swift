@@ -50,7 +50,7 @@ extension DaemonMethods {
     await router.reconcile(because: .deviceChosen)
     return OutputChoiceReply(
       chosen: chosen.name, isInput: chosen.isInput, forgotten: [],
-      route: await router.report(explaining: false))
+      route: router.board.report(explaining: false))
   }
 
   /// `output.forget`: forgets the person's choices and routes.
@@ -59,6 +59,6 @@ extension DaemonMethods {
     await router.reconcile(because: .choicesForgotten)
     return OutputChoiceReply(
       chosen: nil, isInput: false, forgotten: forgotten,
-      route: await router.report(explaining: false))
+      route: router.board.report(explaining: false))
   }
 }

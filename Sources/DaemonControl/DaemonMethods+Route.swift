@@ -71,7 +71,7 @@ extension DaemonMethods {
   /// `route.get`: the route, and with `explain` the decision and what
   /// the media rules hold paused or muted.
   func route(_ request: RouteGetRequest) async -> RouteReport {
-    var report = await router.report(explaining: request.explain)
+    var report = router.board.report(explaining: request.explain)
     if request.explain, media != nil {
       report.paused = await pausedMedia()
     }

@@ -516,32 +516,41 @@ extension RouteController {
   /// that last moved it, kept it on request, or chose it: what a person
   /// asking "why did my audio move?" wants, not the re-decision that
   /// followed the router's own change.
+  ///
+  /// The control methods read ``board`` instead, without entering the
+  /// loop; this publishes first, for a caller inside the engine.
   public func report(explaining: Bool) -> RouteReport {
+    publishRoute()
+    return board.report(explaining: explaining)
+  }
+
+  /// Publishes the route on ``board``.
+  ///
+  /// It is what the control methods answer until the next pass; nothing
+  /// is decided here.
+  func publishRoute() {
     let connected = mirror != nil
     guard let latest = lastSnapshot, lastPolicy != nil else {
-      return RouteReport(
-        output: mirror?.defaultSinkName, description: nil, pending: pending,
-        soundServer: connected ? .connected : .disconnected,
-        summary: connected
-          ? "No decision yet" : "No decision yet: the sound server is away")
+      board.publish(
+        RouteBoard.Published(
+          report: RouteReport(
+            output: mirror?.defaultSinkName, description: nil,
+            pending: pending,
+            soundServer: connected ? .connected : .disconnected,
+            summary: connected
+              ? "No decision yet" : "No decision yet: the sound server is away"),
+          explained: nil))
+      return
     }
     let output = reportedOutput
     let input = lastDecision?.inputTarget ?? latest.defaultInput
-    let record = explainedDecision
-    let explained = record.map {
-      decide($0.snapshot, $0.policy, explaining: true)
-    }
     var report = RouteReport(
       output: output,
       description: output.flatMap { name in
         latest.outputs.first { $0.name == name }?.description
       },
       pending: pending, soundServer: connected ? .connected : .disconnected,
-      summary: explained?.explanation.summary ?? "No decision yet",
-      explanation: explaining
-        ? explained.map { RouteReport.Explanation($0.explanation) } : nil,
-      text: explaining ? explained?.explanation.text : nil,
-      decidedAt: record?.decidedAt, trigger: record?.trigger.description)
+      summary: "No decision yet")
     report.input = input
     report.inputDescription = input.flatMap { name in
       latest.inputs.first { $0.name == name }?.description
@@ -549,7 +558,14 @@ extension RouteController {
     report.call = lastDecision.map { RouteReport.CallPhase($0.callPhase) }
     report.callProfiles = rules.calls.profiles.map(
       RouteReport.CallProfile.init)
-    return report
+    board.publish(
+      RouteBoard.Published(
+        report: report,
+        explained: explainedDecision.map {
+          RouteBoard.Explained(
+            number: explainedNumber, snapshot: $0.snapshot, policy: $0.policy,
+            decidedAt: $0.decidedAt, trigger: $0.trigger.description)
+        }))
   }
 
   /// Takes the host's Bluetooth adapters' addresses as its identities for

@@ -124,7 +124,14 @@ public actor RouteController: Service {
   /// something, chose another output, answered a request, a timer or a
   /// policy reload, or was made as headphones came; never a mere echo of
   /// the router's own changes.
-  var explainedDecision: DecisionRecord?
+  var explainedDecision: DecisionRecord? {
+    didSet { explainedNumber += 1 }
+  }
+  /// Tells the explained decision from the one before it, for ``board``.
+  var explainedNumber = 0
+  /// The route as the loop last published it, for the control methods:
+  /// they read it without entering the loop.
+  public nonisolated let board = RouteBoard()
   /// The last decisions that changed something, oldest first, each with
   /// its one-line summary: not the snapshot it was made from, which holds
   /// every output and stream and would make the history grow with the
@@ -405,6 +412,7 @@ public actor RouteController: Service {
   /// the route is pending, hands its updates to the state file, answers
   /// those not saved, and lets the media part follow what came meanwhile.
   func endPass(answering replies: [CheckedContinuation<Bool, Never>]) async {
+    publishRoute()
     for reply in replies { reply.resume(returning: pending) }
     answerStagedUpdates()
     await answerUpdatesNotSaved()
@@ -450,7 +458,10 @@ public actor RouteController: Service {
   /// - Returns: Why to route again, or nil when there is nothing to route
   ///   on.
   func handle(_ update: LinkUpdate) -> RouteReason? {
-    defer { takenIn.publish(()) }
+    defer {
+      publishRoute()
+      takenIn.publish(())
+    }
     switch update {
     case .connected(let mirror):
       // SoundServerLink logs the connection once, with the version.

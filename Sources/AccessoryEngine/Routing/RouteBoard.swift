@@ -1,0 +1,104 @@
+// The route as the loop last published it. The loop publishes it at the
+// end of each pass and as it takes in a state of the sound server; the
+// control methods read it without entering the loop, and the loop decides
+// once per pass whatever they ask. The explanation of the decision
+// `route --explain` shows is written once, by the first query that asks
+// for it, outside the loop.
+
+import AccessoryControl
+import ConcurrencyHelpers
+import FoundationEssentials
+import RoutingCore
+
+/// What the loop published last: the route, and the decision it
+/// explains.
+public final class RouteBoard: Sendable {
+  /// The decision `route --explain` shows, with what it was made from.
+  struct Explained: Sendable {
+    /// Tells this decision from the next one.
+    let number: Int
+    let snapshot: Snapshot
+    let policy: Policy
+    let decidedAt: Date
+    let trigger: String
+  }
+
+  /// What the loop publishes: the report without its summary and
+  /// explanation, and the decision that gives them.
+  struct Published: Sendable {
+    /// The route; its summary says there is no decision yet when
+    /// ``explained`` is nil.
+    var report: RouteReport
+    var explained: Explained?
+  }
+
+  private struct State {
+    var published: Published
+    /// The explanation of the published decision, once a query wrote it.
+    var explanation: (number: Int, explanation: Explanation)?
+    /// How many explanations queries have written, for the tests.
+    var explanationsWritten = 0
+  }
+
+  private let state: Mutex<State>
+
+  /// Creates a board with nothing decided.
+  init() {
+    state = Mutex(
+      State(
+        published: Published(
+          report: RouteReport(
+            output: nil, description: nil, pending: false,
+            soundServer: .disconnected,
+            summary: "No decision yet: the sound server is away"),
+          explained: nil)))
+  }
+
+  /// How many explanations queries have written: one per decision asked
+  /// about, for the tests that count them.
+  package var explanationsWritten: Int {
+    state.withLock { $0.explanationsWritten }
+  }
+
+  /// Publishes what the loop knows now.
+  func publish(_ published: Published) {
+    state.withLock { $0.published = published }
+  }
+
+  /// The route as last published and, on request, the decision that last
+  /// moved it, kept it on request, or chose it.
+  ///
+  /// - Parameter explaining: Whether to add the explanation's steps and
+  ///   text.
+  public func report(explaining: Bool) -> RouteReport {
+    let (published, written) = state.withLock {
+      ($0.published, $0.explanation)
+    }
+    var report = published.report
+    guard let explained = published.explained else { return report }
+    let explanation: Explanation
+    if let written, written.number == explained.number {
+      explanation = written.explanation
+    } else {
+      // Written here, on the asking task: the same snapshot and policy
+      // give the decision the loop made, with its explanation.
+      explanation =
+        decide(explained.snapshot, explained.policy, explaining: true)
+        .explanation
+      state.withLock { state in
+        state.explanationsWritten += 1
+        if state.published.explained?.number == explained.number {
+          state.explanation = (explained.number, explanation)
+        }
+      }
+    }
+    report.summary = explanation.summary
+    report.decidedAt = explained.decidedAt
+    report.trigger = explained.trigger
+    if explaining {
+      report.explanation = RouteReport.Explanation(explanation)
+      report.text = explanation.text
+    }
+    return report
+  }
+}
