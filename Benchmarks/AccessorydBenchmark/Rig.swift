@@ -96,6 +96,51 @@ final class Rig {
     try await observer.reach(everything(on: Self.speaker, absent: Self.newSink))
   }
 
+  /// Times `module-switch-on-connect`.
+  ///
+  /// With every stream on the speaker following the default, it loads a
+  /// new null sink and times until the observer sees it the default with
+  /// every stream on it; then unloads it. The first time is a warm-up,
+  /// not recorded.
+  ///
+  /// - Parameters:
+  ///   - repetitions: How many times to record.
+  ///   - settle: How long the server settles after each reset.
+  ///   - limit: How long to wait for the switch.
+  /// - Returns: Load to seen, and load to its acknowledgement.
+  func switchOnConnect(
+    repetitions: Int, settle: Duration, within limit: Duration
+  ) async throws -> (done: Samples, loadAck: Samples) {
+    let arguments = try NullSinkSpec.speaker(
+      name: Self.newSink, description: "Bench New"
+    ).moduleArguments()
+    let goal = everything(on: Self.newSink)
+    var done = Samples()
+    var loadAck = Samples()
+    for repetition in 0...repetitions {
+      try await reset()
+      try await Task.sleep(for: settle)
+      try await observer.arm(goal)
+      let start = ContinuousClock.now
+      let module = try await control.loadModule(
+        "module-null-sink", arguments: arguments)
+      let acknowledged = ContinuousClock.now
+      let seen = try await observer.wait(until: start + limit)
+      if repetition > 0 {
+        loadAck.append(acknowledged - start)
+        if let seen {
+          done.append(seen - start)
+        } else {
+          done.timeouts += 1
+        }
+      }
+      try await control.unloadModule(module)
+      if done.count == 0 && done.timeouts >= 3 { break }
+    }
+    try await reset()
+    return (done, loadAck)
+  }
+
   /// Moves every stream to a sink, pipelined.
   func moveAll(to sink: String) async throws {
     try await base.moveAll(to: sink)

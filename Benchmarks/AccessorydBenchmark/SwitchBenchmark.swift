@@ -232,33 +232,9 @@ struct SwitchBenchmark {
   private func measureSwitchOnConnect(
     on rig: Rig, repetitions: Int
   ) async throws -> [Figure] {
-    let arguments = try NullSinkSpec.speaker(
-      name: Rig.newSink, description: "Bench New"
-    ).moduleArguments()
-    let goal = rig.everything(on: Rig.newSink)
-    var done = Samples()
-    var loadAck = Samples()
-    for repetition in 0...repetitions {
-      try await rig.reset()
-      try await Task.sleep(for: options.settleInterval)
-      try await rig.observer.arm(goal)
-      let start = ContinuousClock.now
-      let module = try await rig.control.loadModule(
-        "module-null-sink", arguments: arguments)
-      let acknowledged = ContinuousClock.now
-      let seen = try await rig.observer.wait(until: start + .seconds(3))
-      if repetition > 0 {
-        loadAck.append(acknowledged - start)
-        if let seen {
-          done.append(seen - start)
-        } else {
-          done.timeouts += 1
-        }
-      }
-      try await rig.control.unloadModule(module)
-      if done.count == 0 && done.timeouts >= 3 { break }
-    }
-    try await rig.reset()
+    let (done, loadAck) = try await rig.switchOnConnect(
+      repetitions: repetitions, settle: options.settleInterval,
+      within: .seconds(3))
     let streams = rig.streamIndexes.count
     return [
       Figure(
