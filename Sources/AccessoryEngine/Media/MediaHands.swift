@@ -117,6 +117,8 @@ struct MediaHands: Sendable {
     var resumed: [String: String] = [:]
     for (busName, name) in paused.sorted(by: { $0.key < $1.key })
     where players.player(named: busName)?.playbackStatus == .paused {
+      // The engine stopped: nothing more is resumed.
+      guard !Task.isCancelled else { break }
       do {
         try await players.play(busName)
         resumed[busName] = name

@@ -215,7 +215,15 @@ extension RouteController {
     let hands = MediaHands(players: players, logger: logger, clock: clock)
     let events = self.events
     let logger = self.logger
+    let earlier = media.resumeTasks[accessory]
     media.resumeTasks[accessory] = Task {
+      // One resume of an accessory at a time, in order: the handle kept
+      // is the last one's, and cancelling it reaches the earlier too.
+      await withTaskCancellationHandler {
+        await earlier?.value
+      } onCancel: {
+        earlier?.cancel()
+      }
       let resumed = await hands.resume(paused)
       guard !resumed.isEmpty else { return }
       logger.notice(

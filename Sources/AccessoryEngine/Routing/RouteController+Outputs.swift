@@ -49,7 +49,9 @@ extension RouteController {
         soundServer: mirror == nil ? .disconnected : .connected, outputs: [],
         inputs: [], streams: [])
     }
-    let route = report(explaining: false)
+    // The route the loop published: the output's "default" note says why
+    // as `acctl route` does.
+    let route = board.report(explaining: false)
     let now = clock.now().timeIntervalSince1970
     let names = Dictionary(
       latest.accessories.map { ($0.address, $0) },

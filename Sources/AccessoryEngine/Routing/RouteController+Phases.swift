@@ -119,6 +119,8 @@ extension RouteController {
     reasons: [RouteReason], replies: [CheckedContinuation<Bool, Never>],
     leavingFollowers: Bool
   ) {
+    // The decision that began the phase is what queries see meanwhile.
+    publishRoute()
     followUpReasons = reasons + followUpReasons
     repliesAfterPhase += replies
     followUpLeavesFollowers = followUpLeavesFollowers || leavingFollowers

@@ -606,12 +606,12 @@ extension RouteController {
     }.keys.sorted()
     bluetoothConnections = connected
     for address in joined {
-      logger.info(
+      logger.notice(
         "BlueZ says the device is connected",
         metadata: ["accessory.address": address])
     }
     for address in dropped {
-      logger.info(
+      logger.notice(
         "BlueZ says the device disconnected",
         metadata: ["accessory.address": address])
       _ = inbox.post(.media(.input(.bluetoothDisconnected(accessory: address))))

@@ -262,6 +262,7 @@ public actor RouteController: Service {
       // What stayed behind was not moved.
       pending = true
     }
+    publishRoute()
     for reply in repliesAfterPhase { reply.resume(returning: true) }
     repliesAfterPhase = []
     // No more mutes by the link's reflex: what it muted until now is in

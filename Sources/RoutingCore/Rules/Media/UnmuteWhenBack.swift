@@ -102,9 +102,10 @@ extension MediaRun {
           pause.resumesAt = resumesAt
         }
       } else {
-        // Back and waiting to settle, and gone again: the time away the
-        // put-back window measures starts now.
-        if pause.resumesAt != nil { pause.awaySince = now }
+        // Back and waiting to settle, and its output gone again (a
+        // flapping link): the time away the put-back window measures
+        // starts now.
+        if pause.resumesAt != nil, outputs.isEmpty { pause.awaySince = now }
         pause.resumesAt = nil
       }
       memory.pauses[address] =
