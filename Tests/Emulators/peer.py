@@ -15,6 +15,7 @@ class Peer:
 
     def __init__(self, kind, protocol, address, port):
         self.lock = threading.Lock()
+        self.say_lock = threading.Lock()
         self.connection = None
         self.dropping = None
         self.server = socket.socket(socket.AF_BLUETOOTH, kind, protocol)
@@ -23,7 +24,12 @@ class Peer:
         self.server.listen(1)
 
     def say(self, line):
-        print(line, flush=True)
+        # One write per line, under a lock of its own: print() writes the
+        # line and its newline apart, so two threads saying something at
+        # once could run two lines into one.
+        with self.say_lock:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
 
     def connected(self, connection):
         """A host connected; the emulator may send at once."""
