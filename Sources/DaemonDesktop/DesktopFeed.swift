@@ -53,7 +53,8 @@ public final class DesktopFeed: Service {
   ///   - events: The daemon's events, handed on and each followed by a
   ///     new reading of the state.
   ///   - router: The router, each sound-server state it takes in
-  ///     (outputs, streams) followed by a new reading too.
+  ///     (outputs, streams) and each route it publishes that names
+  ///     another output or input followed by a new reading too.
   ///   - policies: The policy in force.
   ///   - logger: Where the parts log.
   ///   - busAddress: The session bus; nil serves and shows nothing, and
@@ -106,13 +107,15 @@ public final class DesktopFeed: Service {
     ).decode(as: RouteReport.self)
   }
 
-  /// Reads the state after each event and sound-server change, until
-  /// cancelled, and hands the readings to the parts. (Not after discovery's
-  /// changes: following them would make the adapters scan.)
+  /// Reads the state after each event, sound-server change and change of
+  /// the route the router published, until cancelled, and hands the
+  /// readings to the parts. (Not after discovery's changes: following
+  /// them would make the adapters scan.)
   public func run() async throws {
     // Subscribed before the first reading, so that no change is missed.
     let subscription = events.subscribe()
     let updates = router.stateChanges()
+    let routes = router.board.routeChanges()
     let (changed, change) = AsyncStream.makeStream(
       of: Void.self, bufferingPolicy: .bufferingNewest(1))
     change.yield()
@@ -122,6 +125,9 @@ public final class DesktopFeed: Service {
       }
       group.addTask {
         for await _ in updates { change.yield() }
+      }
+      group.addTask {
+        for await _ in routes { change.yield() }
       }
       group.addTask { [self] in
         for await _ in changed {

@@ -188,7 +188,9 @@ struct NotificationPlannerTests {
       ])
   }
 
-  @Test("The route still names the gone output at the check: looked at again")
+  @Test(
+    "The route still names the gone output at the check: each reading looks again, however late"
+  )
   func routeLeavesAfterTheCheck() {
     var planner = NotificationPlanner()
     let policy = Policy()
@@ -196,12 +198,40 @@ struct NotificationPlannerTests {
     _ = planner.take(budsThere(route: "buds"), at: 0, policy: policy)
     _ = planner.take(budsGone(route: "buds"), at: 1, policy: policy)
     #expect(planner.due(at: 1 + grace).isEmpty)
-    #expect(planner.nextCheck == 1 + grace + NotificationPlanner.retryDelay)
-    _ = planner.take(
-      budsGone(route: "speaker"), at: 1 + grace + 0.2, policy: policy)
+    // No timer: the next reading decides.
+    #expect(planner.nextCheck == nil)
     #expect(
-      planner.due(at: 1 + grace + NotificationPlanner.retryDelay).map(\.summary)
-        == ["Audio moved to Built-in Speaker"])
+      planner.take(budsGone(route: "buds"), at: 30, policy: policy).isEmpty)
+    #expect(
+      planner.take(budsGone(route: "speaker"), at: 60, policy: policy).map(
+        \.summary) == ["Audio moved to Built-in Speaker"])
+    #expect(planner.gone.isEmpty)
+
+    // Back while the route still named it: connected again, nothing
+    // moved, and nothing waits.
+    var back = NotificationPlanner()
+    _ = back.take(budsThere(route: "buds"), at: 0, policy: policy)
+    _ = back.take(budsGone(route: "buds"), at: 1, policy: policy)
+    #expect(back.due(at: 1 + grace).isEmpty)
+    #expect(
+      back.take(budsThere(route: "buds"), at: 9, policy: policy).map(\.kind)
+        == [.connected])
+    #expect(back.gone.isEmpty)
+  }
+
+  @Test(
+    "The route leaves, and the next reading, however late, sees the output gone"
+  )
+  func outputSeenGoingInTheNextReading() {
+    var planner = NotificationPlanner()
+    let policy = Policy()
+    _ = planner.take(budsThere(route: "buds"), at: 0, policy: policy)
+    _ = planner.take(budsThere(route: "speaker"), at: 1, policy: policy)
+    _ = planner.take(budsGone(route: "speaker"), at: 8, policy: policy)
+    #expect(
+      planner.due(at: 8 + policy.reappearGraceSeconds).map(\.summary) == [
+        "Audio moved to Built-in Speaker"
+      ])
   }
 
   @Test("The route leaves first, and the output is seen to go a moment later")

@@ -3,7 +3,8 @@
 // control methods read it without entering the loop, and the loop decides
 // once per pass whatever they ask. The explanation of the decision
 // `route --explain` shows is written once, by the first query that asks
-// for it, outside the loop.
+// for it, outside the loop. A reader that follows the route (the desktop)
+// is told each time the published output or input changes.
 
 import AccessoryControl
 import ConcurrencyHelpers
@@ -41,6 +42,8 @@ public final class RouteBoard: Sendable {
   }
 
   private let state: Mutex<State>
+  /// Tells followers the published output or input changed.
+  private let moved = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
 
   /// Creates a board with nothing decided.
   init() {
@@ -61,8 +64,27 @@ public final class RouteBoard: Sendable {
   }
 
   /// Publishes what the loop knows now.
+  ///
+  /// The loop publishes from its one task, so followers are told in
+  /// order.
   func publish(_ published: Published) {
-    state.withLock { $0.published = published }
+    let didMove = state.withLock { state in
+      let before = state.published.report
+      state.published = published
+      return before.output != published.report.output
+        || before.input != published.report.input
+    }
+    if didMove { moved.publish(()) }
+  }
+
+  /// A stream that yields each time the published route names another
+  /// output or input.
+  ///
+  /// A route the loop decides with nothing to send (the server had moved
+  /// the default itself) reaches a follower too. A follower that falls
+  /// behind gets one.
+  public func routeChanges() -> AsyncStream<Void> {
+    moved.subscribe()
   }
 
   /// The route as last published and, on request, the decision that last

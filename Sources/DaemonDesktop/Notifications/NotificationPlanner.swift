@@ -52,14 +52,10 @@ struct NotificationPlanner: Sendable {
     var output: String
     var description: String
     var accessory: String?
-    var checkAt: Double
-    var retries = 0
+    /// When the grace time is over; nil once it is, while the route still
+    /// names the output: each new reading then looks again.
+    var checkAt: Double?
   }
-
-  /// How often, and how long apart, a gone output is looked at again
-  /// while the route still names it.
-  static let retries = 10
-  static let retryDelay = 0.5
 
   /// How long after connecting a battery read for the first time is
   /// added to the notification.
@@ -72,16 +68,19 @@ struct NotificationPlanner: Sendable {
   /// The accessories announced without a battery, until when one is
   /// added.
   private var awaitingBattery: [String: Double] = [:]
-  /// The outputs the route left lately, until when each counts as where
-  /// the audio was.
-  private var recentRoutes: [String: Double] = [:]
-  /// How long an output the route left counts as where the audio was.
+  /// The outputs the route left lately: until when each counts as where
+  /// the audio was, and the reading that saw it left.
+  private var recentRoutes: [String: (until: Double, reading: Int)] = [:]
+  /// How long an output the route left counts as where the audio was; it
+  /// counts in the next reading too, however late that comes.
   static let routeMemory = 2.0
+  /// How many readings were taken.
+  private var readings = 0
   /// Outputs that went away while the audio was on them.
   private(set) var gone: [OutputGone] = []
 
   /// The next time ``due(at:policy:)`` has something to decide.
-  var nextCheck: Double? { gone.map(\.checkAt).min() }
+  var nextCheck: Double? { gone.compactMap(\.checkAt).min() }
 
   /// What each output seen was: its description and its accessory's
   /// address, kept after it goes.
@@ -105,10 +104,16 @@ struct NotificationPlanner: Sendable {
       }
     }
     defer { last = state }
+    readings += 1
     guard let last, Self.isConnected(last), Self.isConnected(state) else {
+      // Outputs that come and go with the server are not headphones that
+      // went away.
+      if !Self.isConnected(state) { gone = [] }
       return []
     }
-    var notifications: [DesktopNotification] = []
+    // The gone outputs whose grace time is over, the route still naming
+    // them at the check: the route may have left them since.
+    var notifications = settle(gone.filter { $0.checkAt == nil }, in: state)
     let before = Dictionary(
       last.overview.accessories.map { ($0.address, $0) }
     ) { first, _ in first }
@@ -148,9 +153,11 @@ struct NotificationPlanner: Sendable {
     // The route may leave an output a moment before the output is seen
     // to go (the server moves its default first).
     if let output = last.route.output, state.route.output != output {
-      recentRoutes[output] = now + Self.routeMemory
+      recentRoutes[output] = (now + Self.routeMemory, readings)
     }
-    recentRoutes = recentRoutes.filter { $0.value >= now }
+    recentRoutes = recentRoutes.filter {
+      $0.value.until >= now || $0.value.reading >= readings - 1
+    }
     // The audio's output went away: wait for the grace time before saying
     // where it is now.
     for output in last.overview.devices.outputs.map(\.name)
@@ -175,23 +182,32 @@ struct NotificationPlanner: Sendable {
   /// not come back within the grace time.
   mutating func due(at now: Double) -> [DesktopNotification] {
     guard let state = last else { return [] }
+    let ready = gone.filter { $0.checkAt.map { $0 <= now } ?? false }
+    gone.removeAll { $0.checkAt.map { $0 <= now } ?? false }
+    return settle(ready, in: state)
+  }
+
+  /// Decides each gone output whose grace time is over, from one reading.
+  ///
+  /// The route that still names it has not left it yet (the router waits
+  /// out the grace time from when the output went, which was a little
+  /// earlier, and a busy machine makes that later still): it is kept, and
+  /// decided again by the next reading, until the route leaves it or it
+  /// comes back.
+  private mutating func settle(
+    _ outputs: [OutputGone], in state: DesktopState
+  ) -> [DesktopNotification] {
     var notifications: [DesktopNotification] = []
-    let ready = gone.filter { $0.checkAt <= now }
-    gone.removeAll { $0.checkAt <= now }
-    for went in ready {
+    for went in outputs {
+      gone.removeAll { $0 == went }
+      let isBack = state.overview.devices.outputs.contains {
+        $0.name == went.output
+      }
       guard let current = state.route.output, current != went.output else {
-        // The route has not left it yet (the router waits out the grace
-        // time from when the output went, which was a little earlier):
-        // look again shortly, while it stays away.
-        if went.retries < Self.retries,
-          !state.overview.devices.outputs.contains(where: {
-            $0.name == went.output
-          })
-        {
-          var later = went
-          later.checkAt = now + Self.retryDelay
-          later.retries += 1
-          gone.append(later)
+        if !isBack {
+          var waiting = went
+          waiting.checkAt = nil
+          gone.append(waiting)
         }
         continue
       }

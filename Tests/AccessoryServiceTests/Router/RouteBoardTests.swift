@@ -44,4 +44,15 @@ struct RouteBoardTests {
       #expect(await rig.router.decisionCount - decisions == 2)
     }
   }
+
+  @Test("A follower is told each time the published route names another output")
+  func followersAreTold() async throws {
+    try await Rig.run { rig in
+      let board = rig.router.board
+      var changes = board.routeChanges().makeAsyncIterator()
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      #expect(await changes.next() != nil)
+      #expect(board.report(explaining: false).output == Rig.buds)
+    }
+  }
 }
