@@ -141,14 +141,38 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     formFactor: AudioFormFactor? = nil,
     descriptor: ASDiscoveryDescriptor = ASDiscoveryDescriptor()
   ) async throws(AccessoryControlFailure) -> ASAccessory {
+    let staged = try stagePairing(
+      address, displayName: displayName, formFactor: formFactor,
+      descriptor: descriptor)
+    try await saved(through: staged.generation)
+    return staged.accessory
+  }
+
+  /// Authorizes a Bluetooth accessory, or renames one already paired, in
+  /// memory, like ``pair(_:displayName:formFactor:descriptor:)``, and
+  /// returns before the state file is written.
+  ///
+  /// - Returns: The authorized accessory, and the change's generation for
+  ///   ``saved(through:)``.
+  /// - Throws: ``AccessoryControlFailure`` for a refused value; nothing is
+  ///   changed then.
+  public func stagePairing(
+    _ address: BluetoothAddress,
+    displayName: String,
+    formFactor: AudioFormFactor? = nil,
+    descriptor: ASDiscoveryDescriptor = ASDiscoveryDescriptor()
+  ) throws(AccessoryControlFailure) -> (
+    accessory: ASAccessory, generation: UInt64
+  ) {
     let now = clock()
-    return try await change(touching: address) {
+    let staged = try stage(touching: address) {
       registry throws(AccessoryControlFailure) in
       try registry.pair(
         address, displayName: displayName, formFactor: formFactor,
         descriptor: descriptor, at: now
       ).accessory
     }
+    return (staged.result, staged.generation)
   }
 
   /// Removes an accessory's authorization and invalidates its registration.
@@ -158,10 +182,22 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   public func unpair(
     _ address: BluetoothAddress
   ) async throws(AccessoryControlFailure) {
-    try await change(touching: address) {
+    try await saved(through: stageUnpairing(address))
+  }
+
+  /// Removes an accessory's authorization in memory, like ``unpair(_:)``,
+  /// and returns before the state file is written.
+  ///
+  /// - Returns: The change's generation, for ``saved(through:)``.
+  /// - Throws: ``AccessoryControlFailure`` if it is not paired; nothing is
+  ///   changed then.
+  public func stageUnpairing(
+    _ address: BluetoothAddress
+  ) throws(AccessoryControlFailure) -> UInt64 {
+    try stage(touching: address) {
       registry throws(AccessoryControlFailure) in
       try registry.unpair(address)
-    }
+    }.generation
   }
 
   /// Registers an accessory, replacing any earlier registration, as a
@@ -187,12 +223,30 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
     _ configuration: AccessoryControlDevice.Configuration,
     by source: PlacementSource, readsHeadphones: Bool? = nil
   ) async throws(AccessoryControlFailure) {
+    try await saved(
+      through: stageRegistration(
+        accessory, configuration, by: source,
+        readsHeadphones: readsHeadphones))
+  }
+
+  /// Registers an accessory in memory, like
+  /// ``register(_:_:by:readsHeadphones:)``, and returns before the state
+  /// file is written.
+  ///
+  /// - Returns: The change's generation, for ``saved(through:)``.
+  /// - Throws: ``AccessoryControlFailure`` naming the refused value;
+  ///   nothing is changed then.
+  public func stageRegistration(
+    _ accessory: ASAccessory,
+    _ configuration: AccessoryControlDevice.Configuration,
+    by source: PlacementSource, readsHeadphones: Bool? = nil
+  ) throws(AccessoryControlFailure) -> UInt64 {
     let now = clock()
-    try await change { registry throws(AccessoryControlFailure) in
+    return try stage { registry throws(AccessoryControlFailure) in
       try registry.register(
         accessory, configuration, at: now, by: source,
         readsHeadphones: readsHeadphones)
-    }
+    }.generation
   }
 
   /// Returns the configuration of a registered accessory.

@@ -143,13 +143,11 @@ extension DaemonMethods {
     {
       try await authorize(
         device, name: device.displayName,
-        descriptor: filter?.descriptors.first { $0.matches(device) })
+        descriptor: filter?.descriptors.first { $0.matches(device) },
+        because: .accessoriesMigrated)
       migrated.append(await accessoryRecord(device.address))
     }
     events.publish(.session(SessionEvent(migrated: migrated.count)))
-    if !migrated.isEmpty {
-      await router.reconcile(because: .accessoriesMigrated)
-    }
     return migrated
   }
 

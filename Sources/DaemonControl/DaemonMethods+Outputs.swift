@@ -41,13 +41,15 @@ extension DaemonMethods {
   func chooseDevice(
     _ request: OutputChooseRequest
   ) async throws -> OutputChoiceReply {
-    let chosen: (name: String, isInput: Bool)
-    do {
-      chosen = try await router.choose(request.device)
-    } catch {
-      throw AccessoryControlFailure.invalidRequest(reason: error.description)
-    }
-    await router.reconcile(because: .deviceChosen)
+    let device = request.device
+    let chosen = try await router.change(because: .deviceChosen) {
+      router throws(AccessoryControlFailure) in
+      do throws(DeviceChoiceError) {
+        return (try router.choose(device), nil)
+      } catch {
+        throw .invalidRequest(reason: error.description)
+      }
+    }.made
     return OutputChoiceReply(
       chosen: chosen.name, isInput: chosen.isInput, forgotten: [],
       route: router.board.report(explaining: false))
@@ -55,8 +57,10 @@ extension DaemonMethods {
 
   /// `output.forget`: forgets the person's choices and routes.
   func forgetChoices() async -> OutputChoiceReply {
-    let forgotten = await router.forgetChoices()
-    await router.reconcile(because: .choicesForgotten)
+    let forgotten =
+      (try? await router.change(because: .choicesForgotten) { router in
+        (router.forgetChoices(), nil)
+      }.made) ?? []
     return OutputChoiceReply(
       chosen: nil, isInput: false, forgotten: forgotten,
       route: router.board.report(explaining: false))

@@ -89,7 +89,6 @@ extension DaemonMethods {
             descriptors: request.migrationItems.map(\.descriptor)))
       }
     }
-    await router.reconcile(because: .accessoryPaired)
     return await accessoryRecord(address)
   }
 

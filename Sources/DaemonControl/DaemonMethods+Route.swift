@@ -92,7 +92,9 @@ extension DaemonMethods {
   ) async throws(ControlError) -> PolicyStore.Loaded {
     let loaded: PolicyStore.Loaded
     do {
-      loaded = try policies.reload()
+      loaded = try await switchPolicy { policies throws(PolicyError) in
+        try policies.reload()
+      }
     } catch {
       logger.error(
         "The new policy is refused; the old one stays: \(error)",
@@ -112,8 +114,39 @@ extension DaemonMethods {
         "\(loaded.settings.keys.sorted().map { key in "\(key)=\(loaded.settings[key] ?? false)" }.joined(separator: ","))"
     }
     logger.notice("Policy reloaded", metadata: metadata)
-    await router.reconcile(because: .policyReloaded)
     return loaded
+  }
+
+  /// Switches the policy in the engine's loop, and routes by it there:
+  /// no pass sees the policy half switched, and the answer comes once the
+  /// route follows it.
+  ///
+  /// - Parameter change: Reads or changes the policy in force.
+  /// - Returns: The policy now in force.
+  /// - Throws: The error `change` threw; the policy stays, and nothing is
+  ///   routed.
+  func switchPolicy<Failure: Error>(
+    _ change:
+      @escaping @Sendable (PolicyStore) throws(Failure) -> PolicyStore.Loaded
+  ) async throws(Failure) -> PolicyStore.Loaded {
+    let policies = self.policies
+    let outcome = Mutex<Result<PolicyStore.Loaded, Failure>?>(nil)
+    _ = try? await router.change(because: .policyReloaded) {
+      _ throws(AccessoryControlFailure) in
+      let result = Result { () throws(Failure) in try change(policies) }
+      outcome.withLock { $0 = result }
+      guard case .success = result else {
+        // Refused: the policy stays, and nothing is routed.
+        throw .invalidRequest(reason: "the policy was refused")
+      }
+      return ((), nil)
+    }
+    // The engine makes every change it is given, running or stopped; one
+    // it was not given is made here.
+    guard let result = outcome.withLock({ $0 }) else {
+      return try change(policies)
+    }
+    return try result.get()
   }
 
   /// The policy in force as the protocol sends it, with its settings and,
@@ -133,7 +166,9 @@ extension DaemonMethods {
   ) async throws(ControlError) -> PolicyStore.Loaded {
     let loaded: PolicyStore.Loaded
     do {
-      loaded = try policies.set(request.key, to: request.value)
+      loaded = try await switchPolicy { policies throws(PolicySettingError) in
+        try policies.set(request.key, to: request.value)
+      }
     } catch {
       switch error {
       case .notASwitch: throw ControlError.invalidParams(error.description)
@@ -146,7 +181,6 @@ extension DaemonMethods {
         "policy.key": request.key,
         "policy.value": request.value.map { String($0) } ?? "the file's",
       ])
-    await router.reconcile(because: .policyReloaded)
     return loaded
   }
 

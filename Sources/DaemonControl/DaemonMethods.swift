@@ -202,7 +202,6 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       ?? engine.registry.accessories[address]?.displayName
       ?? device.displayName
     try await authorize(device, name: name, descriptor: descriptor)
-    await router.reconcile(because: .accessoryPaired)
     var record = await accessoryRecord(address)
     // Pairing two of one name is allowed (two pairs of one model); the
     // answer says so, as selecting by that name then asks for an address.
@@ -272,36 +271,52 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
           ?? ", and BlueZ does not see it; connect the accessory first"))
   }
 
-  /// Pairs a device in the registry and tells subscribers
-  /// (`accessoryAdded`); pairing one that is paired already only renames
-  /// it (`accessoryChanged`, if the name changed).
+  /// Pairs a device in the registry and tells subscribers.
+  ///
+  /// Subscribers get `accessoryAdded`; pairing one that is paired already
+  /// only renames it (`accessoryChanged`, if the name changed). The
+  /// engine's loop makes the change, announces it, routes and saves it.
+  ///
+  /// - Parameter reason: Why it routes: a pairing, or a migration.
   func authorize(
     _ device: DiscoveredDevice, name: String,
-    descriptor: ASDiscoveryDescriptor?
+    descriptor: ASDiscoveryDescriptor?,
+    because reason: RouteReason = .accessoryPaired
   ) async throws(AccessoryControlFailure) {
-    let before = engine.registry.accessories[device.address]
-    try await engine.pair(
-      device.address, displayName: name, formFactor: device.formFactor,
-      descriptor: descriptor ?? before?.accessory.descriptor
-        ?? ASDiscoveryDescriptor())
-    guard let before else {
-      publishAccessory(.paired, device.address)
-      return
-    }
-    if before.displayName != name {
-      publishAccessory(.renamed, device.address)
+    let methods = self
+    _ = try await router.change(because: reason) {
+      _ throws(AccessoryControlFailure) in
+      let engine = methods.engine
+      let before = engine.registry.accessories[device.address]
+      let staged = try engine.stagePairing(
+        device.address, displayName: name, formFactor: device.formFactor,
+        descriptor: descriptor ?? before?.accessory.descriptor
+          ?? ASDiscoveryDescriptor())
+      if before == nil {
+        methods.publishAccessory(.paired, device.address)
+      } else if before?.displayName != name {
+        methods.publishAccessory(.renamed, device.address)
+      }
+      return ((), staged.generation)
     }
   }
 
   func unpair(_ request: AccessoryUnpairRequest) async throws -> EmptyReply {
     let address = try engine.registry.resolve(request.accessory)
-    let wasRegistered = engine.registry.registrations[address] != nil
-    let name = engine.registry.accessory(at: address).displayName
-    try await engine.unpair(address)
+    // What was paused or muted for it is forgotten, its mutes undone,
+    // before the route that no longer counts it.
     await router.forgetMedia(of: address)
-    publishAccessory(.unpaired, address, displayName: name)
-    if wasRegistered { publishAccessory(.invalidated, address) }
-    await router.reconcile(because: .accessoryUnpaired)
+    let methods = self
+    _ = try await router.change(because: .accessoryUnpaired) {
+      _ throws(AccessoryControlFailure) in
+      let engine = methods.engine
+      let wasRegistered = engine.registry.registrations[address] != nil
+      let name = engine.registry.accessory(at: address).displayName
+      let generation = try engine.stageUnpairing(address)
+      methods.publishAccessory(.unpaired, address, displayName: name)
+      if wasRegistered { methods.publishAccessory(.invalidated, address) }
+      return ((), generation)
+    }
     return EmptyReply()
   }
 
@@ -346,14 +361,18 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
   ) async throws -> DaemonAccessory {
     let address = try engine.registry.resolve(request.accessory)
     let readsHeadphones = request.placementSource.map { $0 == .auto }
-    try await engine.register(
-      engine.registry.accessory(at: address), request.configuration,
-      by: .update,
-      readsHeadphones: readsHeadphones)
-    publishAccessory(.registered, address)
-    let pending = await router.reconcile(
+    let methods = self
+    let configuration = request.configuration
+    let (_, pending) = try await router.change(
       because: .accessoryRegistered, leavingFollowersToTheDefault: true
-    )
+    ) { _ throws(AccessoryControlFailure) in
+      let engine = methods.engine
+      let generation = try engine.stageRegistration(
+        engine.registry.accessory(at: address), configuration, by: .update,
+        readsHeadphones: readsHeadphones)
+      methods.publishAccessory(.registered, address)
+      return ((), generation)
+    }
     return await accessoryRecord(address, routePending: pending)
   }
 
@@ -434,24 +453,27 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     _ address: BluetoothAddress, placement: AccessoryControlDevice.Placement,
     by source: PlacementSource
   ) async throws -> Bool {
-    let registry = engine.registry
-    guard registry.accessories[address] != nil else { return false }
-    if let registration = registry.registrations[address],
-      !registration.isInvalidated || registration.readsHeadphones == false
-    {
-      return false
-    }
-    try await engine.register(
-      registry.accessory(at: address),
-      AccessoryControlDevice.Configuration(
-        devicePlacement: placement,
-        deviceCapabilities: [.audioSwitching, .placement]),
-      by: source)
-    publishAccessory(.registered, address)
-    await router.reconcile(
-      because: .headphonesRegistered,
-      leavingFollowersToTheDefault: true)
-    return true
+    let methods = self
+    return try await router.change(
+      because: .headphonesRegistered, leavingFollowersToTheDefault: true
+    ) { _ throws(AccessoryControlFailure) in
+      let engine = methods.engine
+      let registry = engine.registry
+      guard registry.accessories[address] != nil else { return (false, nil) }
+      if let registration = registry.registrations[address],
+        !registration.isInvalidated || registration.readsHeadphones == false
+      {
+        return (false, nil)
+      }
+      let generation = try engine.stageRegistration(
+        registry.accessory(at: address),
+        AccessoryControlDevice.Configuration(
+          devicePlacement: placement,
+          deviceCapabilities: [.audioSwitching, .placement]),
+        by: source)
+      methods.publishAccessory(.registered, address)
+      return (true, generation)
+    }.made
   }
 
   func current(

@@ -10,6 +10,7 @@ import AccessoryBackend
 import AccessoryControl
 import AccessorySetupKit
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
@@ -61,6 +62,82 @@ extension RouteController {
     // Saved already when the loop answered; staged alone, saved now.
     try await engine.saved(through: staged.generation)
     return staged
+  }
+
+  /// Makes a change to what routing reads in the loop, routes it, and
+  /// saves it: one order for every request (make, route, save, answer).
+  ///
+  /// `make` runs in the loop, in the order requests came, so that no pass
+  /// sees half a change and the route covers it. A change to the registry
+  /// returns its generation, and the answer waits for the state file
+  /// after the route, as an update's does; a change not saved is undone
+  /// and routed again before the error is thrown. Once the engine has
+  /// stopped, the change is made at once and the route is pending.
+  ///
+  /// - Parameters:
+  ///   - reason: Why it routes, for the log and `route --explain`.
+  ///   - leavingFollowersToTheDefault: On PulseAudio, whether to leave the
+  ///     streams that follow the default to the default change.
+  ///   - make: Makes the change: what it made, and the registry
+  ///     generation to save through, or nil when nothing is saved.
+  /// - Returns: What `make` made, and whether the route is pending.
+  /// - Throws: ``AccessoryControlFailure`` from `make` (nothing is routed
+  ///   then), or why the change could not be saved.
+  public nonisolated func change<Made: Sendable>(
+    because reason: RouteReason, leavingFollowersToTheDefault: Bool = false,
+    _ make:
+      @escaping @Sendable (isolated RouteController)
+      throws(AccessoryControlFailure) -> (made: Made, saving: UInt64?)
+  ) async throws(AccessoryControlFailure) -> (made: Made, pending: Bool) {
+    typealias Outcome = Result<
+      (made: Made, saving: UInt64?), AccessoryControlFailure
+    >
+    let outcome = Mutex<Outcome?>(nil)
+    let request = { @Sendable (router: isolated RouteController) -> Bool in
+      do throws(AccessoryControlFailure) {
+        let made = try make(router)
+        outcome.withLock { $0 = .success(made) }
+        return true
+      } catch {
+        outcome.withLock { $0 = .failure(error) }
+        return false
+      }
+    }
+    var pending = await withCheckedContinuation { continuation in
+      let change = RequestedChange(
+        reason: reason,
+        leavingFollowersToTheDefault: leavingFollowersToTheDefault,
+        make: request, reply: continuation)
+      if !inbox.post(.change(change)) {
+        continuation.resume(returning: true)
+      }
+    }
+    if outcome.withLock({ $0 }) == nil {
+      // The engine had stopped: made here, and not routed.
+      _ = await makeAlone(request)
+      pending = true
+    }
+    guard let result = outcome.withLock({ $0 }) else {
+      throw .unknown(reason: "the change was neither made nor refused")
+    }
+    let made = try result.get()
+    if let generation = made.saving {
+      do throws(AccessoryControlFailure) {
+        try await engine.saved(through: generation)
+      } catch {
+        // Undone: the route follows the registry as the file holds it.
+        await reconcile(because: .updateNotSaved)
+        throw error
+      }
+    }
+    return (made.made, pending)
+  }
+
+  /// Makes a change once the loop has stopped.
+  private func makeAlone(
+    _ make: @escaping @Sendable (isolated RouteController) -> Bool
+  ) -> Bool {
+    make(self)
   }
 
   /// Forgets what was paused or muted for an unpaired accessory, and
@@ -282,6 +359,10 @@ extension RouteController {
     for trigger in triggers {
       switch trigger {
       case .request(let request): request.reply.resume(returning: true)
+      case .change(let change):
+        // Made without routing: the route is pending.
+        _ = change.make(self)
+        change.reply.resume(returning: true)
       case .update(let update): updates.append(update)
       case .media(.acknowledged(_, let reply)):
         reply.resume()

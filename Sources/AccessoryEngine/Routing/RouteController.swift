@@ -276,10 +276,11 @@ public actor RouteController: Service {
 
   /// Routes again and waits for the result.
   ///
-  /// The call waits for a reconcile that started after it, so that the
-  /// route covers whatever the caller changed before; calls that arrive
-  /// together share one. Once the router has stopped, it answers at once
-  /// that the route is pending.
+  /// The call waits for a reconcile that started after it; calls that
+  /// arrive together share one. Once the router has stopped, it answers at
+  /// once that the route is pending. A caller that changes what routing
+  /// reads uses ``change(because:leavingFollowersToTheDefault:_:)``
+  /// instead, which makes the change in the loop.
   ///
   /// - Parameters:
   ///   - reason: Why, for the log and `route --explain`.
@@ -289,7 +290,7 @@ public actor RouteController: Service {
   /// - Returns: Whether the route is pending: the server is away, or did
   ///   not take it.
   @discardableResult
-  public nonisolated func reconcile(
+  package nonisolated func reconcile(
     because reason: RouteReason, leavingFollowersToTheDefault: Bool = false
   ) async -> Bool {
     await withCheckedContinuation { continuation in
@@ -353,6 +354,15 @@ public actor RouteController: Service {
           replies.append(request.reply)
           leavingFollowers =
             leavingFollowers || request.leavingFollowersToTheDefault
+        case .change(let change):
+          guard change.make(self) else {
+            change.reply.resume(returning: true)
+            continue
+          }
+          reasons.append(change.reason)
+          replies.append(change.reply)
+          leavingFollowers =
+            leavingFollowers || change.leavingFollowersToTheDefault
         case .update(let update):
           await mediaFollowServer()
           if await take(update) {

@@ -17,8 +17,11 @@ import RoutingCore
 enum RouterTrigger: Sendable {
   /// The sound server's state changed, or the link connected or lost it.
   case link(LinkUpdate)
-  /// A caller changed something and waits for the route that covers it.
+  /// Something asks to route again and waits for the route.
   case request(RouteRequest)
+  /// A request that changes what routing reads (the registry, the
+  /// person's choice, the policy), made by the loop in order.
+  case change(RequestedChange)
   /// A change to an accessory's configuration, to stage in order.
   case update(AccessoryUpdate)
   /// Something for the media rules.
@@ -95,6 +98,25 @@ struct RouteRequest: Sendable {
   /// to the default change (see ``RouteController/reconcile(because:leavingFollowersToTheDefault:)``).
   let leavingFollowersToTheDefault: Bool
   /// Receives whether the route is pending.
+  let reply: CheckedContinuation<Bool, Never>
+}
+
+/// A request that changes what routing reads.
+///
+/// An accessory paired, registered or unpaired, the person's choice of a
+/// device made or forgotten, the policy switched: the loop makes the
+/// change in the order it came, routes it in the same pass, and answers;
+/// a change to the registry is saved after the route, as an update is.
+struct RequestedChange: Sendable {
+  /// Why it routes, for the log and `route --explain`.
+  let reason: RouteReason
+  /// Whether the route may leave the streams that follow the default to
+  /// the default change.
+  let leavingFollowersToTheDefault: Bool
+  /// Makes the change, in the loop; false when it was refused (the
+  /// caller has why), and nothing is routed for it.
+  let make: @Sendable (isolated RouteController) -> Bool
+  /// Receives whether the route is pending, or `true` when refused.
   let reply: CheckedContinuation<Bool, Never>
 }
 

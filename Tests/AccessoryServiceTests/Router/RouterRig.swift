@@ -92,17 +92,27 @@ struct RouterRig: Sendable {
     ],
     primary: String? = nil
   ) async throws -> Bool {
-    let accessory = try await engine.pair(
-      BluetoothAddress(address)!, displayName: "Accessory \(address.suffix(2))",
-      formFactor: .headphone)
-    try await engine.register(
-      accessory,
-      .init(
-        devicePlacement: placement, deviceCapabilities: capabilities,
-        primaryAudioSourceDeviceIdentifier: primary.map(Self.identifier)))
-    return await router.reconcile(
-      because: "an accessory was registered", leavingFollowersToTheDefault: true
-    )
+    let engine = self.engine
+    let accessory = try await router.change(because: .accessoryPaired) {
+      _ throws(AccessoryControlFailure) in
+      let paired = try engine.stagePairing(
+        BluetoothAddress(address)!,
+        displayName: "Accessory \(address.suffix(2))", formFactor: .headphone)
+      return (paired.accessory, paired.generation)
+    }.made
+    return try await router.change(
+      because: .accessoryRegistered, leavingFollowersToTheDefault: true
+    ) { _ throws(AccessoryControlFailure) in
+      (
+        (),
+        try engine.stageRegistration(
+          accessory,
+          .init(
+            devicePlacement: placement, deviceCapabilities: capabilities,
+            primaryAudioSourceDeviceIdentifier: primary.map(Self.identifier)),
+          by: .update)
+      )
+    }.pending
   }
 
   /// Reports a new placement, as a companion's `update` does, and waits for
