@@ -145,7 +145,8 @@ struct Accessoryd {
     let clock = SystemRouterClock()
     let link = SoundServerLink(
       options: PulseConnection.Options(
-        server: configuration.server, applicationName: "accessoryd"),
+        server: configuration.server, applicationName: "accessoryd",
+        operationTimeout: configuration.serverTimeout),
       logger: logger, clock: clock)
     let media = MediaPlayers(logger: logger)
     let router = RouteController(
@@ -256,11 +257,12 @@ struct Accessoryd {
         DesktopNotifications(feed: desktop), BatteryToBlueZ(feed: desktop),
       ],
       logger: logger,
-      stopDeadline: Self.stopDeadline,
+      stopDeadline: configuration.stopTimeout,
       onStopDeadline: { name in
         exit.exit(
           status: .failure,
-          reason: "the \(name) service did not stop within \(Self.stopDeadline)"
+          reason:
+            "the \(name) service did not stop within \(configuration.stopTimeout)"
         )
       })
     do {
@@ -277,10 +279,6 @@ struct Accessoryd {
     signalHandling.cancel()
     exit.exit(status: .success, reason: "stopped")
   }
-
-  /// How long each service may take to stop before the daemon exits
-  /// anyway.
-  static let stopDeadline = Duration.seconds(5)
 
   /// Tells the service manager, and logs a failure to.
   static func notify(

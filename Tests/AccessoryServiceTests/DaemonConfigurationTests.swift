@@ -49,6 +49,22 @@ struct DaemonConfigurationTests {
     #expect(
       configuration.hostAddresses == ["AA:BB:CC:DD:EE:FF", "11:22:33:44:55:66"])
     #expect(configuration.logLevel == .debug)
+    #expect(configuration.serverTimeout == .seconds(5))
+    #expect(configuration.stopTimeout == .seconds(5))
+  }
+
+  @Test("The sound server's and the stop's timeouts are taken in seconds")
+  func timeouts() throws {
+    guard
+      case .run(let configuration) = try DaemonConfiguration.parse(
+        ["--server-timeout", "0.5", "--stop-timeout", "120"],
+        environment: environment)
+    else {
+      Issue.record("expected a configuration")
+      return
+    }
+    #expect(configuration.serverTimeout == .milliseconds(500))
+    #expect(configuration.stopTimeout == .seconds(120))
   }
 
   @Test(arguments: [
@@ -64,6 +80,16 @@ struct DaemonConfigurationTests {
       ["--host-address", "nope"],
       "The value 'nope' is invalid for '--host-address': expected a "
         + "Bluetooth address such as 'AA:BB:CC:DD:EE:FF'"
+    ),
+    (
+      ["--stop-timeout", "0"],
+      "The value '0' is invalid for '--stop-timeout': expected a number of "
+        + "seconds above 0 and at most 3600, such as 5 or 0.5"
+    ),
+    (
+      ["--server-timeout", "soon"],
+      "The value 'soon' is invalid for '--server-timeout': expected a number "
+        + "of seconds above 0 and at most 3600, such as 5 or 0.5"
     ),
   ])
   func badArgumentsAreNamed(arguments: [String], message: String) {

@@ -101,14 +101,17 @@ struct MediaRig {
           || wirePlumberFailures > failures
       }
       let isDefault = try await server.defaultSinkName() == attemptName
-      let isListed = try await server.sinks().contains { $0.name == attemptName }
+      let isListed = try await server.sinks().contains {
+        $0.name == attemptName
+      }
       let environmentFailed = wirePlumberFailures > failures || !isListed
       guard !isDefault, environmentFailed, attempt < attempts else {
         return attemptName
       }
       print(
         "WirePlumber did not take \(attemptName)"
-          + (isListed ? " (it logged a failure)" : " (the server never listed it)")
+          + (isListed
+            ? " (it logged a failure)" : " (the server never listed it)")
           + "; making it again")
       try await server.unloadModule(module)
     }

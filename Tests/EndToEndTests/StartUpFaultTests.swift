@@ -68,6 +68,12 @@ struct StartUpFaultTests {
       message:
         "Error: The value '12:34' is invalid for '--host-address': expected "
         + "a Bluetooth address such as 'AA:BB:CC:DD:EE:FF'"),
+    Start(
+      input: "`accessoryd --stop-timeout 0`",
+      prepare: { _ in ["--stop-timeout", "0"] }, status: 64,
+      message:
+        "Error: The value '0' is invalid for '--stop-timeout': expected a "
+        + "number of seconds above 0 and at most 3600, such as 5 or 0.5"),
     configStart(
       #"{ logLevel: "loud" }"#,
       message:

@@ -70,6 +70,8 @@ public final class DaemonFixture: Sendable {
   /// ``policyPath`` in its configuration directory, as a daemon started
   /// without options does.
   private let passesPolicy: Bool
+  /// More flags for the daemon, after the fixture's own.
+  private let extraArguments: [String]
   private let accessorydPath: String
   let acctlPath: String
   let state: Mutex<State>
@@ -86,7 +88,7 @@ public final class DaemonFixture: Sendable {
     directory: String, soundServerAddress: String, hostAddresses: [String],
     systemBusAddress: String?, sessionBusAddress: String?,
     extraEnvironment: [String: String], passesPolicy: Bool,
-    accessorydPath: String, acctlPath: String,
+    extraArguments: [String], accessorydPath: String, acctlPath: String,
     watchdog: ProcessGroupWatchdog
   ) {
     self.directory = directory
@@ -104,6 +106,7 @@ public final class DaemonFixture: Sendable {
       systemBusAddress ?? "unix:path=\(directory)/no-system-bus"
     self.sessionBusAddress = sessionBusAddress
     self.extraEnvironment = extraEnvironment
+    self.extraArguments = extraArguments
     self.accessorydPath = accessorydPath
     self.acctlPath = acctlPath
     self.state = Mutex(State(watchdog: watchdog))
@@ -132,6 +135,7 @@ public final class DaemonFixture: Sendable {
   ///   - policyInConfigHome: Starts the daemon without `--policy` and
   ///     without a policy file: it looks for one in its configuration
   ///     directory (``policyPath``), which ``writePolicy(_:)`` writes.
+  ///   - arguments: More flags for the daemon, such as `--stop-timeout`.
   ///   - binaries: The daemon and acctl to run, such as the shipped
   ///     binary and a link named acctl to it; the built products by
   ///     default.
@@ -144,7 +148,8 @@ public final class DaemonFixture: Sendable {
     hostAddresses: [String] = [defaultHostAddress],
     systemBusAddress: String? = nil, sessionBusAddress: String? = nil,
     environment: [String: String] = [:], policyInConfigHome: Bool = false,
-    binaries: (accessoryd: String, acctl: String)? = nil
+    binaries: (accessoryd: String, acctl: String)? = nil,
+    arguments: [String] = []
   ) async throws -> DaemonFixture {
     SharedThreadWatchdog.start()
     let accessoryd = try binaries?.accessoryd ?? builtProduct("accessoryd").path
@@ -173,8 +178,8 @@ public final class DaemonFixture: Sendable {
       directory: directory, soundServerAddress: server.serverAddress,
       hostAddresses: hostAddresses, systemBusAddress: systemBusAddress,
       sessionBusAddress: sessionBusAddress, extraEnvironment: environment,
-      passesPolicy: !policyInConfigHome, accessorydPath: accessoryd,
-      acctlPath: acctl, watchdog: watchdog)
+      passesPolicy: !policyInConfigHome, extraArguments: arguments,
+      accessorydPath: accessoryd, acctlPath: acctl, watchdog: watchdog)
     do {
       if !policyInConfigHome { try fixture.writePolicy(policyText) }
       try await fixture.launch()
@@ -335,7 +340,7 @@ public final class DaemonFixture: Sendable {
     ["--state-dir", stateDirectory, "--socket", socketPath]
       + (passesPolicy ? ["--policy", policyPath] : [])
       + ["--log-level", "debug"]
-      + hostAddresses.flatMap { ["--host-address", $0] }
+      + hostAddresses.flatMap { ["--host-address", $0] } + extraArguments
   }
 
   private func launch(

@@ -32,6 +32,16 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
   public var hostAddresses: [String]
   /// The least severe level logged.
   public var logLevel: Logger.Level
+  /// How long an answer from the sound server is waited for before the
+  /// operation fails (a route then stays pending).
+  public var serverTimeout: Duration = Self.defaultTimeout
+  /// How long each part may take to stop before the daemon exits anyway.
+  public var stopTimeout: Duration = Self.defaultTimeout
+
+  /// The default of ``serverTimeout`` and ``stopTimeout``.
+  public static let defaultTimeout = Duration.seconds(5)
+  /// The longest timeout either flag takes, in seconds: an hour.
+  static let longestTimeout = 3600.0
 
   /// The state file in the state directory.
   public var stateFilePath: String { stateDirectory + "/state.json" }
@@ -71,6 +81,16 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
       abstract: "The least severe level logged: trace, debug, info, notice, "
         + "warning, error or critical (default: notice)."
     ).completing(.values(Logger.Level.allCases.map(\.rawValue))),
+    .option(
+      "server-timeout", valueName: "seconds",
+      abstract: "How long an answer from the sound server is waited for "
+        + "before the operation fails and the route stays pending "
+        + "(default: 5)."),
+    .option(
+      "stop-timeout", valueName: "seconds",
+      abstract: "How long each part may take to stop, a batch the sound "
+        + "server has not answered included, before accessoryd exits anyway "
+        + "(default: 5)."),
     .option(
       "config", valueName: "file",
       abstract: "A JSON5 file with the same settings: server, policy, "
@@ -118,7 +138,9 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
     exitStatuses: [
       ExitStatusMeaning(.success, "stopped by SIGTERM or SIGINT"),
       ExitStatusMeaning(
-        .failure, "a part did not stop within 5 s, or failed while running"),
+        .failure,
+        "a part did not stop within the stop timeout (5 s, --stop-timeout), "
+          + "or failed while running"),
       ExitStatusMeaning(.usage, "a bad flag or value"),
       ExitStatusMeaning(.dataError, "the state file is of a newer version"),
       ExitStatusMeaning(
@@ -347,6 +369,9 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
           "The value '\(address)' is invalid for '--host-address': expected "
           + "a Bluetooth address such as 'AA:BB:CC:DD:EE:FF'")
     }
+    let serverTimeout = try timeout(
+      cursor.value("server-timeout"), "server-timeout")
+    let stopTimeout = try timeout(cursor.value("stop-timeout"), "stop-timeout")
     var socketEnvironment = environment
     if let socket = cursor.value("socket") ?? file.socket {
       socketEnvironment[ControlSocketPath.environmentVariable] = socket
@@ -365,7 +390,26 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
         hostAddresses: addresses.compactMap {
           BluetoothAddress($0)?.description
         },
-        logLevel: level))
+        logLevel: level, serverTimeout: serverTimeout,
+        stopTimeout: stopTimeout))
+  }
+
+  /// A timeout flag's value: a number of seconds above zero and at most
+  /// an hour, or the default when the flag is not given.
+  static func timeout(
+    _ text: String?, _ flag: String
+  ) throws(UsageError) -> Duration {
+    guard let text else { return defaultTimeout }
+    guard let seconds = Double(text), seconds.isFinite, seconds > 0,
+      seconds <= longestTimeout
+    else {
+      throw UsageError(
+        description:
+          "The value '\(text)' is invalid for '--\(flag)': expected a number "
+          + "of seconds above 0 and at most \(Int(longestTimeout)), such as 5 "
+          + "or 0.5")
+    }
+    return .milliseconds(Int64((seconds * 1000).rounded()))
   }
 
   /// The settings a config file may hold.
