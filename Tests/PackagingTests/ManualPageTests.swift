@@ -121,7 +121,7 @@ struct ManualPageTests {
     #expect(page.hasPrefix("ACCESSORYD(8)"), "\(page.prefix(200))")
     let help = try await output(of: "accessoryd", ["--help"])
     let options = entries("OPTIONS", in: help)
-    #expect(options.count == 9, "\(options)")
+    #expect(options.count == 11, "\(options)")
     for option in options where option.label != "-h, --help" {
       let label = option.label.replacing("<", with: "").replacing(">", with: "")
       #expect(page.contains("\(label) \(option.text)"), "\(option)")

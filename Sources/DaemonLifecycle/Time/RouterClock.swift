@@ -15,21 +15,45 @@ public protocol RouterClock: Sendable {
   func sleep(until deadline: Date) async throws
 }
 
-/// The system's wall clock.
+/// The system's continuous clock, told as wall time.
+///
+/// It reads the wall clock once, when it is made, and from then on counts
+/// on `ContinuousClock` (which counts through a suspend too): setting the
+/// wall clock, or NTP stepping it, moves none of the engine's grace times,
+/// windows or timers, and its time never goes back. The times it tells
+/// stay the wall clock's as of the start, for logs and answers.
 public struct SystemRouterClock: RouterClock {
-  /// Creates the clock.
-  public init() {}
+  /// The wall time and the continuous instant it was read at.
+  private let anchor: (wall: Date, instant: ContinuousClock.Instant)
 
-  /// The current time.
-  public func now() -> Date { Date() }
+  /// Creates the clock, anchored to the wall clock now.
+  public init() {
+    self.init(wall: Date(), instant: ContinuousClock.now)
+  }
 
-  /// Sleeps until `deadline`, to within a tenth of the wait and at most
-  /// 5 ms: the link's 2 ms settle waits stay 2 ms.
+  /// Creates the clock anchored to a wall time at a continuous instant,
+  /// for tests.
+  package init(wall: Date, instant: ContinuousClock.Instant) {
+    anchor = (wall, instant)
+  }
+
+  /// The current time: the anchor's wall time plus the continuous time
+  /// since.
+  public func now() -> Date {
+    anchor.wall.addingTimeInterval(
+      (ContinuousClock.now - anchor.instant).seconds)
+  }
+
+  /// Sleeps on the continuous clock until `deadline`, to within a tenth of
+  /// the wait and at most 5 ms: the link's 2 ms settle waits stay 2 ms.
   public func sleep(until deadline: Date) async throws {
-    let seconds = deadline.timeIntervalSinceNow
-    guard seconds > 0 else { return }
+    let target =
+      anchor.instant + .seconds(deadline.timeIntervalSince(anchor.wall))
+    let wait = target - ContinuousClock.now
+    guard wait > .zero else { return }
     try await Task.sleep(
-      for: .seconds(seconds), tolerance: .seconds(min(0.005, seconds / 10)))
+      until: target, tolerance: .seconds(min(0.005, wait.seconds / 10)),
+      clock: .continuous)
   }
 }
 
