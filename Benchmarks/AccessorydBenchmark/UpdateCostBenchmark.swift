@@ -20,8 +20,12 @@ struct UpdateCostFigure: Sendable {
   var accessories: Int
   var streams: Int
   /// `accessory.update` of the headphones until the observer sees every
-  /// stream and the default on the output decided.
+  /// stream and the default on the output decided (armed before the
+  /// call, so the answer's wait for the state file is not in it).
   var applied: Samples
+  /// `accessory.update` of the headphones until its answer, which comes
+  /// once the state file holds the change.
+  var answered: Samples
   /// Acknowledged updates over the interval, from ``UpdateCostBenchmark/clients``
   /// clients.
   var acknowledged: Int
@@ -79,7 +83,7 @@ struct UpdateCostBenchmark {
           for: rig.server, in: workspace, stateName: stateName,
           options: options)
         progress("updates: \(count): update → applied")
-        let applied = try await measureApplied(on: rig, daemon!)
+        let (applied, answered) = try await measureApplied(on: rig, daemon!)
         progress("updates: \(count): updates per second")
         let (acknowledged, duration) = try await measureRate(daemon!)
         progress("updates: \(count): acctl update")
@@ -91,7 +95,7 @@ struct UpdateCostBenchmark {
         figures.append(
           UpdateCostFigure(
             accessories: count, streams: rig.streamIndexes.count,
-            applied: applied,
+            applied: applied, answered: answered,
             acknowledged: acknowledged, duration: duration,
             acctlByAddress: byAddress, acctlByName: byName,
             switchOnConnect: reference))
@@ -129,16 +133,20 @@ struct UpdateCostBenchmark {
   }
 
   /// Puts the headphones on and takes them off, alternately, and times
-  /// each update until the observer sees it applied.
+  /// each update until the observer, armed before the call, sees it
+  /// applied, and until its answer.
   private func measureApplied(
     on rig: Rig, _ daemon: Daemon
-  ) async throws -> Samples {
+  ) async throws -> (applied: Samples, answered: Samples) {
     let client = try ControlClient(path: daemon.socketPath, timeout: 30)
     defer { client.close() }
-    var samples = Samples()
+    var applied = Samples()
+    var answered = Samples()
     // One warm-up each way, not recorded.
     for run in 0..<(repetitions + 2) {
       let wearing = run.isMultiple(of: 2)
+      try await rig.observer.arm(
+        rig.everything(on: wearing ? Rig.headphones : Rig.speaker))
       let start = ContinuousClock.now
       _ = try client.call(
         "accessory.update",
@@ -146,13 +154,20 @@ struct UpdateCostBenchmark {
           "accessory": .string(Rig.headphonesAddress),
           "changes": ["devicePlacement": wearing ? "inEar" : "offHead"],
         ])
-      try await rig.observer.reach(
-        rig.everything(on: wearing ? Rig.headphones : Rig.speaker),
-        timeout: observationTimeout)
-      if run >= 2 { samples.append(ContinuousClock.now - start) }
+      let answeredAt = ContinuousClock.now
+      let seen = try await rig.observer.wait(
+        until: start + observationTimeout)
+      if run >= 2 {
+        answered.append(answeredAt - start)
+        if let seen {
+          applied.append(seen - start)
+        } else {
+          applied.timeouts += 1
+        }
+      }
       try await Task.sleep(for: options.settleInterval)
     }
-    return samples
+    return (applied, answered)
   }
 
   /// Spawn to exit of `acctl update NAME --placement`, naming the
@@ -268,13 +283,15 @@ extension UpdateCostBenchmark {
     print(
       "== updates with many registered accessories: PulseAudio, "
         + "\(streams) streams; update → applied is accessory.update of the "
-        + "headphones until the observer sees the route; updates/s from "
+        + "headphones until the observer sees the route, answered until its "
+        + "answer (once the state file holds it); updates/s from "
         + "\(clients) clients on accessories of their own; acctl is spawn "
         + "to exit of acctl update; switch-on-connect is PulseAudio's own "
         + "module moving the same streams, after that count's daemon stopped")
     for figure in figures {
       let median = figure.applied.median ?? .nan
       let slowest = figure.applied.milliseconds.max() ?? .nan
+      let answered = figure.answered.median ?? .nan
       let reference = figure.switchOnConnect.median ?? .nan
       let byAddress = figure.acctlByAddress.median ?? .nan
       let byName = figure.acctlByName.median ?? .nan
@@ -285,7 +302,8 @@ extension UpdateCostBenchmark {
           + "update → applied median \(format(median, digits: 1)) ms, "
           + "slowest \(format(slowest, digits: 1)) ms "
           + "(\(figure.applied.count) runs, \(figure.applied.timeouts) "
-          + "timeouts); switch-on-connect median "
+          + "timeouts), answered median \(format(answered, digits: 1)) ms; "
+          + "switch-on-connect median "
           + "\(format(reference, digits: 1)) ms "
           + "(\(figure.switchOnConnect.timeouts) timeouts); acctl update "
           + "ADDRESS \(format(byAddress, digits: 1)) ms, NAME "
@@ -296,6 +314,7 @@ extension UpdateCostBenchmark {
           + "updates_per_second=\(format(figure.perSecond, digits: 0)) "
           + "applied_median_ms=\(format(median, digits: 1)) "
           + "applied_slowest_ms=\(format(slowest, digits: 1)) "
+          + "answered_median_ms=\(format(answered, digits: 1)) "
           + "switch_on_connect_median_ms=\(format(reference, digits: 1)) "
           + "acctl_address_median_ms=\(format(byAddress, digits: 1)) "
           + "acctl_name_median_ms=\(format(byName, digits: 1))")

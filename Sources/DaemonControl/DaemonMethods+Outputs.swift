@@ -29,7 +29,9 @@ extension DaemonMethods {
 
   /// `daemon.overview`: the status with the outputs, inputs, streams,
   /// accessories (headphones nobody registered included) and players.
-  func overview() async -> DaemonOverview {
+  ///
+  /// The desktop parts read it in the process, without the wire's JSON.
+  public func overview() async -> DaemonOverview {
     DaemonOverview(
       status: await daemonStatus(), devices: await router.audioDevices(),
       accessories: await list(.init(includesHeadphones: true)).accessories,

@@ -42,6 +42,10 @@ public final class DesktopFeed: Service {
   private let readings = Broadcast<DesktopState>(
     bufferingPolicy: .bufferingNewest(1))
   private let latest = Mutex<DesktopState?>(nil)
+  /// How many parts follow the readings, and how to ask for one when the
+  /// first comes: without a follower nothing is read.
+  private let followers = Mutex<(count: Int, wake: (@Sendable () -> Void)?)>(
+    (0, nil))
   /// How long after a change the state is read, gathering the changes
   /// that come with it.
   static let settleTime = Duration.milliseconds(50)
@@ -80,17 +84,12 @@ public final class DesktopFeed: Service {
     return address
   }
 
-  /// Reads the state now; nil if the daemon cannot answer.
+  /// Reads the state now, in the process: what `daemon.overview` and
+  /// `route.get` answer, without their JSON.
   func read() async -> DesktopState? {
-    guard
-      let overview = try? await methods.call(
-        method: DaemonOverviewRequest.method, params: nil
-      ).decode(as: DaemonOverview.self),
-      let route = try? await methods.call(
-        method: RouteGetRequest.method, params: nil
-      ).decode(as: RouteReport.self)
-    else { return nil }
-    return DesktopState(overview: overview, route: route)
+    let overview = await methods.overview()
+    return DesktopState(
+      overview: overview, route: router.board.report(explaining: false))
   }
 
   /// The latest reading, or one made now when there is none yet.
@@ -107,10 +106,14 @@ public final class DesktopFeed: Service {
     ).decode(as: RouteReport.self)
   }
 
-  /// Reads the state after each event, sound-server change and change of
-  /// the route the router published, until cancelled, and hands the
-  /// readings to the parts. (Not after discovery's changes: following
-  /// them would make the adapters scan.)
+  /// Reads the state after each change, until cancelled, and hands the
+  /// readings to the parts.
+  ///
+  /// A change is an event, a sound-server state the router took in, or a
+  /// route it published that names another output or input (not
+  /// discovery's changes: following them would make the adapters scan).
+  /// While no part follows, nothing is read: the first to come gets a
+  /// fresh reading.
   public func run() async throws {
     // Subscribed before the first reading, so that no change is missed.
     let subscription = events.subscribe()
@@ -118,6 +121,8 @@ public final class DesktopFeed: Service {
     let routes = router.board.routeChanges()
     let (changed, change) = AsyncStream.makeStream(
       of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    followers.withLock { $0.wake = { change.yield() } }
+    defer { followers.withLock { $0.wake = nil } }
     change.yield()
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -131,6 +136,7 @@ public final class DesktopFeed: Service {
       }
       group.addTask { [self] in
         for await _ in changed {
+          guard followers.withLock({ $0.count }) > 0 else { continue }
           try? await Task.sleep(for: Self.settleTime)
           guard let current = await read() else { continue }
           // Under the lock that ``follow`` subscribes under: no reading
@@ -155,6 +161,20 @@ public final class DesktopFeed: Service {
   ) async {
     let subscription = events.subscribe()
     let states = latest.withLock { readings.subscribe(startingWith: $0) }
+    let wake = followers.withLock { followers in
+      followers.count += 1
+      return followers.count == 1 ? followers.wake : nil
+    }
+    // The first follower: a reading now, as nothing was read without one.
+    wake?()
+    defer {
+      let isLast = followers.withLock { followers in
+        followers.count -= 1
+        return followers.count == 0
+      }
+      // What was read last goes stale while no one follows.
+      if isLast { latest.withLock { $0 = nil } }
+    }
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         for await value in subscription { await event(value) }
