@@ -218,31 +218,15 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
   static func bluetoothInBrief(
     _ bluez: BlueZStatus
   ) async -> DaemonStatus.Bluetooth {
-    let pending = Mutex<CheckedContinuation<DaemonStatus.Bluetooth, Never>?>(
-      nil)
-    let answer = { @Sendable (value: DaemonStatus.Bluetooth) in
-      let continuation = pending.withLock { waiting in
-        defer { waiting = nil }
-        return waiting
-      }
-      continuation?.resume(returning: value)
-    }
-    return await withCheckedContinuation { continuation in
-      pending.withLock { $0 = continuation }
-      Task {
-        let report = await bluez.report(waitingUpTo: .zero)
-        answer(
-          .init(
-            state: report.state, reason: report.reason,
-            adapters: report.adapters.count))
-      }
-      Task {
-        try? await Task.sleep(for: .seconds(1))
-        answer(
-          .init(
-            state: .notAnswering,
-            reason: "BlueZ did not answer within 1 s", adapters: 0))
-      }
+    await withDeadline(.seconds(1)) {
+      let report = await bluez.report(waitingUpTo: .zero)
+      return DaemonStatus.Bluetooth(
+        state: report.state, reason: report.reason,
+        adapters: report.adapters.count)
+    } onTimeout: {
+      DaemonStatus.Bluetooth(
+        state: .notAnswering, reason: "BlueZ did not answer within 1 s",
+        adapters: 0)
     }
   }
 
