@@ -34,7 +34,7 @@ public final class ControlConnection: Sendable {
   private let outbox: ControlOutbox
   private let events: EventHub
   private let subscription = Mutex<
-    (done: Bool, stream: AsyncStream<JSONValue>?)
+    (done: Bool, stream: (any AsyncSequence<JSONValue, Never> & Sendable)?)
   >(
     (false, nil))
   /// What to do when the client goes away.
@@ -81,7 +81,7 @@ public final class ControlConnection: Sendable {
   /// Events published after this call reach the client, after the answer
   /// to the current request.
   public func subscribeToEvents() -> Bool {
-    subscribe(to: events.subscribe())
+    subscribe(to: events.subscribeToWire())
   }
 
   /// Forwards `notifications` to the client as `event` notifications,
@@ -89,7 +89,9 @@ public final class ControlConnection: Sendable {
   /// subscription.
   ///
   /// - Returns: False if this connection already has a subscription.
-  public func subscribe(to notifications: AsyncStream<JSONValue>) -> Bool {
+  public func subscribe(
+    to notifications: some AsyncSequence<JSONValue, Never> & Sendable
+  ) -> Bool {
     subscription.withLock { state in
       guard !state.done else { return false }
       state = (true, notifications)
@@ -98,7 +100,9 @@ public final class ControlConnection: Sendable {
   }
 
   /// Takes the new subscription, once, for the server to forward.
-  func takeSubscription() -> AsyncStream<JSONValue>? {
+  func takeSubscription() -> (
+    any AsyncSequence<JSONValue, Never> & Sendable
+  )? {
     subscription.withLock { state in
       defer { state.stream = nil }
       return state.stream

@@ -156,7 +156,7 @@ public final class DesktopFeed: Service {
   /// Hands each event to `event` and each new reading to `state`, the
   /// latest reading first, until the task is cancelled.
   func follow(
-    event: @escaping @Sendable (JSONValue) async -> Void,
+    event: @escaping @Sendable (DaemonEvent) async -> Void,
     state: @escaping @Sendable (DesktopState) async -> Void
   ) async {
     let subscription = events.subscribe()
@@ -177,7 +177,7 @@ public final class DesktopFeed: Service {
     }
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
-        for await value in subscription { await event(value) }
+        for await published in subscription { await event(published.event) }
       }
       group.addTask {
         for await current in states { await state(current) }

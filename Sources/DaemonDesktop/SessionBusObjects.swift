@@ -177,10 +177,9 @@ actor SessionBusObjects {
   // MARK: - Signals
 
   /// Sends the signal an event of the daemon stands for, if any.
-  func signal(_ event: JSONValue) async {
-    switch event["kind"]?.stringValue {
-    case "route":
-      guard let route = try? event.decode(as: RouteEvent.self) else { return }
+  func signal(_ event: DaemonEvent) async {
+    switch event {
+    case .route(let route):
       await tree.emit(
         "Changed", of: AccessorydBus.route, at: AccessorydBus.routePath,
         arguments: [
@@ -189,8 +188,7 @@ actor SessionBusObjects {
           .uint32(UInt32(clamping: route.moves)),
           .boolean(route.defaultChanged),
         ])
-    case "media":
-      guard let media = try? event.decode(as: MediaEvent.self) else { return }
+    case .media(let media):
       await tree.emit(
         "MediaEvent", of: AccessorydBus.daemon, at: AccessorydBus.daemonPath,
         arguments: [

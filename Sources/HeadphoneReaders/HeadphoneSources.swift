@@ -88,8 +88,10 @@ public actor HeadphoneSources: Service {
       group.addTask { [weak self] in
         // Who is paired and registered, and how, decides what is read; a
         // placement update (the readers' own, mostly) changes neither.
-        for await event in published
-        where event["kind"] == "accessory" && event["change"] != "updated" {
+        for await published in published {
+          guard case .accessory(let event) = published.event,
+            event.change != .updated
+          else { continue }
           await self?.settle()
         }
       }

@@ -95,9 +95,8 @@ actor NotificationDesk {
     }
   }
 
-  func take(_ event: JSONValue) async {
-    guard event["kind"]?.stringValue == "media",
-      let media = try? event.decode(as: MediaEvent.self),
+  func take(_ event: DaemonEvent) async {
+    guard case .media(let media) = event,
       media.eventType == .mediaPaused,
       let route = await feed.explainedRoute(),
       let notification = planner.paused(media, route: route)

@@ -169,9 +169,9 @@ struct RouterRig: Sendable {
 /// Reads a router's events in order.
 final class RouterEvents: @unchecked Sendable {
   // One test task reads; the iterator is never shared.
-  private var iterator: AsyncStream<JSONValue>.Iterator
+  private var iterator: AsyncStream<PublishedEvent>.Iterator
 
-  init(_ stream: AsyncStream<JSONValue>) {
+  init(_ stream: AsyncStream<PublishedEvent>) {
     iterator = stream.makeAsyncIterator()
   }
 
@@ -179,7 +179,8 @@ final class RouterEvents: @unchecked Sendable {
   func next(
     where matches: (JSONValue) -> Bool
   ) async -> JSONValue? {
-    while let event = await iterator.next() {
+    // Matched as the control protocol sends them.
+    while let event = await iterator.next()?.json {
       if matches(event) { return event }
     }
     return nil
