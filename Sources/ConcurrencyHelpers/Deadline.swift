@@ -30,36 +30,61 @@ public func withDeadline<Value: Sendable>(
   _ operation: @escaping @Sendable () async -> Value,
   onTimeout: @escaping @Sendable () -> Value
 ) async -> Value {
-  let waiting = Mutex<CheckedContinuation<Value, Never>?>(nil)
-  let answer = { @Sendable (value: Value) -> Bool in
-    guard
-      let continuation = waiting.withLock({ waiting in
-        defer { waiting = nil }
-        return waiting
-      })
-    else { return false }
-    continuation.resume(returning: value)
-    return true
-  }
-  let tasks = Mutex<[Task<Void, Never>]>([])
-  let cancelAll = { @Sendable in
-    for task in tasks.withLock({ $0 }) { task.cancel() }
+  let state = Mutex(DeadlineState<Value>())
+  /// Gives the first answer, or keeps it for the wait that has not begun;
+  /// returns the tasks to cancel then, or nil when another answer came
+  /// first.
+  let answer = { @Sendable (value: Value) -> [Task<Void, Never>]? in
+    let (waiting, tasks) = state.withLock {
+      state -> (CheckedContinuation<Value, Never>?, [Task<Void, Never>]?) in
+      guard state.answer == nil else { return (nil, nil) }
+      state.answer = value
+      defer { state.waiting = nil }
+      return (state.waiting, state.tasks)
+    }
+    waiting?.resume(returning: value)
+    return tasks
   }
   return await withTaskCancellationHandler {
     await withCheckedContinuation { continuation in
-      waiting.withLock { $0 = continuation }
+      // Answered already: the caller was cancelled before it waited.
+      if let early = state.withLock({ state in
+        if state.answer == nil { state.waiting = continuation }
+        return state.answer
+      }) {
+        continuation.resume(returning: early)
+        return
+      }
       let timer = Task {
         guard (try? await Task.sleep(for: limit)) != nil else { return }
-        if answer(onTimeout()) { cancelAll() }
+        for task in answer(onTimeout()) ?? [] { task.cancel() }
       }
       let work = Task {
         _ = answer(await operation())
         timer.cancel()
       }
-      tasks.withLock { $0 = [work, timer] }
+      // Answered before the tasks were known (the deadline came, or the
+      // caller was cancelled): they are cancelled now.
+      let isAnswered = state.withLock { state in
+        state.tasks = [work, timer]
+        return state.answer != nil
+      }
+      if isAnswered {
+        work.cancel()
+        timer.cancel()
+      }
     }
   } onCancel: {
-    _ = answer(onTimeout())
-    cancelAll()
+    for task in answer(onTimeout()) ?? [] { task.cancel() }
   }
+}
+
+/// What ``withDeadline(_:_:onTimeout:)`` keeps under one lock: the
+/// caller's wait, the first answer, and the two tasks, so that whatever
+/// order they come in, the first answer is the one given and the loser is
+/// cancelled.
+private struct DeadlineState<Value: Sendable> {
+  var waiting: CheckedContinuation<Value, Never>?
+  var answer: Value?
+  var tasks: [Task<Void, Never>] = []
 }

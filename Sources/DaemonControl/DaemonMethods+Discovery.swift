@@ -107,10 +107,20 @@ extension DaemonMethods {
         reason: "'\(name)' is the name of \(other) already; choose a name "
           + "no other accessory has")
     }
-    try await engine.pair(
-      address, displayName: name, formFactor: paired.formFactor,
-      descriptor: paired.accessory.descriptor)
-    publishAccessory(.renamed, address)
+    let methods = self
+    _ = try await router.change(
+      because: .accessoryRenamed,
+      whenUndone: {
+        // Under its old name again.
+        methods.publishAccessory(.renamed, address)
+      }
+    ) { _ throws(AccessoryControlFailure) in
+      let staged = try methods.engine.stagePairing(
+        address, displayName: name, formFactor: paired.formFactor,
+        descriptor: paired.accessory.descriptor)
+      methods.publishAccessory(.renamed, address)
+      return ((), staged.generation)
+    }
     return await accessoryRecord(address)
   }
 

@@ -117,9 +117,11 @@ extension DaemonMethods {
     return loaded
   }
 
-  /// Switches the policy in the engine's loop, and routes by it there:
-  /// no pass sees the policy half switched, and the answer comes once the
-  /// route follows it.
+  /// Switches the policy, and routes by it through the engine's loop.
+  ///
+  /// The file is read or written on the blocking pool, off the shared
+  /// task threads and the loop; the loop then routes by the policy now in
+  /// force, and the answer comes once it has.
   ///
   /// - Parameter change: Reads or changes the policy in force.
   /// - Returns: The policy now in force.
@@ -130,23 +132,12 @@ extension DaemonMethods {
       @escaping @Sendable (PolicyStore) throws(Failure) -> PolicyStore.Loaded
   ) async throws(Failure) -> PolicyStore.Loaded {
     let policies = self.policies
-    let outcome = Mutex<Result<PolicyStore.Loaded, Failure>?>(nil)
-    _ = try? await router.change(because: .policyReloaded) {
-      _ throws(AccessoryControlFailure) in
-      let result = Result { () throws(Failure) in try change(policies) }
-      outcome.withLock { $0 = result }
-      guard case .success = result else {
-        // Refused: the policy stays, and nothing is routed.
-        throw .invalidRequest(reason: "the policy was refused")
-      }
-      return ((), nil)
+    let loaded = try await BlockingPool.shared.run(named: "accessoryd.policy") {
+      () throws(Failure) in try change(policies)
     }
-    // The engine makes every change it is given, running or stopped; one
-    // it was not given is made here.
-    guard let result = outcome.withLock({ $0 }) else {
-      return try change(policies)
-    }
-    return try result.get()
+    // Nothing to make: the loop's next pass reads the policy in force.
+    _ = try? await router.change(because: .policyReloaded) { _ in ((), nil) }
+    return loaded
   }
 
   /// The policy in force as the protocol sends it, with its settings and,

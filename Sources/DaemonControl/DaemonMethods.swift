@@ -268,10 +268,20 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     because reason: RouteReason = .accessoryPaired
   ) async throws(AccessoryControlFailure) {
     let methods = self
-    _ = try await router.change(because: reason) {
-      _ throws(AccessoryControlFailure) in
+    let address = device.address
+    let wasPaired = Mutex(false)
+    _ = try await router.change(
+      because: reason,
+      whenUndone: {
+        // Announced again as it is now: not paired, or under its old name.
+        methods.publishAccessory(
+          wasPaired.withLock { $0 } ? .renamed : .unpaired, address,
+          displayName: name)
+      }
+    ) { _ throws(AccessoryControlFailure) in
       let engine = methods.engine
       let before = engine.registry.accessories[device.address]
+      wasPaired.withLock { $0 = before != nil }
       let staged = try engine.stagePairing(
         device.address, displayName: name, formFactor: device.formFactor,
         descriptor: descriptor ?? before?.accessory.descriptor
@@ -287,14 +297,23 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
 
   func unpair(_ request: AccessoryUnpairRequest) async throws -> EmptyReply {
     let address = try engine.registry.resolve(request.accessory)
+    let methods = self
+    let registered = Mutex(false)
     // What was paused or muted for it is forgotten, its mutes undone,
     // before the route that no longer counts it.
-    await router.forgetMedia(of: address)
-    let methods = self
-    _ = try await router.change(because: .accessoryUnpaired) {
-      _ throws(AccessoryControlFailure) in
+    _ = try await router.change(
+      because: .accessoryUnpaired, forgettingMediaOf: address,
+      whenUndone: {
+        // Paired again, as it is now.
+        methods.publishAccessory(.paired, address)
+        if registered.withLock({ $0 }) {
+          methods.publishAccessory(.registered, address)
+        }
+      }
+    ) { _ throws(AccessoryControlFailure) in
       let engine = methods.engine
       let wasRegistered = engine.registry.registrations[address] != nil
+      registered.withLock { $0 = wasRegistered }
       let name = engine.registry.accessory(at: address).displayName
       let generation = try engine.stageUnpairing(address)
       methods.publishAccessory(.unpaired, address, displayName: name)
@@ -348,7 +367,8 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     let methods = self
     let configuration = request.configuration
     let (_, pending) = try await router.change(
-      because: .accessoryRegistered, leavingFollowersToTheDefault: true
+      because: .accessoryRegistered, leavingFollowersToTheDefault: true,
+      whenUndone: { methods.announceRegistrationUndone(address) }
     ) { _ throws(AccessoryControlFailure) in
       let engine = methods.engine
       let generation = try engine.stageRegistration(
@@ -437,16 +457,21 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     _ address: BluetoothAddress, placement: AccessoryControlDevice.Placement,
     by source: PlacementSource
   ) async throws -> Bool {
+    // Most reports come for headphones registered already: those ask the
+    // loop for nothing.
+    guard Self.registersFromHeadphones(address, in: engine.registry) else {
+      return false
+    }
     let methods = self
     return try await router.change(
-      because: .headphonesRegistered, leavingFollowersToTheDefault: true
+      because: .headphonesRegistered, leavingFollowersToTheDefault: true,
+      whenUndone: { methods.announceRegistrationUndone(address) }
     ) { _ throws(AccessoryControlFailure) in
       let engine = methods.engine
       let registry = engine.registry
-      guard registry.accessories[address] != nil else { return (false, nil) }
-      if let registration = registry.registrations[address],
-        !registration.isInvalidated || registration.readsHeadphones == false
-      {
+      // Registered meanwhile: nothing to do, and the route covers nothing
+      // new.
+      guard Self.registersFromHeadphones(address, in: registry) else {
         return (false, nil)
       }
       let generation = try engine.stageRegistration(
@@ -458,6 +483,27 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
       methods.publishAccessory(.registered, address)
       return (true, generation)
     }.made
+  }
+
+  /// Whether headphones accessoryd reads are registered by it: paired,
+  /// and not registered, or registered and invalidated while reading them.
+  static func registersFromHeadphones(
+    _ address: BluetoothAddress, in registry: AccessoryRegistry
+  ) -> Bool {
+    guard registry.accessories[address] != nil else { return false }
+    guard let registration = registry.registrations[address] else {
+      return true
+    }
+    return registration.isInvalidated && registration.readsHeadphones != false
+  }
+
+  /// Announces a registration as it is now, once the change to it was
+  /// undone because the state file did not take it.
+  func announceRegistrationUndone(_ address: BluetoothAddress) {
+    let registration = engine.registry.registrations[address]
+    publishAccessory(
+      registration.map { !$0.isInvalidated } ?? false
+        ? .registered : .invalidated, address)
   }
 
   func current(

@@ -141,8 +141,11 @@ public final class DesktopFeed: Service {
           guard let current = await read() else { continue }
           // Under the lock that ``follow`` subscribes under: no reading
           // falls between its latest and its subscription.
-          latest.withLock {
-            $0 = current
+          latest.withLock { latest in
+            // Read for followers that have all gone: not kept, as it
+            // goes stale while no one follows.
+            guard followers.withLock({ $0.count }) > 0 else { return }
+            latest = current
             readings.publish(current)
           }
         }
@@ -172,7 +175,9 @@ public final class DesktopFeed: Service {
         followers.count -= 1
         return followers.count == 0
       }
-      // What was read last goes stale while no one follows.
+      // What was read last goes stale while no one follows. (Under the
+      // lock the readings are kept under, after the count: a reading
+      // under way is not kept either.)
       if isLast { latest.withLock { $0 = nil } }
     }
     await withTaskGroup(of: Void.self) { group in

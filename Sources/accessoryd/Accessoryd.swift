@@ -139,10 +139,12 @@ struct Accessoryd {
     if let stateWarning {
       logger.error("Changes cannot be saved: \(stateWarning)")
     }
-    let engine = InProcessAccessoryEngine(stateFile: stateFile, logger: logger)
-    let events = EventHub()
-    // One clock for the link's waits and the engine's decisions.
+    // One clock for the link's waits, the engine's decisions and the
+    // times the registry records, which the decisions compare with them.
     let clock = SystemRouterClock()
+    let engine = InProcessAccessoryEngine(
+      stateFile: stateFile, logger: logger, clock: { clock.now() })
+    let events = EventHub()
     let link = SoundServerLink(
       options: PulseConnection.Options(
         server: configuration.server, applicationName: "accessoryd",

@@ -84,12 +84,12 @@ struct DaemonConfigurationTests {
     (
       ["--stop-timeout", "0"],
       "The value '0' is invalid for '--stop-timeout': expected a number of "
-        + "seconds above 0 and at most 3600, such as 5 or 0.5"
+        + "seconds from 0.001 to 3600, such as 5 or 0.5"
     ),
     (
       ["--server-timeout", "soon"],
       "The value 'soon' is invalid for '--server-timeout': expected a number "
-        + "of seconds above 0 and at most 3600, such as 5 or 0.5"
+        + "of seconds from 0.001 to 3600, such as 5 or 0.5"
     ),
   ])
   func badArgumentsAreNamed(arguments: [String], message: String) {

@@ -53,4 +53,21 @@ struct DeadlineTests {
     #expect(await caller.value == -1)
     gate.withLock { $0 }?.resume(returning: 7)
   }
+
+  @Test("A caller cancelled before the call gets the deadline's answer at once")
+  func cancelledBeforeTheCall() async {
+    let caller = Task {
+      // Cancelled before it waits: withUnsafeCurrentTask's flag is set.
+      while !Task.isCancelled { await Task.yield() }
+      return await withDeadline(.seconds(600)) {
+        await withCheckedContinuation { (_: CheckedContinuation<Int, Never>) in
+          Issue.record("the operation of a cancelled caller started")
+        }
+      } onTimeout: {
+        -1
+      }
+    }
+    caller.cancel()
+    #expect(await caller.value == -1)
+  }
 }

@@ -207,6 +207,21 @@ struct NotificationPlannerTests {
         \.summary) == ["Audio moved to Built-in Speaker"])
     #expect(planner.gone.isEmpty)
 
+    // A route that leaves it only after the limit is another move.
+    var late = NotificationPlanner()
+    _ = late.take(budsThere(route: "buds"), at: 0, policy: policy)
+    _ = late.take(budsGone(route: "buds"), at: 1, policy: policy)
+    #expect(late.due(at: 1 + grace).isEmpty)
+    let afterTheLimit = 1 + NotificationPlanner.routeWaitLimit + 1
+    #expect(
+      late.take(budsGone(route: "buds"), at: afterTheLimit, policy: policy)
+        .isEmpty)
+    #expect(late.gone.isEmpty)
+    #expect(
+      late.take(
+        budsGone(route: "speaker"), at: afterTheLimit + 1, policy: policy
+      ).isEmpty)
+
     // Back while the route still named it: connected again, nothing
     // moved, and nothing waits.
     var back = NotificationPlanner()

@@ -73,7 +73,7 @@ struct StartUpFaultTests {
       prepare: { _ in ["--stop-timeout", "0"] }, status: 64,
       message:
         "Error: The value '0' is invalid for '--stop-timeout': expected a "
-        + "number of seconds above 0 and at most 3600, such as 5 or 0.5"),
+        + "number of seconds from 0.001 to 3600, such as 5 or 0.5"),
     configStart(
       #"{ logLevel: "loud" }"#,
       message:

@@ -176,7 +176,7 @@ extension RouteController {
       guard followsMedia else { return [] }
       return await mediaTake(
         .jackBack(accessory: identity.description, output: sink))
-    case .input(let input), .acknowledged(let input, _):
+    case .input(let input):
       if case .playersPaused(let accessory, _, _) = input {
         media.pauseTasks[accessory] = nil
       }

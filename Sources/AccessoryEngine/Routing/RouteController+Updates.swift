@@ -78,6 +78,12 @@ extension RouteController {
   ///   - reason: Why it routes, for the log and `route --explain`.
   ///   - leavingFollowersToTheDefault: On PulseAudio, whether to leave the
   ///     streams that follow the default to the default change.
+  ///   - forgettingMediaOf: An accessory whose paused and muted media the
+  ///     change forgets, its mutes undone, before the route (an
+  ///     unpairing).
+  ///   - whenUndone: Told once a change the state file did not take is
+  ///     undone and routed again, before the error is thrown: where what
+  ///     was announced is announced again as it is now.
   ///   - make: Makes the change: what it made, and the registry
   ///     generation to save through, or nil when nothing is saved.
   /// - Returns: What `make` made, and whether the route is pending.
@@ -85,6 +91,8 @@ extension RouteController {
   ///   then), or why the change could not be saved.
   public nonisolated func change<Made: Sendable>(
     because reason: RouteReason, leavingFollowersToTheDefault: Bool = false,
+    forgettingMediaOf: BluetoothAddress? = nil,
+    whenUndone: @escaping @Sendable () -> Void = {},
     _ make:
       @escaping @Sendable (isolated RouteController)
       throws(AccessoryControlFailure) -> (made: Made, saving: UInt64?)
@@ -107,7 +115,7 @@ extension RouteController {
       let change = RequestedChange(
         reason: reason,
         leavingFollowersToTheDefault: leavingFollowersToTheDefault,
-        make: request, reply: continuation)
+        forgetsMediaOf: forgettingMediaOf, make: request, reply: continuation)
       if !inbox.post(.change(change)) {
         continuation.resume(returning: true)
       }
@@ -127,6 +135,7 @@ extension RouteController {
       } catch {
         // Undone: the route follows the registry as the file holds it.
         await reconcile(because: .updateNotSaved)
+        whenUndone()
         throw error
       }
     }
@@ -138,21 +147,6 @@ extension RouteController {
     _ make: @escaping @Sendable (isolated RouteController) -> Bool
   ) -> Bool {
     make(self)
-  }
-
-  /// Forgets what was paused or muted for an unpaired accessory, and
-  /// unmutes what it muted.
-  public nonisolated func forgetMedia(of address: BluetoothAddress) async {
-    await post(.unpaired(accessory: address.description))
-  }
-
-  /// Posts a media event, and returns once the loop took it.
-  nonisolated func post(_ input: MediaInput) async {
-    await withCheckedContinuation { continuation in
-      if !inbox.post(.media(.acknowledged(input, reply: continuation))) {
-        continuation.resume()
-      }
-    }
   }
 
   /// How long a resume waits for the server to show the moves back on the
@@ -364,8 +358,6 @@ extension RouteController {
         _ = change.make(self)
         change.reply.resume(returning: true)
       case .update(let update): updates.append(update)
-      case .media(.acknowledged(_, let reply)):
-        reply.resume()
       case .saved(let waiting, let saved):
         waiting.reply.resume(returning: saved.map { waiting.staged })
       case .media(.outputVanished(let address, _, let muted)):

@@ -359,6 +359,10 @@ public actor RouteController: Service {
             change.reply.resume(returning: true)
             continue
           }
+          if let address = change.forgetsMediaOf {
+            await mediaFollowServer()
+            _ = await take(.input(.unpaired(accessory: address.description)))
+          }
           reasons.append(change.reason)
           replies.append(change.reply)
           leavingFollowers =
@@ -378,7 +382,6 @@ public actor RouteController: Service {
             reasons.append(.accessoryUpdated)
             leavingFollowers = true
           }
-          if case .acknowledged(_, let reply) = event { reply.resume() }
         case .saved(let waiting, let saved):
           if take(waiting, saved: saved) { reasons.append(.updateNotSaved) }
         }

@@ -19,6 +19,8 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
   case accessoryPaired
   /// An accessory was unpaired.
   case accessoryUnpaired
+  /// An accessory was renamed.
+  case accessoryRenamed
   /// An accessory was registered.
   case accessoryRegistered
   /// Accessories were migrated.
@@ -43,7 +45,8 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
   /// Every reason but ``other(_:)``.
   package static let named: [RouteReason] = [
     .serverChanged, .serverConnected, .sentMovesNotShown, .accessoryUpdated,
-    .graceEnded, .accessoryPaired, .accessoryUnpaired, .accessoryRegistered,
+    .graceEnded, .accessoryPaired, .accessoryUnpaired, .accessoryRenamed,
+    .accessoryRegistered,
     .accessoriesMigrated, .updateNotSaved, .headphonesRegistered,
     .policyReloaded, .adaptersChanged, .headphoneClassesChanged,
     .deviceChosen, .choicesForgotten,
@@ -65,6 +68,7 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
     case .graceEnded: "a grace time ended"
     case .accessoryPaired: "an accessory was paired"
     case .accessoryUnpaired: "an accessory was unpaired"
+    case .accessoryRenamed: "an accessory was renamed"
     case .accessoryRegistered: "an accessory was registered"
     case .accessoriesMigrated: "accessories were migrated"
     case .updateNotSaved: "an update could not be saved"

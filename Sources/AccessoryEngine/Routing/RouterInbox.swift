@@ -54,9 +54,6 @@ enum MediaTrigger: Sendable {
   /// One of the rules' own inputs (the players' answer to a pause, an
   /// unpaired accessory, an undone change).
   case input(MediaInput)
-  /// One of the rules' own inputs, from a caller that waits until the
-  /// loop has taken it.
-  case acknowledged(MediaInput, reply: CheckedContinuation<Void, Never>)
 }
 
 /// A change to an accessory's configuration, from a companion, `acctl`
@@ -113,6 +110,9 @@ struct RequestedChange: Sendable {
   /// Whether the route may leave the streams that follow the default to
   /// the default change.
   let leavingFollowersToTheDefault: Bool
+  /// The accessory whose paused and muted media the change forgets (an
+  /// unpairing), before it is routed.
+  let forgetsMediaOf: BluetoothAddress?
   /// Makes the change, in the loop; false when it was refused (the
   /// caller has why), and nothing is routed for it.
   let make: @Sendable (isolated RouteController) -> Bool

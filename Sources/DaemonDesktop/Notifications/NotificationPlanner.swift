@@ -55,7 +55,14 @@ struct NotificationPlanner: Sendable {
     /// When the grace time is over; nil once it is, while the route still
     /// names the output: each new reading then looks again.
     var checkAt: Double?
+    /// When it was seen to go.
+    var wentAt: Double
   }
+
+  /// How long after an output went the route may still leave it for the
+  /// move to be told: on a machine so busy that the router takes longer,
+  /// a later move is not this one.
+  static let routeWaitLimit = 120.0
 
   /// How long after connecting a battery read for the first time is
   /// added to the notification.
@@ -113,7 +120,8 @@ struct NotificationPlanner: Sendable {
     }
     // The gone outputs whose grace time is over, the route still naming
     // them at the check: the route may have left them since.
-    var notifications = settle(gone.filter { $0.checkAt == nil }, in: state)
+    var notifications = settle(
+      gone.filter { $0.checkAt == nil }, in: state, at: now)
     let before = Dictionary(
       last.overview.accessories.map { ($0.address, $0) }
     ) { first, _ in first }
@@ -169,7 +177,7 @@ struct NotificationPlanner: Sendable {
         OutputGone(
           output: output, description: known[output]?.description ?? output,
           accessory: known[output]?.accessory,
-          checkAt: now + policy.reappearGraceSeconds))
+          checkAt: now + policy.reappearGraceSeconds, wentAt: now))
     }
     return notifications
   }
@@ -184,7 +192,7 @@ struct NotificationPlanner: Sendable {
     guard let state = last else { return [] }
     let ready = gone.filter { $0.checkAt.map { $0 <= now } ?? false }
     gone.removeAll { $0.checkAt.map { $0 <= now } ?? false }
-    return settle(ready, in: state)
+    return settle(ready, in: state, at: now)
   }
 
   /// Decides each gone output whose grace time is over, from one reading.
@@ -192,10 +200,10 @@ struct NotificationPlanner: Sendable {
   /// The route that still names it has not left it yet (the router waits
   /// out the grace time from when the output went, which was a little
   /// earlier, and a busy machine makes that later still): it is kept, and
-  /// decided again by the next reading, until the route leaves it or it
-  /// comes back.
+  /// decided again by the next reading, until the route leaves it, it
+  /// comes back, or ``routeWaitLimit`` has passed.
   private mutating func settle(
-    _ outputs: [OutputGone], in state: DesktopState
+    _ outputs: [OutputGone], in state: DesktopState, at now: Double
   ) -> [DesktopNotification] {
     var notifications: [DesktopNotification] = []
     for went in outputs {
@@ -204,7 +212,7 @@ struct NotificationPlanner: Sendable {
         $0.name == went.output
       }
       guard let current = state.route.output, current != went.output else {
-        if !isBack {
+        if !isBack, now - went.wentAt <= Self.routeWaitLimit {
           var waiting = went
           waiting.checkAt = nil
           gone.append(waiting)

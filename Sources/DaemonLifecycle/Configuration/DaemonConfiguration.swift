@@ -394,20 +394,19 @@ public struct DaemonConfiguration: Sendable, Equatable, CommandDescription {
         stopTimeout: stopTimeout))
   }
 
-  /// A timeout flag's value: a number of seconds above zero and at most
-  /// an hour, or the default when the flag is not given.
+  /// A timeout flag's value: a number of seconds from a millisecond to an
+  /// hour, or the default when the flag is not given.
   static func timeout(
     _ text: String?, _ flag: String
   ) throws(UsageError) -> Duration {
     guard let text else { return defaultTimeout }
-    guard let seconds = Double(text), seconds.isFinite, seconds > 0,
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0.001,
       seconds <= longestTimeout
     else {
       throw UsageError(
         description:
           "The value '\(text)' is invalid for '--\(flag)': expected a number "
-          + "of seconds above 0 and at most \(Int(longestTimeout)), such as 5 "
-          + "or 0.5")
+          + "of seconds from 0.001 to \(Int(longestTimeout)), such as 5 or 0.5")
     }
     return .milliseconds(Int64((seconds * 1000).rounded()))
   }

@@ -370,8 +370,15 @@ struct RouterMediaTests {
       _ = try await budsPlaying(rig)
       try await rig.report(Rig.budsAddress, .offHead)
       #expect(await rig.server.isMuted(2))
-      try await rig.engine.unpair(.init(Rig.budsAddress)!)
-      await rig.router.forgetMedia(of: .init(Rig.budsAddress)!)
+      // As accessory.unpair does: one change, in the loop.
+      let address = BluetoothAddress(Rig.budsAddress)!
+      let engine = rig.engine
+      _ = try await rig.router.change(
+        because: .accessoryUnpaired, forgettingMediaOf: address
+      ) { _ throws(AccessoryControlFailure) in
+        ((), try engine.stageUnpairing(address))
+      }
+      #expect(rig.engine.registry.accessories[address] == nil)
       #expect(!(await rig.server.isMuted(2)))
       #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
     }
