@@ -215,6 +215,10 @@ struct MediaBenchmark {
       try await waitForStreams(of: pids, on: current, rig: rig)
       watch.reset()
       let start = try await removeSink(current, of: rig)
+      // As a card does, the new profile's sink comes once the server has
+      // let the old one go: PipeWire 0.3.65's WirePlumber 0.4 may never
+      // take a node made while another goes.
+      try await waitForTheServer(toLetGo: current, rig: rig)
       try await rig.server.loadNullSink(
         .bluetoothHeadphones(
           name: next, address: Rig.headphonesAddress, description: "Bench Buds",
@@ -244,6 +248,21 @@ struct MediaBenchmark {
     let start = ContinuousClock.now
     try await rig.server.unloadModule(module)
     return start
+  }
+
+  /// Waits until the server no longer lists a sink whose module was
+  /// unloaded, nor has it as the default.
+  func waitForTheServer(toLetGo sink: String, rig: Rig) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      if try await rig.server.defaultSinkName() != sink,
+        try await !rig.server.sinks().contains(where: { $0.name == sink })
+      {
+        return
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    throw BenchmarkError("the server keeps \(sink) after its module went")
   }
 
   /// Waits until the daemon, too, sees every player Playing on the sink:
