@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "MPRIS", targets: ["MPRIS"]),
     .library(name: "HeadphoneProtocols", targets: ["HeadphoneProtocols"]),
     .library(name: "RoutingCore", targets: ["RoutingCore"]),
+    .library(name: "PolicyFiles", targets: ["PolicyFiles"]),
     .executable(name: "routing-benchmark", targets: ["RoutingBenchmark"]),
     .executable(name: "accessory-demo", targets: ["AccessoryDemo"]),
     .executable(name: "accessoryd", targets: ["accessoryd"]),
@@ -51,7 +52,7 @@ let package = Package(
       dependencies: ["ConcurrencyHelpers", "AccessorySetupKit", "AccessoryControl"]
     ),
 
-    // MARK: - Backend: the registry, its state file and the in-process engine
+    // MARK: - Backend: the registry and its state file, kept in the process
 
     .target(
       name: "AccessoryBackend",
@@ -63,7 +64,17 @@ let package = Package(
 
     // MARK: - Decision core
 
-    .target(name: "RoutingCore", dependencies: ["SystemCalls"]),
+    .target(name: "RoutingCore"),
+
+    // The policy files: the JSON5 reader, the schema and loader, the
+    // manual they generate, and the daemon's store of the policy in use.
+    .target(
+      name: "PolicyFiles",
+      dependencies: [
+        "RoutingCore", "SystemCalls", "ConcurrencyHelpers", "AccessoryBackend", "AccessoryControl",
+        "CommandLineKit", "Logging",
+      ]
+    ),
 
     // MARK: - Sound server
 
@@ -118,9 +129,16 @@ let package = Package(
     .target(
       name: "DaemonLifecycle",
       dependencies: [
+        "PolicyFiles",
         "SystemCalls", "ConcurrencyHelpers", "AccessoryControl", "AccessoryBackend",
         "AudioAccessoryKit", "CommandLineKit", "Logging", "RoutingCore",
       ]
+    ),
+    // What the daemon tells its clients: the hub that carries each event,
+    // typed, to the socket, the session bus and the headphone readers.
+    .target(
+      name: "DaemonEvents",
+      dependencies: ["AccessoryControl", "AudioAccessoryKit", "ConcurrencyHelpers"]
     ),
     .target(
       name: "DaemonInputs",
@@ -132,6 +150,7 @@ let package = Package(
     .target(
       name: "AccessoryEngine",
       dependencies: [
+        "DaemonEvents", "PolicyFiles",
         "DaemonLifecycle", "DaemonInputs", "ConcurrencyHelpers", "AccessoryControl",
         "AccessoryBackend", "AccessorySetupKit", "AudioAccessoryKit", "PulseAudio", "MPRIS",
         "Logging", "RoutingCore",
@@ -140,6 +159,7 @@ let package = Package(
     .target(
       name: "HeadphoneReaders",
       dependencies: [
+        "DaemonEvents", "PolicyFiles",
         "DaemonLifecycle", "DaemonInputs", "ConcurrencyHelpers",
         "AccessoryControl", "AccessoryBackend", "AccessorySetupKit", "AudioAccessoryKit", "BlueZ",
         "Logging",
@@ -149,6 +169,7 @@ let package = Package(
     .target(
       name: "DaemonControl",
       dependencies: [
+        "DaemonEvents", "PolicyFiles",
         "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders", "SystemCalls",
         "ConcurrencyHelpers", "AccessoryControl", "AccessoryBackend", "AccessorySetupKit",
         "AudioAccessoryKit", "CoreBluetooth", "MPRIS", "Logging", "RoutingCore",
@@ -159,6 +180,7 @@ let package = Package(
     .target(
       name: "DaemonDesktop",
       dependencies: [
+        "DaemonEvents", "PolicyFiles",
         "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "DaemonControl", "SessionBusInterfaces",
         "DBus", "BlueZ", "RoutingCore",
         "ConcurrencyHelpers", "AccessoryControl", "AudioAccessoryKit", "Logging",
@@ -182,6 +204,7 @@ let package = Package(
     .target(
       name: "AcctlCommands",
       dependencies: [
+        "PolicyFiles",
         "ConcurrencyHelpers", "CommandLineKit", "AccessoryControl", "AccessorySetupKit",
         "AudioAccessoryKit", "CoreBluetooth", "RoutingCore", "HeadphoneProtocols", "SystemCalls",
       ]
@@ -194,6 +217,7 @@ let package = Package(
     .executableTarget(
       name: "accessoryd",
       dependencies: [
+        "ConcurrencyHelpers", "DaemonEvents", "PolicyFiles",
         "DaemonLifecycle", "DaemonInputs", "AccessoryEngine", "HeadphoneReaders",
         "DaemonControl", "DaemonDesktop", "AccessoryControl", "AudioAccessoryKit",
         "AccessoryBackend", "PulseAudio", "Logging", "CMalloc", "TrayIndicator",
@@ -251,7 +275,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "RoutingBenchmark",
-      dependencies: ["RoutingCore"],
+      dependencies: ["PolicyFiles", "RoutingCore"],
       path: "Benchmarks/RoutingBenchmark"
     ),
 
@@ -261,6 +285,7 @@ let package = Package(
     .target(
       name: "FuzzTargets",
       dependencies: [
+        "PolicyFiles",
         "AccessoryControl", "AccessorySetupKit", "AudioAccessoryKit", "DaemonLifecycle",
         "DaemonInputs", "AccessoryEngine", "HeadphoneReaders", "DaemonControl", "AcctlCommands",
         "BlueZ", "CommandLineKit",
@@ -323,6 +348,7 @@ let package = Package(
     .testTarget(
       name: "PackagingTests",
       dependencies: [
+        "PolicyFiles",
         "ConcurrencyHelpers", "RoutingCore", "TestSupport", "SessionBusInterfaces", "DBus",
         "TrayIndicator",
       ]
@@ -349,6 +375,7 @@ let package = Package(
     .testTarget(
       name: "AccessoryServiceTests",
       dependencies: [
+        "DaemonEvents", "PolicyFiles",
         "SystemCalls",
         "ConcurrencyHelpers", "DaemonLifecycle", "DaemonInputs", "AccessoryEngine",
         "HeadphoneReaders", "DaemonControl", "AccessoryControl", "AccessorySetupKit",
@@ -361,8 +388,12 @@ let package = Package(
       dependencies: ["ConcurrencyHelpers", "PulseAudio", "CPulse", "TestSupport"]
     ),
     .testTarget(
+      name: "PolicyFilesTests",
+      dependencies: ["PolicyFiles", "RoutingCore"]
+    ),
+    .testTarget(
       name: "RoutingCoreTests",
-      dependencies: ["RoutingCore", "AccessoryControl"],
+      dependencies: ["PolicyFiles", "RoutingCore", "AccessoryControl"],
       exclude: ["Scenarios", "MediaScenarios"]
     ),
     .testTarget(

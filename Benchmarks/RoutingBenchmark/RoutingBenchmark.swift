@@ -3,6 +3,7 @@
 // memory. Build it as release (scripts/benchmark).
 
 import Foundation
+import PolicyFiles
 import RoutingCore
 
 @main

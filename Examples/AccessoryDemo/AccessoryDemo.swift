@@ -1,6 +1,7 @@
-// The short tour of the Apple-shaped API on the in-process engine: pair an
-// accessory, register it, report placements and audio sources, and print
-// the configuration the engine holds after each step, as JSON.
+// The short tour of the Apple-shaped API on a registry store kept in the
+// process: pair an accessory, register it, report placements and audio
+// sources, and print the configuration the engine holds after each step,
+// as JSON.
 
 import AccessoryBackend
 import AudioAccessoryKit
@@ -18,7 +19,7 @@ struct AccessoryDemo {
     let logger = Logger(
       label: "accessory-demo", handler: StandardErrorLogHandler(),
       logLevel: .notice)
-    let engine = InProcessAccessoryEngine(stateFile: stateFile, logger: logger)
+    let engine = RegistryStore(stateFile: stateFile, logger: logger)
     AccessoryControlEngines.default = engine
 
     do {
@@ -30,7 +31,7 @@ struct AccessoryDemo {
   }
 
   static func tour(
-    engine: InProcessAccessoryEngine, stateFile: StateFile
+    engine: RegistryStore, stateFile: StateFile
   ) async throws {
     step("Pair a Bluetooth headphone (what AccessorySetupKit's picker does)")
     let accessory = try await engine.pair(

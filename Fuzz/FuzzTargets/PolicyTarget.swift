@@ -1,6 +1,7 @@
 // The policy file: the JSON5 reader and the policy's schema.
 
 import FoundationEssentials
+import PolicyFiles
 import RoutingCore
 
 extension FuzzTarget {

@@ -1,6 +1,6 @@
 // Linux addition: the paired accessories and their registrations, with the
 // rules that make a request valid. A value type with no I/O, shared by the
-// in-process engine and the routing service.
+// registry store and the routing service.
 
 import AccessorySetupKit
 import AudioAccessoryKit

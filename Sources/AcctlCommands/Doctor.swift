@@ -9,6 +9,7 @@ import CommandLineKit
 import FoundationEssentials
 import Glibc
 import HeadphoneProtocols
+import PolicyFiles
 import RoutingCore
 import SystemCalls
 

@@ -4,6 +4,7 @@
 import AccessoryControl
 import CommandLineKit
 import FoundationEssentials
+import PolicyFiles
 import RoutingCore
 
 extension Acctl {

@@ -4,6 +4,7 @@
 import AccessoryControl
 import AccessoryEngine
 import ConcurrencyHelpers
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials

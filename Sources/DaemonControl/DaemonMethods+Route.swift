@@ -12,6 +12,7 @@ import FoundationEssentials
 import HeadphoneReaders
 import Logging
 import MPRIS
+import PolicyFiles
 import RoutingCore
 
 extension DaemonMethods {

@@ -5,20 +5,22 @@ import AccessoryControl
 import AccessoryEngine
 import AudioAccessoryKit
 import ConcurrencyHelpers
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
 import HeadphoneReaders
 import Logging
 import MPRIS
+import PolicyFiles
 import RoutingCore
 
 /// Answers control requests with the registry, the router and the policy.
 public struct DaemonMethods: ControlHandler, HeadphoneReports {
 
   /// The accessories and their registrations.
-  public let engine: InProcessAccessoryEngine
-  let router: RouteController
+  public let engine: RegistryStore
+  let router: EngineLoop
   let discovery: DeviceDiscovery
   let pickers: PickerRequests
   /// The policy in force.
@@ -34,7 +36,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
 
   /// Creates the handler.
   public init(
-    engine: InProcessAccessoryEngine, router: RouteController,
+    engine: RegistryStore, router: EngineLoop,
     discovery: DeviceDiscovery, pickers: PickerRequests = PickerRequests(),
     policies: PolicyStore, events: EventHub, media: MediaPlayers? = nil,
     headphoneLinks: HeadphoneLinkTable? = nil, bluez: BlueZStatus? = nil,

@@ -9,9 +9,11 @@ import AudioAccessoryKit
 import ConcurrencyHelpers
 import DBus
 import DaemonControl
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import Logging
+import PolicyFiles
 
 /// The daemon's state at one moment, as the desktop parts see it.
 struct DesktopState: Sendable {
@@ -32,7 +34,7 @@ public final class DesktopFeed: Service {
   public var name: String { "desktop feed" }
   let methods: DaemonMethods
   let events: EventHub
-  let router: RouteController
+  let router: EngineLoop
   /// The policy, whose `desktop` and `notifications` objects turn the
   /// parts off.
   let policies: PolicyStore
@@ -64,7 +66,7 @@ public final class DesktopFeed: Service {
   ///   - busAddress: The session bus; nil serves and shows nothing, and
   ///     says so in the log.
   public init(
-    methods: DaemonMethods, events: EventHub, router: RouteController,
+    methods: DaemonMethods, events: EventHub, router: EngineLoop,
     policies: PolicyStore, logger: Logger,
     busAddress: String?
   ) {

@@ -12,6 +12,7 @@ import DaemonControl
 import DaemonLifecycle
 import FoundationEssentials
 import Logging
+import PolicyFiles
 import SessionBusInterfaces
 
 /// Serves the session D-Bus API while the daemon runs.

@@ -5,11 +5,12 @@ import AccessoryBackend
 import AccessorySetupKit
 import AudioAccessoryKit
 import DaemonLifecycle
+import PolicyFiles
 
 /// The daemon's update path, as the headphone readers use it.
 public protocol HeadphoneReports: Sendable {
   /// The accessories and their registrations.
-  var engine: InProcessAccessoryEngine { get }
+  var engine: RegistryStore { get }
   /// The policy in force (`placement.earbudsWorn`).
   var policies: PolicyStore { get }
 

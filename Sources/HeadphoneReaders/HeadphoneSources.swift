@@ -10,6 +10,7 @@ import AccessoryControl
 import AccessorySetupKit
 import AudioAccessoryKit
 import ConcurrencyHelpers
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
@@ -24,10 +25,15 @@ public actor HeadphoneSources: Service {
   /// `headphones`.
   public nonisolated let name = "headphones"
 
-  /// The protocols accessoryd reads so far.
-  public static let readProtocols: Set<HeadphoneProtocol> = [
-    .aap, .galaxyBuds,
+  /// The brands accessoryd reads, one reader each: a new brand is a
+  /// folder beside `AirPods/` and one line here.
+  package static let brands: [any HeadphoneReader.Type] = [
+    AirPodsReader.self,
+    GalaxyBudsReader.self,
   ]
+
+  /// The protocols accessoryd reads so far.
+  public static let readProtocols = Set(brands.map { $0.reads })
 
   /// The first pause before a link is opened again; each failure in a
   /// row doubles it, up to ``longestRetryPause``.
@@ -40,10 +46,10 @@ public actor HeadphoneSources: Service {
   private let links: HeadphoneLinkTable
   private let events: EventHub
   private let logger: Logger
-  /// The RFCOMM links BlueZ opens for the Galaxy Buds and hands over.
-  private let handedOver: HandedOverLinks
-  /// The running readers, by accessory.
-  private var readers: [BluetoothAddress: Reader] = [:]
+  /// One reader per brand, by the protocol it reads.
+  private let readers: [HeadphoneProtocol: any HeadphoneReader]
+  /// The links being read, by accessory.
+  private var running: [BluetoothAddress: Reader] = [:]
 
   private struct Reader {
     var spoken: HeadphoneDialect
@@ -70,7 +76,10 @@ public actor HeadphoneSources: Service {
     self.links = links
     self.events = events
     self.logger = logger
-    handedOver = HandedOverLinks(logger: logger)
+    readers = Dictionary(
+      uniqueKeysWithValues: Self.brands.map {
+        ($0.reads, $0.init(logger: logger))
+      })
   }
 
   /// Follows devices and registrations until cancelled, then stops every
@@ -96,9 +105,9 @@ public actor HeadphoneSources: Service {
         }
       }
     }
-    let stopping = readers
-    readers = [:]
-    await handedOver.close()
+    let stopping = running
+    running = [:]
+    for reader in readers.values { await reader.close() }
     // Not awaited: a reader may wait up to the connect timeout on its
     // thread, longer than a service may take to stop. Cancelled, it ends
     // its link as soon as the connect returns.
@@ -123,18 +132,18 @@ public actor HeadphoneSources: Service {
         wanted[device.address] = spoken
       }
     }
-    for (address, reader) in readers where wanted[address] != reader.spoken {
+    for (address, reader) in running where wanted[address] != reader.spoken {
       reader.task.cancel()
-      readers[address] = nil
+      running[address] = nil
       publish(address, links.change(address) { $0 = nil })
       logger.info(
         "Stopped reading the headphones",
         metadata: ["accessory": "\(address)"])
     }
-    for (address, spoken) in wanted where readers[address] == nil {
+    for (address, spoken) in wanted where running[address] == nil {
       let device = devices.first { $0.address == address }
       let overEar = spoken.protocol.isOverEar(modalias: device?.modalias)
-      readers[address] = Reader(
+      running[address] = Reader(
         spoken: spoken,
         task: Task { [weak self] in
           await self?.read(address, spoken, overEar: overEar)
@@ -172,6 +181,8 @@ public actor HeadphoneSources: Service {
   private func read(
     _ address: BluetoothAddress, _ spoken: HeadphoneDialect, overEar: Bool
   ) async {
+    // protocolToRead picks only protocols a brand reads.
+    guard let reader = readers[spoken.protocol] else { return }
     var pause = Self.firstRetryPause
     if let reason = links.reading.reason {
       publish(
@@ -189,10 +200,11 @@ public actor HeadphoneSources: Service {
       let ended: LinkError?
       do throws(LinkError) {
         let adapter = await discovery.device(at: address)?.adapter
-        let reports = try await open(
-          address, spoken, from: adapter)
+        let reports = try await reader.open(
+          address, speaking: spoken, from: adapter)
         ended = await follow(
-          reports, of: address, spoken.protocol, overEar: overEar,
+          reports, of: address, from: type(of: reader).placementSource,
+          overEar: overEar,
           answered: { pause = Self.firstRetryPause })
       } catch {
         ended = error
@@ -230,82 +242,14 @@ public actor HeadphoneSources: Service {
     }
   }
 
-  /// Opens a link over the kernel's Bluetooth sockets, connecting on a
-  /// thread of its own.
-  private func open(
-    _ address: BluetoothAddress, _ spoken: HeadphoneDialect,
-    from adapter: BluetoothAddress?
-  ) async throws(LinkError) -> AsyncStream<LinkReport> {
-    switch spoken {
-    case .aap:
-      let socket = try await BlockingPool.shared.run(named: "aap.connect") {
-        () throws(LinkError) in
-        try HeadphoneSocket.connectL2CAP(
-          to: address.description, psm: AAP.psm,
-          receiveBuffer: AAP.receiveBufferSize, from: adapter?.description)
-      }
-      return AAPLink.run(on: socket)
-    case .galaxyBuds(let model):
-      if let channel = await managerChannel(of: address, model, from: adapter) {
-        let socket = try await BlockingPool.shared.run(
-          named: "galaxy-buds.connect"
-        ) { () throws(LinkError) in
-          try HeadphoneSocket.connectRFCOMM(
-            to: address.description, channel: channel,
-            from: adapter?.description)
-        }
-        return GalaxyBudsLink.run(on: socket, model: model)
-      }
-      let socket = try await handedOver.connect(
-        model.connectionUUID, of: address)
-      return GalaxyBudsLink.run(on: socket, model: model)
-    }
-  }
-
-  /// The RFCOMM channel of the buds' manager when they offer their
-  /// service in several records (``GalaxyBudsModel/managerChannel(among:)``),
-  /// read from their SDP server; nil to let BlueZ connect the service, as
-  /// when the records cannot be read.
-  private func managerChannel(
-    of address: BluetoothAddress, _ model: GalaxyBudsModel,
-    from adapter: BluetoothAddress?
-  ) async -> UInt8? {
-    guard model.servesOnPlainSerialPort,
-      let service = SDPUUID(model.connectionUUID)?.shortest
-    else { return nil }
-    do {
-      let records = try await BlockingPool.shared.run(named: "sdp.search") {
-        () throws(LinkError) in
-        try SDPClient.records(
-          offering: service, at: address.description,
-          from: adapter?.description)
-      }
-      let channel = model.managerChannel(among: records)
-      logger.info(
-        "Read the headphones' service records",
-        metadata: [
-          "accessory": "\(address)", "sdp.records": "\(records.count)",
-          "rfcomm.channel": "\(channel.map(String.init) ?? "BlueZ's choice")",
-        ])
-      return channel
-    } catch {
-      logger.info(
-        "Could not read the headphones' service records; BlueZ picks the "
-          + "record",
-        metadata: ["accessory": "\(address)", "reason": "\(error)"])
-      return nil
-    }
-  }
-
   /// Takes a link's reports until it ends or the reader is cancelled.
   ///
   /// - Returns: Why the link ended, nil when the other side closed it.
   private func follow(
     _ reports: AsyncStream<LinkReport>, of address: BluetoothAddress,
-    _ spoken: HeadphoneProtocol, overEar: Bool,
+    from source: PlacementSource, overEar: Bool,
     answered: () -> Void
   ) async -> LinkError? {
-    let source: PlacementSource = spoken == .aap ? .aap : .galaxyBuds
     for await report in reports {
       switch report {
       case .event(let event):

@@ -1,5 +1,5 @@
 // A routing policy: the settings that tune the decision rules. Policies are
-// data, read from JSON5 files in policies/ by PolicyLoader; the schema is in
+// data, read from JSON5 files in policies/ by PolicyFiles' PolicyLoader; the schema is in
 // policies/README.md.
 
 /// The settings that tune the decision rules.
@@ -90,6 +90,12 @@ public struct Policy: Sendable, Hashable {
     public var match: OutputMatch
     /// The priority: higher is preferred.
     public var priority: Int
+
+    /// Creates a priority for the outputs that match.
+    public init(match: OutputMatch, priority: Int) {
+      self.match = match
+      self.priority = priority
+    }
   }
 
   /// A rule that sends streams with a role to a kind of output.
@@ -98,6 +104,12 @@ public struct Policy: Sendable, Hashable {
     public var role: String
     /// The outputs the streams go to, in order of preference.
     public var outputs: [OutputMatch]
+
+    /// Creates a rule that sends streams with `role` to `outputs`.
+    public init(role: String, outputs: [OutputMatch]) {
+      self.role = role
+      self.outputs = outputs
+    }
   }
 
   /// The version of the policy format.

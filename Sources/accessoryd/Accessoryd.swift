@@ -10,14 +10,17 @@ import AccessoryControl
 import AccessoryEngine
 import AcctlCommands
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import DaemonControl
 import DaemonDesktop
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
 import Glibc
 import HeadphoneReaders
 import Logging
+import PolicyFiles
 import PulseAudio
 import TrayIndicator
 
@@ -141,8 +144,8 @@ struct Accessoryd {
     }
     // One clock for the link's waits, the engine's decisions and the
     // times the registry records, which the decisions compare with them.
-    let clock = SystemRouterClock()
-    let engine = InProcessAccessoryEngine(
+    let clock = SystemEngineClock()
+    let engine = RegistryStore(
       stateFile: stateFile, logger: logger, clock: { clock.now() })
     let events = EventHub()
     let link = SoundServerLink(
@@ -151,7 +154,7 @@ struct Accessoryd {
         operationTimeout: configuration.serverTimeout),
       logger: logger, clock: clock)
     let media = MediaPlayers(logger: logger)
-    let router = RouteController(
+    let router = EngineLoop(
       engine: engine, link: link, policies: policies,
       hostAddresses: configuration.hostAddresses, events: events,
       logger: logger, clock: clock, players: media,

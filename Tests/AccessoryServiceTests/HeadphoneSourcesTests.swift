@@ -42,6 +42,18 @@ struct HeadphoneSourcesTests {
       Placement(buds: buds, wornWhen: rule, overEar: overEar) == placement)
   }
 
+  @Test(
+    "Each brand reads a protocol of its own under a placement source of its own, and every protocol has a brand"
+  )
+  func everyProtocolHasOneBrand() {
+    let protocols = HeadphoneSources.brands.map { $0.reads }
+    let sources = HeadphoneSources.brands.map { $0.placementSource }
+    #expect(Set(protocols).count == protocols.count, "\(protocols)")
+    #expect(Set(sources).count == sources.count, "\(sources)")
+    #expect(Set(protocols) == Set(HeadphoneProtocol.allCases))
+    #expect(HeadphoneSources.readProtocols == Set(protocols))
+  }
+
   @Test func onlyConnectedPairedAccessoriesThatSpeakAAPAreRead() throws {
     let address = try #require(BluetoothAddress("AA:BB:CC:DD:EE:01"))
     let now = Date(timeIntervalSince1970: 1_000)

@@ -10,8 +10,8 @@ func makeEngineWithHeadphones(
   address: String = "AA:BB:CC:DD:EE:01",
   name: String = "Studio Buds",
   formFactor: AudioFormFactor? = .headphone
-) async throws -> (InProcessAccessoryEngine, ASAccessory) {
-  let engine = InProcessAccessoryEngine(clock: { testInstant })
+) async throws -> (RegistryStore, ASAccessory) {
+  let engine = RegistryStore(clock: { testInstant })
   let accessory = try await engine.pair(
     BluetoothAddress(address)!, displayName: name, formFactor: formFactor)
   return (engine, accessory)

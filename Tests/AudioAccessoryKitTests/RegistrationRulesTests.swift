@@ -230,7 +230,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func anAccessoryNeitherPairedNorRegisteredSaysToPairFirst() {
-    let engine = InProcessAccessoryEngine()
+    let engine = RegistryStore()
     let stranger = ASAccessory(
       displayName: "11:22:33:44:55:66",
       bluetoothAddress: BluetoothAddress("11:22:33:44:55:66")!)
@@ -379,7 +379,7 @@ struct RegistrationRulesTests {
   }
 
   @Test func pairingRefusesTheZeroAddressAndAnEmptyName() async throws {
-    let engine = InProcessAccessoryEngine()
+    let engine = RegistryStore()
     await #expect(
       throws: AccessoryControlFailure.invalidRequest(
         reason: "'00:00:00:00:00:00' is not a device address; a Bluetooth "
@@ -400,7 +400,7 @@ struct RegistrationRulesTests {
 
   @Test func updatesRecordWhenPlacementAndSourcesChanged() async throws {
     let times = TestClock()
-    let engine = InProcessAccessoryEngine(clock: { times.now })
+    let engine = RegistryStore(clock: { times.now })
     let accessory = try await engine.pair(
       BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "Buds")
     try await engine.register(

@@ -31,7 +31,7 @@ struct StateFileTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = StateFile(
       url: directory.appendingPathComponent("accessoryd/state.json"))
-    let engine = InProcessAccessoryEngine(stateFile: file)
+    let engine = RegistryStore(stateFile: file)
     let buds = try await engine.pair(
       BluetoothAddress("aa-bb-cc-dd-ee-01")!, displayName: "Buds",
       formFactor: .headphone)
@@ -48,7 +48,7 @@ struct StateFileTests {
       speaker, Configuration(deviceCapabilities: [.audioSwitching]))
     try await engine.unpair(speaker.bluetoothAddress!)
 
-    let restarted = InProcessAccessoryEngine(stateFile: file)
+    let restarted = RegistryStore(stateFile: file)
     #expect(restarted.registry == engine.registry)
     #expect(restarted.accessories.map(\.displayName) == ["Buds"])
     #expect(
@@ -77,7 +77,7 @@ struct StateFileTests {
     let logs = InMemoryLogHandler()
     let logger = Logger(label: "test", handler: logs)
 
-    let engine = InProcessAccessoryEngine(
+    let engine = RegistryStore(
       stateFile: StateFile(url: url), logger: logger)
     #expect(engine.registry == AccessoryRegistry())
 
@@ -174,7 +174,7 @@ struct StateFileTests {
     #expect(throws: StateFile.StartFailure.self) {
       try StateFile(url: url).checkBeforeStart()
     }
-    let engine = InProcessAccessoryEngine(stateFile: StateFile(url: url))
+    let engine = RegistryStore(stateFile: StateFile(url: url))
     let reason = await pairingFailureReason(engine)
     #expect(
       reason
@@ -281,7 +281,7 @@ struct StateFileTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = StateFile(url: directory.appendingPathComponent("state.json"))
     try Data(Self.prettyFile.utf8).write(to: file.url)
-    let engine = InProcessAccessoryEngine(stateFile: file)
+    let engine = RegistryStore(stateFile: file)
     let address = BluetoothAddress("AA:BB:CC:DD:EE:01")!
     #expect(engine.registry.accessories[address]?.displayName == "Buds")
     #expect(
@@ -292,7 +292,7 @@ struct StateFileTests {
     let text = try String(contentsOf: file.url, encoding: .utf8)
     #expect(!text.contains("  "))
     #expect(
-      InProcessAccessoryEngine(stateFile: file).registry == engine.registry)
+      RegistryStore(stateFile: file).registry == engine.registry)
   }
 
   @Test func aSaveEncodesOnlyTheRecordsThatChanged() throws {
@@ -383,7 +383,7 @@ struct StateFileTests {
   @Test func aFailedWriteChangesNothing() async throws {
     // Nothing can be created under /proc/self, not even by root.
     let url = URL(fileURLWithPath: "/proc/self/accessoryd-test/state.json")
-    let engine = InProcessAccessoryEngine(stateFile: StateFile(url: url))
+    let engine = RegistryStore(stateFile: StateFile(url: url))
     let reason = try #require(await pairingFailureReason(engine))
     #expect(
       reason.hasPrefix(
@@ -407,7 +407,7 @@ struct StateFileTests {
     // One write carries both changes; the older generation is then saved.
     try await engine.saved(through: second)
     try await engine.saved(through: first)
-    let restarted = InProcessAccessoryEngine(stateFile: file)
+    let restarted = RegistryStore(stateFile: file)
     #expect(try restarted.configuration(for: buds).devicePlacement == .onHead)
     // A change that changes nothing needs no write.
     let same = try engine.stageUpdate(buds.bluetoothAddress!) { _ in }
@@ -451,7 +451,7 @@ struct StateFileTests {
     let third = try engine.stageUpdate(address) { $0.devicePlacement = .inEar }
     #expect(third > second)
     try await engine.saved(through: third)
-    let restarted = InProcessAccessoryEngine(stateFile: file)
+    let restarted = RegistryStore(stateFile: file)
     #expect(try restarted.configuration(for: buds).devicePlacement == .inEar)
   }
 
@@ -464,7 +464,7 @@ struct StateFileTests {
     try Data("precious".utf8).write(to: blocker)
     let url = blocker.appendingPathComponent("state.json")
     let logs = InMemoryLogHandler()
-    let engine = InProcessAccessoryEngine(
+    let engine = RegistryStore(
       stateFile: StateFile(url: url),
       logger: Logger(label: "test", handler: logs))
     #expect(logs.records.first?.level == .error)
@@ -530,7 +530,7 @@ struct StateFileTests {
 
 /// Pairs an accessory through an engine whose state file cannot be
 /// written, and returns the reason of the `unknown` error it must throw.
-func pairingFailureReason(_ engine: InProcessAccessoryEngine) async -> String? {
+func pairingFailureReason(_ engine: RegistryStore) async -> String? {
   let error = await accessoryError {
     try await engine.pair(
       BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "B")
@@ -546,8 +546,8 @@ func pairingFailureReason(_ engine: InProcessAccessoryEngine) async -> String? {
 /// registered, taken off.
 func registeredBuds(
   stateFile: StateFile
-) async throws -> (InProcessAccessoryEngine, ASAccessory) {
-  let engine = InProcessAccessoryEngine(stateFile: stateFile)
+) async throws -> (RegistryStore, ASAccessory) {
+  let engine = RegistryStore(stateFile: stateFile)
   let buds = try await engine.pair(
     BluetoothAddress("AA:BB:CC:DD:EE:01")!, displayName: "Buds",
     formFactor: .headphone)

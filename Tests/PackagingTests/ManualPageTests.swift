@@ -5,6 +5,7 @@
 // from: every setting, value and default is there.
 
 import Foundation
+import PolicyFiles
 import RoutingCore
 import TestSupport
 import Testing

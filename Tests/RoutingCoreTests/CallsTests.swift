@@ -5,6 +5,7 @@
 // PipeWire's and PulseAudio's own, from BluetoothFixtures.swift.
 
 import Foundation
+import PolicyFiles
 import RoutingCore
 import Testing
 

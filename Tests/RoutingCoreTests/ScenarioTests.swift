@@ -4,8 +4,14 @@
 
 import AccessoryControl
 import Foundation
+import PolicyFiles
 import RoutingCore
 import Testing
+
+/// The repository's policies/ folder.
+private let policiesDirectory = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().appendingPathComponent("policies")
 
 /// The folder of scenario files, next to this file.
 let scenariosDirectory = URL(fileURLWithPath: #filePath)

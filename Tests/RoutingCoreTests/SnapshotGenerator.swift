@@ -3,6 +3,7 @@
 // derived from one 64-bit seed, so a failure reproduces exactly.
 
 import Foundation
+import PolicyFiles
 import RoutingCore
 
 /// SplitMix64: a small, fast, seeded generator, so that runs reproduce.

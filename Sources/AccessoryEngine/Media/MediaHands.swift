@@ -16,7 +16,7 @@ struct MediaHands: Sendable {
   let players: any MediaPlayerControl
   let logger: Logger
   /// The engine's clock, which the pause's deadline is kept on.
-  let clock: any RouterClock
+  let clock: any EngineClock
 
   /// How long the players have to accept the pause and report Paused
   /// before the route may change, as Android and WirePlumber wait.

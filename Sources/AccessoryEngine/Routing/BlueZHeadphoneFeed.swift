@@ -7,7 +7,7 @@ import DaemonLifecycle
 
 /// The service that tells the router, whenever BlueZ's devices change,
 /// which of them BlueZ's class calls headphones
-/// (``RouteController/useBlueZDevices(_:)``).
+/// (``EngineLoop/useBlueZDevices(_:)``).
 ///
 /// It follows ``DeviceDiscovery/sourceUpdates()``, which makes no source
 /// scan.
@@ -15,14 +15,14 @@ public struct BlueZHeadphoneFeed: Service {
   /// The service's name.
   public let name = "headphone-classes"
   private let discovery: DeviceDiscovery
-  private let router: RouteController
+  private let router: EngineLoop
 
   /// Creates the service.
   ///
   /// - Parameters:
   ///   - discovery: The devices the discovery sources see.
   ///   - router: The router to tell.
-  public init(discovery: DeviceDiscovery, router: RouteController) {
+  public init(discovery: DeviceDiscovery, router: EngineLoop) {
     self.discovery = discovery
     self.router = router
   }

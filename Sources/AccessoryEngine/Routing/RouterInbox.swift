@@ -92,7 +92,7 @@ struct RouteRequest: Sendable {
   /// Why, for the log and `route --explain`.
   let reason: RouteReason
   /// Whether the reconcile may leave the streams that follow the default
-  /// to the default change (see ``RouteController/reconcile(because:leavingFollowersToTheDefault:)``).
+  /// to the default change (see ``EngineLoop/reconcile(because:leavingFollowersToTheDefault:)``).
   let leavingFollowersToTheDefault: Bool
   /// Receives whether the route is pending.
   let reply: CheckedContinuation<Bool, Never>
@@ -115,7 +115,7 @@ struct RequestedChange: Sendable {
   let forgetsMediaOf: BluetoothAddress?
   /// Makes the change, in the loop; false when it was refused (the
   /// caller has why), and nothing is routed for it.
-  let make: @Sendable (isolated RouteController) -> Bool
+  let make: @Sendable (isolated EngineLoop) -> Bool
   /// Receives whether the route is pending, or `true` when refused.
   let reply: CheckedContinuation<Bool, Never>
 }

@@ -8,7 +8,7 @@ import ConcurrencyHelpers
 /// ``AccessoryControlDevice`` forwards every call to the engine selected
 /// with ``AccessoryControlEngines``. The package ships
 /// ``DaemonAccessoryEngine``, the default, which talks to the accessoryd
-/// service, and `InProcessAccessoryEngine` (in the `AccessoryBackend` module), which keeps registrations in
+/// service, and `RegistryStore` (in the `AccessoryBackend` module), which keeps registrations in
 /// this process and persists them to a state file.
 public protocol AccessoryControlEngine: Sendable {
   /// Registers an accessory, replacing any earlier registration.
@@ -43,7 +43,7 @@ public protocol AccessoryControlEngine: Sendable {
 /// A task can use its own engine with ``withEngine(_:operation:)``; every
 /// other task uses the process-wide ``default``: a
 /// ``DaemonAccessoryEngine`` that talks to the accessoryd service, until the
-/// program sets another (for example an `InProcessAccessoryEngine` (in the `AccessoryBackend` module) to
+/// program sets another (for example an `RegistryStore` (in the `AccessoryBackend` module) to
 /// embed the registry).
 public enum AccessoryControlEngines {
   @TaskLocal private static var taskEngine: (any AccessoryControlEngine)?

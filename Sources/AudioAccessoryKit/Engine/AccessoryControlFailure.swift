@@ -11,7 +11,7 @@ import ConcurrencyHelpers
 /// and what is expected instead.
 ///
 /// The Linux-only entry points (``AccessoryControlEngine``,
-/// `InProcessAccessoryEngine`, ``DaemonAccessoryEngine``,
+/// `RegistryStore`, ``DaemonAccessoryEngine``,
 /// `AccessoryRegistry`) throw it. ``AccessoryControlDevice``'s own methods
 /// throw ``code``, Apple's ``AccessoryControlDevice/Error``, and keep the
 /// whole failure for ``AccessoryControlDevice/lastFailure(for:)``.

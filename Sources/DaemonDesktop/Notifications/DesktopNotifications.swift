@@ -10,6 +10,7 @@ import DaemonControl
 import DaemonLifecycle
 import FoundationEssentials
 import Logging
+import PolicyFiles
 
 /// Shows desktop notifications while the daemon runs.
 public struct DesktopNotifications: Service {

@@ -3,6 +3,7 @@
 // sound-server streams each plays. `MediaPlayers` gives it over MPRIS;
 // the engine's unit tests script it.
 
+import ConcurrencyHelpers
 import DaemonLifecycle
 import FoundationEssentials
 import MPRIS
@@ -28,7 +29,7 @@ public protocol MediaPlayerControl: Sendable {
   /// Waits until the players, by bus name, meet a condition, or until a
   /// deadline of the engine's clock; returns whether the condition held.
   func waitUntil(
-    _ deadline: Date, on clock: any RouterClock,
+    _ deadline: Date, on clock: any EngineClock,
     _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
   ) async -> Bool
 

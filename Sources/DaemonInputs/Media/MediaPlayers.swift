@@ -99,7 +99,7 @@ public final class MediaPlayers: Service {
   ///
   /// - Returns: Whether the condition held.
   public func waitUntil(
-    _ deadline: Date, on clock: any RouterClock,
+    _ deadline: Date, on clock: any EngineClock,
     _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
   ) async -> Bool {
     await waiters.wait(

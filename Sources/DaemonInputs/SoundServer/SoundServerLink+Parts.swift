@@ -99,7 +99,7 @@ final class PendingChanges: Sendable {
 
   /// Waits until no event has arrived for `quiet`, or for `limit` in all.
   func settle(
-    quiet: Duration, limit: Duration, on clock: any RouterClock
+    quiet: Duration, limit: Duration, on clock: any EngineClock
   ) async {
     let deadline = clock.now().addingTimeInterval(limit.seconds)
     var seen = eventCount.load(ordering: .relaxed)

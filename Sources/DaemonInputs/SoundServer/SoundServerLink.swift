@@ -63,7 +63,7 @@ public actor SoundServerLink {
   /// How long the link waits between attempts to reach the server.
   public nonisolated let backoff: Backoff
   /// The time of the backoff and of the settle waits.
-  nonisolated let clock: any RouterClock
+  nonisolated let clock: any EngineClock
 
   private let logger: Logger
   /// The open ``updates()`` streams; only this actor publishes, so the
@@ -109,7 +109,7 @@ public actor SoundServerLink {
   public init(
     options: PulseConnection.Options = .init(),
     backoff: Backoff = .standard,
-    logger: Logger, clock: any RouterClock = SystemRouterClock()
+    logger: Logger, clock: any EngineClock = SystemEngineClock()
   ) {
     self.options = options
     self.backoff = backoff

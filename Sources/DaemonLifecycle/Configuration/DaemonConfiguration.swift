@@ -7,6 +7,7 @@ import CommandLineKit
 import FoundationEssentials
 import Glibc
 import Logging
+import PolicyFiles
 import RoutingCore
 
 /// The settings of the daemon.

@@ -6,6 +6,7 @@ import AccessoryControl
 import AccessoryEngine
 import ConcurrencyHelpers
 import DaemonControl
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import Foundation

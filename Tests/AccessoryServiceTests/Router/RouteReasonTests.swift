@@ -28,16 +28,16 @@ struct RouteReasonTests {
   @Test("A merged pass names its first reason that is not an echo")
   func mergedReason() {
     #expect(
-      RouteController.mergedReason([
+      EngineLoop.mergedReason([
         .serverChanged, .accessoryUpdated, .graceEnded,
       ]) == .accessoryUpdated)
     #expect(
-      RouteController.mergedReason([.serverConnected, .serverChanged])
+      EngineLoop.mergedReason([.serverConnected, .serverChanged])
         == .serverConnected)
     // Among echoes, the engine's own re-send says why it sent again.
     #expect(
-      RouteController.mergedReason([.serverChanged, .sentMovesNotShown])
+      EngineLoop.mergedReason([.serverChanged, .sentMovesNotShown])
         == .sentMovesNotShown)
-    #expect(RouteController.mergedReason([]) == nil)
+    #expect(EngineLoop.mergedReason([]) == nil)
   }
 }

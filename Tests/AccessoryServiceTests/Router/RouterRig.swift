@@ -5,20 +5,23 @@ import AccessoryBackend
 import AccessoryControl
 import AccessoryEngine
 import AudioAccessoryKit
+import ConcurrencyHelpers
 import DaemonControl
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
 import HeadphoneReaders
 import Logging
+import PolicyFiles
 import PulseAudio
 
 /// The router under test with everything it talks to.
 struct RouterRig: Sendable {
   let server: ScriptedSoundServer
-  let clock: ManualRouterClock
-  let engine: InProcessAccessoryEngine
-  let router: RouteController
+  let clock: ManualEngineClock
+  let engine: RegistryStore
+  let router: EngineLoop
   let events: RouterEvents
   /// The scripted players, when the engine follows media.
   let players: ScriptedPlayers?
@@ -51,14 +54,14 @@ struct RouterRig: Sendable {
       ],
       defaultSink: defaultSink,
       streams: streams.map { ($0, defaultSink) }, isPipeWire: isPipeWire)
-    let clock = ManualRouterClock()
-    let engine = InProcessAccessoryEngine(
+    let clock = ManualEngineClock()
+    let engine = RegistryStore(
       stateFile: stateFile, clock: { clock.now() })
     let policies = try policyStore(policy)
     let hub = EventHub()
     let events = RouterEvents(hub.subscribe())
     let players = withPlayers ? ScriptedPlayers(server: server) : nil
-    let router = RouteController(
+    let router = EngineLoop(
       engine: engine, link: server, policies: policies,
       hostAddresses: hostAddresses, events: hub,
       logger: Logger(label: "router-tests", logLevel: .critical),

@@ -9,10 +9,12 @@ import AccessoryEngine
 import AudioAccessoryKit
 import ConcurrencyHelpers
 import DaemonControl
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
 import HeadphoneReaders
+import PolicyFiles
 import Testing
 
 @testable import PulseAudio
@@ -319,7 +321,7 @@ struct RouterTests {
       // The router's own check finds the moves missing and sends them
       // again, twice.
       for sent in 2...3 {
-        rig.clock.advance(by: RouteController.confirmationDelay + 0.1)
+        rig.clock.advance(by: EngineLoop.confirmationDelay + 0.1)
         await rig.server.waitForBatches(sent)
       }
       var history = await rig.router.history(limit: 10)
@@ -345,7 +347,7 @@ struct RouterTests {
       try await rig.register(Rig.budsAddress, placement: .inEar)
       #expect(await rig.server.reconnects == 0)
       await rig.server.behave(.applies)
-      rig.clock.advance(by: RouteController.confirmationDelay + 0.1)
+      rig.clock.advance(by: EngineLoop.confirmationDelay + 0.1)
       await rig.router.reconcile(because: "a test asked")
       #expect(await rig.server.reconnects == 1)
       // The fresh state shows the router's own change: no person's choice,
@@ -501,11 +503,11 @@ struct RouterTests {
   func stoppedRouterAnswers() async throws {
     let server = ScriptedSoundServer(
       sinks: [("speaker", nil)], defaultSink: "speaker")
-    let router = RouteController(
-      engine: InProcessAccessoryEngine(), link: server,
+    let router = EngineLoop(
+      engine: RegistryStore(), link: server,
       policies: try PolicyStore(path: nil), hostAddresses: [],
       events: EventHub(), logger: .init(label: "t", logLevel: .critical),
-      clock: ManualRouterClock())
+      clock: ManualEngineClock())
     let running = Task { try await router.run() }
     let waiting = Task { await router.reconcile(because: "a test asked") }
     running.cancel()

@@ -138,7 +138,7 @@ final class ScriptedPlayers: MediaPlayerControl {
   }
 
   func waitUntil(
-    _ deadline: Date, on clock: any RouterClock,
+    _ deadline: Date, on clock: any EngineClock,
     _ condition: @escaping @Sendable ([String: MediaPlayer]) -> Bool
   ) async -> Bool {
     await waiters.wait(

@@ -4,6 +4,7 @@
 // found.
 
 import FoundationEssentials
+import RoutingCore
 
 /// Reads JSON5 text into a ``PolicyValue``, reporting syntax errors with
 /// their line and column.

@@ -1,18 +1,19 @@
 // The engine's clock counts on the continuous clock from a wall time read
 // once: a wall clock set or stepped moves none of its waits.
 
+import ConcurrencyHelpers
 import DaemonLifecycle
 import Foundation
 import Testing
 
 @Suite("The engine's clock")
-struct SystemRouterClockTests {
+struct SystemEngineClockTests {
   @Test("Told from a wall time read once, then counted on the continuous clock")
   func countsOnTheContinuousClock() async throws {
     // A wall time far from the system's: the clock tells none of the
     // system's wall clock after it is made.
     let anchor = Date(timeIntervalSince1970: 1_000_000)
-    let clock = SystemRouterClock(wall: anchor, instant: .now)
+    let clock = SystemEngineClock(wall: anchor, instant: .now)
     let first = clock.now()
     #expect(first >= anchor)
     #expect(first.timeIntervalSince(anchor) < 60)

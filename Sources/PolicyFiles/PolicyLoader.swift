@@ -3,6 +3,7 @@
 // is allowed.
 
 import FoundationEssentials
+import RoutingCore
 import SystemCalls
 
 /// The error for a policy that cannot be used.
@@ -169,11 +170,6 @@ enum PolicyValue: Hashable {
     case .null: "null"
     }
   }
-}
-
-func formatNumber(_ number: Double) -> String {
-  number == number.rounded() && abs(number) < 1e15
-    ? String(Int64(number)) : String(number)
 }
 
 /// Reads the fields of one object of a policy, refusing unknown keys.

@@ -388,6 +388,13 @@ final class PolicyFacts {
   }
 }
 
+/// Returns a number as a person writes it: a whole number without a
+/// needless `.0`.
+package func formatNumber(_ number: Double) -> String {
+  number == number.rounded() && abs(number) < 1e15
+    ? String(Int64(number)) : String(number)
+}
+
 /// Returns seconds rounded to a tenth, without a needless `.0`.
 func formatSeconds(_ seconds: Double) -> String {
   formatNumber((seconds * 10).rounded() / 10)

@@ -13,7 +13,7 @@ import Logging
 import PulseAudio
 import RoutingCore
 
-extension RouteController {
+extension EngineLoop {
   // MARK: - One reconcile
 
   /// Decides and applies the result.

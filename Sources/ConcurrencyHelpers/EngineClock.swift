@@ -5,7 +5,7 @@
 import FoundationEssentials
 
 /// The time the engine decides with and waits on.
-public protocol RouterClock: Sendable {
+public protocol EngineClock: Sendable {
   /// The current time.
   func now() -> Date
 
@@ -22,7 +22,7 @@ public protocol RouterClock: Sendable {
 /// wall clock, or NTP stepping it, moves none of the engine's grace times,
 /// windows or timers, and its time never goes back. The times it tells
 /// stay the wall clock's as of the start, for logs and answers.
-public struct SystemRouterClock: RouterClock {
+public struct SystemEngineClock: EngineClock {
   /// The wall time and the continuous instant it was read at.
   private let anchor: (wall: Date, instant: ContinuousClock.Instant)
 
@@ -57,7 +57,7 @@ public struct SystemRouterClock: RouterClock {
   }
 }
 
-extension RouterClock {
+extension EngineClock {
   /// Returns after `duration`, or at once if it is not positive.
   ///
   /// - Throws: `CancellationError` if the task is cancelled first.

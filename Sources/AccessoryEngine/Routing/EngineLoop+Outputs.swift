@@ -40,7 +40,7 @@ public enum DeviceChoiceError: Error, Sendable, Hashable,
   }
 }
 
-extension RouteController {
+extension EngineLoop {
   /// The outputs and inputs with the default and why, and the playback
   /// streams, as the router last saw them.
   public func audioDevices() -> AudioDevices {

@@ -2,6 +2,7 @@
 // comments, identifiers, the bytes themselves, and where an error is.
 
 import FoundationEssentials
+import RoutingCore
 
 extension JSON5Reader {
   // MARK: - Numbers

@@ -1,4 +1,5 @@
 import Foundation
+import PolicyFiles
 import RoutingCore
 import Testing
 

@@ -3,6 +3,7 @@
 // is written from it.
 
 import Foundation
+import PolicyFiles
 import RoutingCore
 import Testing
 

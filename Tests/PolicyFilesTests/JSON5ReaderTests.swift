@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RoutingCore
+@testable import PolicyFiles
 
 /// A text the reader must accept and the value it must read.
 struct GoodJSON5: Sendable, CustomTestStringConvertible {

@@ -1,8 +1,8 @@
 // The policy store's reload: the file named stays the file; without one, the
 // configuration directory's file is looked for afresh each time.
 
-import DaemonLifecycle
 import Foundation
+import PolicyFiles
 import RoutingCore
 import Testing
 

@@ -15,7 +15,7 @@ import MPRIS
 import PulseAudio
 import RoutingCore
 
-extension RouteController {
+extension EngineLoop {
   // MARK: - Starting and stopping
 
   /// Reads what an earlier daemon left muted and starts the link's mute

@@ -10,10 +10,12 @@ import AccessoryBackend
 import AccessoryControl
 import AudioAccessoryKit
 import ConcurrencyHelpers
+import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
 import Logging
+import PolicyFiles
 import PulseAudio
 import RoutingCore
 
@@ -24,15 +26,15 @@ import RoutingCore
 /// ``reconcile(because:leavingFollowersToTheDefault:)``, which waits for a
 /// reconcile that started after the call; sound-server states from the
 /// ``RoutingLink`` and the ends of grace times, read from the
-/// ``RouterClock``, come into the same loop. Whatever arrives while a
+/// ``EngineClock``, come into the same loop. Whatever arrives while a
 /// reconcile runs is merged into the next one.
-public actor RouteController: Service {
+public actor EngineLoop: Service {
   /// The service's name.
   public nonisolated let name = "router"
 
-  let engine: InProcessAccessoryEngine
+  let engine: RegistryStore
   /// The registered accessories of one membership of the registry (see
-  /// ``InProcessAccessoryEngine/VersionedRegistry/membership``): the
+  /// ``RegistryStore/VersionedRegistry/membership``): the
   /// addresses of the registrations not invalidated, as the decision core
   /// writes them, and those that take part in a snapshot.
   var registeredCache:
@@ -67,7 +69,7 @@ public actor RouteController: Service {
   /// Says that the router took in a sound-server state (``stateChanges()``).
   private let takenIn = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
   let logger: Logger
-  let clock: any RouterClock
+  let clock: any EngineClock
   let inbox = RouterInbox()
 
   var tracking = RouteTracking()
@@ -211,9 +213,9 @@ public actor RouteController: Service {
   ///   - mutedLedger: Where the streams held muted are kept, and what a
   ///     daemon before this one left muted is read from.
   public init(
-    engine: InProcessAccessoryEngine, link: any RoutingLink,
+    engine: RegistryStore, link: any RoutingLink,
     policies: PolicyStore, hostAddresses: [String], events: EventHub,
-    logger: Logger, clock: any RouterClock = SystemRouterClock(),
+    logger: Logger, clock: any EngineClock = SystemEngineClock(),
     players: (any MediaPlayerControl)? = nil,
     mutedLedger: MutedStreamLedger? = nil
   ) {
@@ -583,7 +585,7 @@ public actor RouteController: Service {
   /// The registered accessories of a registry, from ``registeredCache``
   /// while the same addresses are registered.
   func registered(
-    in current: InProcessAccessoryEngine.VersionedRegistry
+    in current: RegistryStore.VersionedRegistry
   ) -> (addresses: Set<String>, accessories: RegisteredAccessories) {
     if let cached = registeredCache, cached.membership == current.membership {
       return (cached.addresses, cached.accessories)

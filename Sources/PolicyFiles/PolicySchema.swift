@@ -3,6 +3,8 @@
 // this table; the manual page accessoryd.policy(5) and the table in
 // policies/README.md are written from it, so the three cannot drift.
 
+import RoutingCore
+
 /// One setting of the policy format, such as `placement.offHeadGraceSeconds`.
 public struct PolicySetting: Sendable {
   /// The values a setting takes.

@@ -15,7 +15,7 @@ import MPRIS
 import PulseAudio
 import RoutingCore
 
-extension RouteController {
+extension EngineLoop {
   /// The time on the engine's clock, in seconds since 1970.
   var mediaNow: Double { clock.now().timeIntervalSince1970 }
 

@@ -9,8 +9,8 @@ import DaemonLifecycle
 import Foundation
 import HeadphoneReaders
 
-/// A ``RouterClock`` that stands still until a test advances it.
-final class ManualRouterClock: RouterClock {
+/// A ``EngineClock`` that stands still until a test advances it.
+final class ManualEngineClock: EngineClock {
   private struct Sleeper {
     let deadline: Date
     let continuation: CheckedContinuation<Void, any Error>

@@ -1,5 +1,6 @@
-// Linux addition: the engine that keeps registrations in this process.
-// Tests and embedders use it directly; the routing service builds on it.
+// Linux addition: the registry kept in this process and its state file, an
+// AccessoryControlEngine that embedders and tests use directly; the daemon's
+// engine loop makes its changes through it.
 
 import AccessoryControl
 import AccessorySetupKit
@@ -9,8 +10,9 @@ import Dispatch
 import FoundationEssentials
 import Logging
 
-/// An engine that holds paired accessories and registrations in this
-/// process, optionally persisted to a ``StateFile``.
+/// The paired accessories and registrations held in this process,
+/// optionally persisted to a ``StateFile``: an ``AccessoryControlEngine``
+/// for code that keeps its accessories itself.
 ///
 /// Every change is checked by ``AccessoryRegistry``'s rules and, with a
 /// state file, written atomically before the call returns; a change that
@@ -18,7 +20,7 @@ import Logging
 /// are written together by the next one (group commit), and each save
 /// encodes only the records that changed. The registry changes in place;
 /// until a change is saved, the records it replaced are kept to undo it.
-public final class InProcessAccessoryEngine: AccessoryControlEngine {
+public final class RegistryStore: AccessoryControlEngine {
   private struct State {
     /// The registry as changed so far, saved or not.
     var registry: AccessoryRegistry
@@ -502,3 +504,7 @@ public final class InProcessAccessoryEngine: AccessoryControlEngine {
   }
 
 }
+
+/// The registry store's former name.
+@available(*, deprecated, renamed: "RegistryStore")
+public typealias InProcessAccessoryEngine = RegistryStore

@@ -18,7 +18,7 @@ import Logging
 import PulseAudio
 import RoutingCore
 
-extension RouteController {
+extension EngineLoop {
   // MARK: - For callers
 
   /// Changes an accessory's configuration through the loop: its media is
@@ -94,14 +94,14 @@ extension RouteController {
     forgettingMediaOf: BluetoothAddress? = nil,
     whenUndone: @escaping @Sendable () -> Void = {},
     _ make:
-      @escaping @Sendable (isolated RouteController)
+      @escaping @Sendable (isolated EngineLoop)
       throws(AccessoryControlFailure) -> (made: Made, saving: UInt64?)
   ) async throws(AccessoryControlFailure) -> (made: Made, pending: Bool) {
     typealias Outcome = Result<
       (made: Made, saving: UInt64?), AccessoryControlFailure
     >
     let outcome = Mutex<Outcome?>(nil)
-    let request = { @Sendable (router: isolated RouteController) -> Bool in
+    let request = { @Sendable (router: isolated EngineLoop) -> Bool in
       do throws(AccessoryControlFailure) {
         let made = try make(router)
         outcome.withLock { $0 = .success(made) }
@@ -144,7 +144,7 @@ extension RouteController {
 
   /// Makes a change once the loop has stopped.
   private func makeAlone(
-    _ make: @escaping @Sendable (isolated RouteController) -> Bool
+    _ make: @escaping @Sendable (isolated EngineLoop) -> Bool
   ) -> Bool {
     make(self)
   }
@@ -303,7 +303,7 @@ extension RouteController {
 
   /// Stages an update without the loop, once it has stopped.
   nonisolated static func stageAlone(
-    _ update: AccessoryUpdate, on engine: InProcessAccessoryEngine
+    _ update: AccessoryUpdate, on engine: RegistryStore
   ) -> Result<StagedUpdate, AccessoryControlFailure> {
     do {
       let generation = try engine.stageUpdate(

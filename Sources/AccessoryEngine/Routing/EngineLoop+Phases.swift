@@ -15,7 +15,7 @@ import RoutingCore
 /// of them the default change carried.
 struct RouteSending {
   /// The decision, for `route --explain` and the history.
-  var record: RouteController.DecisionRecord
+  var record: EngineLoop.DecisionRecord
   /// Why it was decided.
   var reason: RouteReason
   /// The server's state it was decided on.
@@ -80,7 +80,7 @@ struct LoopPhase {
   }
 }
 
-extension RouteController {
+extension EngineLoop {
   /// Waits in a phase: takes in the server's states and keeps every other
   /// event for after it.
   ///
