@@ -335,51 +335,64 @@ public final class ControlServer: Service {
     let (stream, continuation) = AsyncStream.makeStream(of: Line.self)
     let timeout = unfinishedLineTimeout
     startThread(named: "accessoryd.client") {
-      // recv wakes each second, to time out an unfinished line.
-      var wake = timeval(tv_sec: 1, tv_usec: 0)
-      setsockopt(
-        descriptor, SOL_SOCKET, SO_RCVTIMEO, &wake,
-        socklen_t(MemoryLayout<timeval>.size))
-      var buffer = Data()
+      var buffer: [UInt8] = []
+      // Where the unfinished line starts in `buffer`, and since when it
+      // has been waiting for its end.
+      var lineStart = 0
       var unfinishedSince: ContinuousClock.Instant?
       var chunk = [UInt8](repeating: 0, count: 65536)
       reading: while true {
-        let count = Errno.retryingInterrupts {
-          recv(descriptor, &chunk, chunk.count, 0)
-        }
-        defer {
-          if buffer.isEmpty {
-            unfinishedSince = nil
-          } else if unfinishedSince == nil {
-            unfinishedSince = .now
-          }
-        }
-        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-          if let since = unfinishedSince, since.duration(to: .now) >= timeout {
+        // poll(2) sleeps until the client writes or closes, or until an
+        // unfinished line's time is up: an idle client costs no wake.
+        var wait: Int32 = -1
+        if let since = unfinishedSince {
+          let left = timeout - since.duration(to: .now)
+          guard left > .zero else {
             continuation.yield(.unfinished)
             break reading
           }
-          continue
+          let (seconds, attoseconds) = left.components
+          wait = Int32(
+            clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
         }
-        if count > 0 {
-          buffer.append(contentsOf: chunk[0..<count])
-          while let newline = buffer.firstIndex(of: 0x0A) {
-            let line = Data(buffer[buffer.startIndex..<newline])
-            buffer.removeSubrange(buffer.startIndex...newline)
-            guard line.count <= Self.maximumLineLength else {
-              continuation.yield(.tooLong)
-              break reading
-            }
-            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
-              continuation.yield(.line(line))
-            }
-          }
-          if buffer.count > Self.maximumLineLength {
+        var readable = pollfd(
+          fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = Errno.retryingInterrupts { poll(&readable, 1, wait) }
+        if ready == 0 { continue }
+        guard ready > 0 else { break }
+        let count = Errno.retryingInterrupts {
+          recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+        }
+        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { continue }
+        guard count > 0 else { break }
+        buffer.append(contentsOf: chunk[0..<count])
+        // Each line is cut out where it stands; the bytes read are moved
+        // to the front once per read, not once per line.
+        var searchFrom = buffer.count - count
+        while let newline = buffer[searchFrom...].firstIndex(of: 0x0A) {
+          let line = buffer[lineStart..<newline]
+          lineStart = newline + 1
+          searchFrom = lineStart
+          guard line.count <= Self.maximumLineLength else {
             continuation.yield(.tooLong)
             break reading
           }
-        } else {
-          break
+          if !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+            continuation.yield(.line(Data(line)))
+          }
+        }
+        if lineStart > 0 {
+          buffer.removeSubrange(0..<lineStart)
+          lineStart = 0
+        }
+        if buffer.count > Self.maximumLineLength {
+          continuation.yield(.tooLong)
+          break reading
+        }
+        if buffer.isEmpty {
+          unfinishedSince = nil
+        } else if unfinishedSince == nil {
+          unfinishedSince = .now
         }
       }
       continuation.finish()

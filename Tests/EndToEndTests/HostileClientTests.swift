@@ -252,6 +252,32 @@ struct HostileClientTests {
     #expect(lstat(shared, &file) == 0 && file.st_mode & 0o7777 == 0o1777)
   }
 
+  /// How many of the daemon's control-client threads are blocked in
+  /// poll(2) with no time limit (or ppoll(2) with none), read from
+  /// `/proc/PID/task/*/syscall`: the call's number and its arguments.
+  static func clientThreadsWaitingForever(in pid: pid_t) -> Int {
+    let tasks = "/proc/\(pid)/task"
+    let threads =
+      (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+    return threads.filter { thread in
+      let comm = try? String(
+        contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8)
+      guard comm?.hasPrefix("accessoryd.clie") == true,
+        let call = try? String(
+          contentsOfFile: "\(tasks)/\(thread)/syscall", encoding: .utf8)
+      else { return false }
+      let fields = call.split(separator: " ")
+      guard fields.count >= 4,
+        let argument = UInt64(fields[3].dropFirst(2), radix: 16)
+      else { return false }
+      switch fields[0] {
+      case "7": return argument & 0xFFFF_FFFF == 0xFFFF_FFFF  // poll, -1
+      case "271": return argument == 0  // ppoll, no timespec
+      default: return false
+      }
+    }.count
+  }
+
   @Test("A flood of connections, a half-sent line and a 4 MB line delay no one")
   func hostileClientsDelayNoOne() async throws {
     try await withRig(.pulseAudio, streams: 0) { rig in
@@ -264,9 +290,29 @@ struct HostileClientTests {
       let flood = try (0..<100).map { _ in try RawConnection(socket) }
       let half = try RawConnection(socket)
       await half.send(Data(#"{"jsonrpc":"2.0","id":1,"meth"#.utf8))
+      // A line sent a byte every half second is given its 10 s too.
+      let dribble = try RawConnection(socket)
+      let dribbling = Task {
+        await dribble.send(Data(#"{"jsonrpc":"2.0","id":2,"method":""#.utf8))
+        while !Task.isCancelled {
+          await dribble.send(Data("a".utf8))
+          try? await Task.sleep(for: .milliseconds(500))
+        }
+      }
       var huge = Data(#"{"jsonrpc":"2.0","id":1,"method":""#.utf8)
       huge.append(Data(repeating: UInt8(ascii: "a"), count: 4 << 20))
       async let hugeAnswer = rig.daemon.sendRaw(huge, lines: 1, timeout: 30)
+
+      // An idle client costs the daemon no wake: the thread that reads
+      // each of the hundred sleeps in poll(2) with no time limit (the
+      // half line's thread alone has one, its line's).
+      let daemonPID = try #require(rig.daemon.processIdentifier)
+      try await waitUntil(
+        "a hundred client threads wait in poll with no time limit",
+        within: .seconds(30)
+      ) {
+        Self.clientThreadsWaitingForever(in: daemonPID) >= 100
+      }
 
       // Meanwhile every other client is answered.
       for placement in ["inEar", "offHead", "onHead"] {
@@ -292,6 +338,10 @@ struct HostileClientTests {
               + #"was not finished within 10 s"},"id":null,"jsonrpc":"2.0"}"#
           ])
       #expect(await half.isClosedByDaemon())
+      let dribbled = try await dribble.readLines()
+      dribbling.cancel()
+      #expect(dribbled == unfinished)
+      #expect(await dribble.isClosedByDaemon())
       table.append(
         BadInputTests.socketRow(
           "half a line, then nothing for 10 s", unfinished))
