@@ -59,6 +59,12 @@ struct BenchmarkRun {
     defer { signalSources.forEach { $0.cancel() } }
 
     Report.printHeader(options, workspace: workspace)
+    if options.memoryOnly {
+      let succeeded = await DaemonCosts(options: options, workspace: workspace)
+        .measureAndPrintMemory()
+      fflush(nil)
+      return succeeded
+    }
     var succeeded = true
     if !options.updatesOnly {
       succeeded = await runAllButUpdates(workspace: workspace)
@@ -139,14 +145,7 @@ struct BenchmarkRun {
       print("")
       print("acctl and idle CPU: benchmark failed: \(error)")
     }
-    do {
-      Report.printMemory(try await costs.measureMemory())
-    } catch {
-      succeeded = false
-      progress("memory failed: \(error)")
-      print("")
-      print("memory: benchmark failed: \(error)")
-    }
+    if !(await costs.measureAndPrintMemory()) { succeeded = false }
     return succeeded
   }
 

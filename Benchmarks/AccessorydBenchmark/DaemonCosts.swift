@@ -27,6 +27,16 @@ struct MemoryFigure: Sendable {
   var wirePlumber: MemoryReading
 }
 
+/// Measurement 5b: the daemon beside WirePlumber in one PipeWire stack.
+struct PipeWireMemoryFigure: Sendable {
+  var accessories: Int
+  var streams: Int
+  /// accessoryd with every accessory registered and the streams playing.
+  var daemon: MemoryReading
+  /// WirePlumber in the same stack, read at the same time.
+  var wirePlumber: MemoryReading
+}
+
 /// Measurement 6: the daemon's CPU time while nothing happens.
 struct IdleFigure: Sendable {
   var duration: Duration
@@ -117,11 +127,7 @@ struct DaemonCosts {
       await rig.close()
       return (acctl, idle)
     } catch {
-      if let daemon {
-        progress("the end of the daemon log:\n\(daemon.logTail())")
-        daemon.stop()
-      }
-      await rig.close()
+      await Self.abandon(daemon, rig)
       throw error
     }
   }
@@ -274,16 +280,7 @@ struct DaemonCosts {
         }
         for index in batch {
           let start = ContinuousClock.now
-          try await pair(addresses[index], with: client)
-          _ = try client.call(
-            "accessory.register",
-            params: [
-              "accessory": .string(addresses[index]),
-              "configuration": [
-                "deviceCapabilities": ["audioSwitching", "placement"],
-                "devicePlacement": "offHead",
-              ],
-            ])
+          try await pairAndRegister(addresses[index], with: client)
           timings.append(.now - start)
         }
         if number < batches.count - 1 {
@@ -311,13 +308,120 @@ struct DaemonCosts {
         final: final, pairAndRegister: timings,
         wirePlumber: try await Self.wirePlumberMemory())
     } catch {
-      if let daemon {
-        progress("the end of the daemon log:\n\(daemon.logTail())")
-        daemon.stop()
-      }
-      await rig.close()
+      await Self.abandon(daemon, rig)
       throw error
     }
+  }
+
+  /// Measures the daemon's memory on PulseAudio with many accessories,
+  /// then beside WirePlumber on PipeWire, and prints both.
+  ///
+  /// - Returns: Whether both could be measured.
+  func measureAndPrintMemory() async -> Bool {
+    let onPulseAudio = await Self.measuring("memory") {
+      Report.printMemory(try await measureMemory())
+    }
+    let onPipeWire = await Self.measuring("memory on PipeWire") {
+      Report.printPipeWireMemory(try await measurePipeWireMemory())
+    }
+    return onPulseAudio && onPipeWire
+  }
+
+  /// After a measurement failed: prints the end of the daemon's log,
+  /// stops it and closes the rig.
+  private static func abandon(_ daemon: Daemon?, _ rig: Rig) async {
+    if let daemon {
+      progress("the end of the daemon log:\n\(daemon.logTail())")
+      daemon.stop()
+    }
+    await rig.close()
+  }
+
+  /// Runs one measurement; prints that it failed, and why, if it throws.
+  ///
+  /// - Returns: Whether it was measured.
+  private static func measuring(
+    _ what: String, _ measurement: () async throws -> Void
+  ) async -> Bool {
+    do {
+      try await measurement()
+      return true
+    } catch {
+      progress("\(what) failed: \(error)")
+      print("")
+      print("\(what): benchmark failed: \(error)")
+      return false
+    }
+  }
+
+  /// The accessories of ``measurePipeWireMemory()``.
+  static let pipeWireAccessories = 41
+  /// The playing streams of ``measurePipeWireMemory()``.
+  static let pipeWireStreams = 3
+
+  /// The daemon's memory and WirePlumber's in one private PipeWire stack:
+  /// ``pipeWireAccessories`` paired and registered accessories, each with
+  /// a Bluetooth-like sink of its own, and ``pipeWireStreams`` playing
+  /// streams; both read 1 s after the last registration.
+  func measurePipeWireMemory() async throws -> PipeWireMemoryFigure {
+    let count = Self.pipeWireAccessories
+    let addresses = (0..<count).map {
+      "AA:BB:CC:01:" + hex($0 / 256) + ":" + hex($0 % 256)
+    }
+    progress("memory on PipeWire: starting the stack")
+    let rig = try await Rig.open(
+      .pipeWire,
+      extraSinks: addresses.enumerated().map { index, address in
+        .bluetoothHeadphones(
+          name: "bench_pw_\(index)", address: address,
+          description: "Bench PipeWire \(index)",
+          deviceAPI: SoundServerKind.pipeWire.bluetoothDeviceAPI)
+      })
+    var daemon: Daemon?
+    do {
+      try await rig.growStreams(to: Self.pipeWireStreams)
+      daemon = try await Daemon.start(
+        for: rig.server, in: workspace, stateName: "memory-pipewire",
+        options: options)
+      progress("memory on PipeWire: pairing and registering \(count)")
+      let client = try ControlClient(path: workspace.socketPath, timeout: 30)
+      defer { client.close() }
+      for address in addresses {
+        try await pairAndRegister(address, with: client)
+      }
+      try await Task.sleep(for: .seconds(1))
+      // dbus-daemon, pipewire, wireplumber, pipewire-pulse, in start order.
+      let pids = rig.server.pids
+      guard pids.count == 4 else {
+        throw BenchmarkError("the PipeWire stack has \(pids.count) processes")
+      }
+      let figure = PipeWireMemoryFigure(
+        accessories: count, streams: Self.pipeWireStreams,
+        daemon: try daemon!.memory(),
+        wirePlumber: try Daemon.memory(ofProcess: pids[2]))
+      daemon!.stop()
+      await rig.close()
+      return figure
+    } catch {
+      await Self.abandon(daemon, rig)
+      throw error
+    }
+  }
+
+  /// Pairs an accessory and registers it taken off.
+  private func pairAndRegister(
+    _ address: String, with client: ControlClient
+  ) async throws {
+    try await pair(address, with: client)
+    _ = try client.call(
+      "accessory.register",
+      params: [
+        "accessory": .string(address),
+        "configuration": [
+          "deviceCapabilities": ["audioSwitching", "placement"],
+          "devicePlacement": "offHead",
+        ],
+      ])
   }
 
   /// Pairs an accessory, trying again while the daemon has not seen its

@@ -35,6 +35,8 @@ struct Options: Sendable, CommandLineOptions {
   /// Whether to measure only the updates with 10 to 1,000 registered
   /// accessories (`--updates-only`).
   var updatesOnly = false
+  /// Whether to measure only the daemon's memory (`--memory-only`).
+  var memoryOnly = false
   /// Whether to print the usage and stop.
   var showsHelp = false
 
@@ -43,7 +45,7 @@ struct Options: Sendable, CommandLineOptions {
                                 [--server pulseaudio|pipewire]
                                 [--idle-seconds S] [--log-level LEVEL]
                                 [--keep-logs] [--accessoryd PATH]
-                                [--updates-only]
+                                [--updates-only | --memory-only]
 
     Measures the release accessoryd and acctl found next to this program
     against private PulseAudio and PipeWire servers: AccessoryControlDevice
@@ -51,7 +53,8 @@ struct Options: Sendable, CommandLineOptions {
     and 50 playing streams, beside the servers' own switching
     (module-switch-on-connect, WirePlumber following a default change);
     acctl update as a whole process; the daemon's memory with 100
-    registered accessories; its CPU time while idle; four clients updating
+    registered accessories, and with 41 and 3 streams beside WirePlumber in
+    one PipeWire stack; its CPU time while idle; four clients updating
     as fast as they can while the daemon and the server are killed at
     random moments (40 faults per server): updates lost, slowest
     convergence; updates per second and update → applied with 10, 100
@@ -70,6 +73,7 @@ struct Options: Sendable, CommandLineOptions {
                          beside this program); acctl stays the one beside it
       --updates-only     measure only the updates with 10 to 1,000
                          registered accessories
+      --memory-only      measure only the daemon's memory
       -h, --help         show this text
 
     Exits with 1 only if the benchmark itself fails (a server or the daemon
@@ -106,6 +110,8 @@ struct Options: Sendable, CommandLineOptions {
         options.keepsLogs = true
       case "--updates-only":
         options.updatesOnly = true
+      case "--memory-only":
+        options.memoryOnly = true
       case "-h", "--help":
         options.showsHelp = true
       default:

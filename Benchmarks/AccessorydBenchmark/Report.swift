@@ -345,6 +345,48 @@ enum Report {
         + "meets=\(meets ? "yes" : "no")")
   }
 
+  static func printPipeWireMemory(_ figure: PipeWireMemoryFigure) {
+    let daemon = figure.daemon
+    let wirePlumber = figure.wirePlumber
+    let ratio =
+      Double(daemon.residentKiB) / Double(max(wirePlumber.residentKiB, 1))
+    print("")
+    print(
+      "== daemon memory beside WirePlumber: one private PipeWire stack, "
+        + "\(figure.accessories) paired and registered accessories (a "
+        + "Bluetooth-like sink each), \(figure.streams) playing streams; "
+        + "both read 1 s after the last registration")
+    print(
+      "  accessoryd VmRSS \(daemon.residentKiB) KiB "
+        + "(\(format(Double(daemon.residentKiB) / 1024, digits: 1)) MiB), "
+        + "RssAnon \(kibibytes(daemon.anonymousKiB)), RssFile "
+        + "\(kibibytes(daemon.fileKiB)), Pss "
+        + kibibytes(daemon.proportionalKiB))
+    print(
+      "  WirePlumber VmRSS \(wirePlumber.residentKiB) KiB "
+        + "(\(format(Double(wirePlumber.residentKiB) / 1024, digits: 1)) MiB), "
+        + "RssAnon \(kibibytes(wirePlumber.anonymousKiB)), RssFile "
+        + "\(kibibytes(wirePlumber.fileKiB)), Pss "
+        + kibibytes(wirePlumber.proportionalKiB))
+    print(
+      "  accessoryd is \(format(ratio, digits: 2))× WirePlumber's VmRSS: "
+        + "\(ratio <= 1 ? "meets" : "MISSES") the target (<= 1.0×)")
+    var line =
+      "figure scenario=daemon-rss-pipewire accessories=\(figure.accessories) "
+      + "streams=\(figure.streams) rss_kb=\(daemon.residentKiB) "
+      + "wireplumber_rss_kb=\(wirePlumber.residentKiB)"
+    if let anonymous = daemon.anonymousKiB { line += " anon_kb=\(anonymous)" }
+    if let file = daemon.fileKiB { line += " file_kb=\(file)" }
+    if let anonymous = wirePlumber.anonymousKiB {
+      line += " wireplumber_anon_kb=\(anonymous)"
+    }
+    if let file = wirePlumber.fileKiB { line += " wireplumber_file_kb=\(file)" }
+    print(line)
+    print(
+      "target name=daemon-rss-vs-wireplumber value=\(format(ratio, digits: 2)) "
+        + "max=1.0 meets=\(ratio <= 1 ? "yes" : "no")")
+  }
+
   private static func kibibytes(_ value: Int?) -> String {
     value.map { "\($0) KiB" } ?? "unknown"
   }

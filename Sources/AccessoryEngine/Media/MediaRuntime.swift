@@ -23,11 +23,10 @@ struct MediaRuntime {
   var converted: (number: Int, server: MediaView.Server?) = (-1, nil)
   /// Streams the person moved, for the rules to take next.
   var personMoves: [UInt32] = []
-  /// The pauses in flight, by accessory: cancelled when the engine stops.
-  var pauseTasks: [String: Task<Void, Never>] = [:]
-  /// The last resume of each accessory: cancelled when the engine stops,
-  /// so that nothing is resumed or announced after it.
-  var resumeTasks: [String: Task<Void, Never>] = [:]
+  /// When the last resume started for each accessory has returned (the
+  /// stream ends then): the next waits for it, so that one accessory's
+  /// resumes run one at a time, in order.
+  var resumesDone: [String: AsyncStream<Void>] = [:]
   /// Streams the link muted as their output vanished whose news came too
   /// late for the loop: given back as the engine stops.
   var mutedAfterTheLoop: [UInt32: HeadphonesIdentity] = [:]

@@ -181,7 +181,7 @@ extension EngineLoop {
     }
   }
 
-  /// Pauses the players of some streams in a task of its own, which
+  /// Pauses the players of some streams in a chore of the loop, which
   /// answers with ``MediaInput/playersPaused(accessory:players:streams:)``
   /// in the inbox: the loop goes on meanwhile.
   func startPause(
@@ -193,7 +193,7 @@ extension EngineLoop {
       streams.contains($0.index)
     }
     let inbox = self.inbox
-    media.pauseTasks[accessory] = Task {
+    chores.start {
       let (paused, pausedStreams) = await hands.pausePlayers(
         among: inputs, accessory)
       // Stopped meanwhile: nothing will record, or resume, them.
@@ -207,7 +207,7 @@ extension EngineLoop {
     }
   }
 
-  /// Resumes players in a task of its own, and tells which did.
+  /// Resumes players in a chore of the loop, and tells which did.
   func startResume(
     _ accessory: String, _ paused: [String: String], reason: String
   ) {
@@ -215,15 +215,16 @@ extension EngineLoop {
     let hands = MediaHands(players: players, logger: logger, clock: clock)
     let events = self.events
     let logger = self.logger
-    let earlier = media.resumeTasks[accessory]
-    media.resumeTasks[accessory] = Task {
-      // One resume of an accessory at a time, in order: the handle kept
-      // is the last one's, and cancelling it reaches the earlier too.
-      await withTaskCancellationHandler {
-        await earlier?.value
-      } onCancel: {
-        earlier?.cancel()
-      }
+    // One resume of an accessory at a time, in order: each waits for the
+    // one before (a cancelled wait ends at once; the chores are cancelled
+    // together).
+    let earlier = media.resumesDone[accessory]
+    let (done, finished) = AsyncStream.makeStream(of: Void.self)
+    let started = chores.start {
+      defer { finished.finish() }
+      if let earlier { for await _ in earlier {} }
+      // Stopped meanwhile: nothing is resumed after the engine.
+      guard !Task.isCancelled else { return }
       let resumed = await hands.resume(paused)
       guard !resumed.isEmpty else { return }
       logger.notice(
@@ -238,6 +239,7 @@ extension EngineLoop {
             eventType: .mediaResumed, accessory: accessory,
             players: Self.players(resumed), reason: reason)))
     }
+    if started { media.resumesDone[accessory] = done }
   }
 
   static func players(_ players: [String: String]) -> [MediaEvent.Player] {

@@ -77,10 +77,10 @@ extension EngineLoop {
     guard players != nil, !media.stopped else { return }
     media.stopped = true
     await link.muteStreams(whenTheirSinkVanishes: nil)
-    for task in media.pauseTasks.values { task.cancel() }
-    media.pauseTasks = [:]
-    for task in media.resumeTasks.values { task.cancel() }
-    media.resumeTasks = [:]
+    // The pauses and resumes in flight are cancelled: nothing is resumed
+    // or announced after this.
+    chores.finish()
+    media.resumesDone = [:]
     for (_, wait) in media.resumesAwaitingMoves {
       for answer in wait.answers { answer() }
     }
@@ -177,9 +177,6 @@ extension EngineLoop {
       return await mediaTake(
         .jackBack(accessory: identity.description, output: sink))
     case .input(let input):
-      if case .playersPaused(let accessory, _, _) = input {
-        media.pauseTasks[accessory] = nil
-      }
       return await mediaTake(input)
     }
   }

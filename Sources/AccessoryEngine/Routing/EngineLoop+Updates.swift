@@ -249,7 +249,7 @@ extension EngineLoop {
       let waiting = UpdateAwaitingSave(
         address: address, staged: update, reply: reply)
       let answer = update
-      Task {
+      let wait: LoopChores.Work = {
         let saved: Result<Void, AccessoryControlFailure>
         do throws(AccessoryControlFailure) {
           try await engine.saved(through: answer.generation)
@@ -261,6 +261,9 @@ extension EngineLoop {
           reply.resume(returning: saved.map { answer })
         }
       }
+      // The chores take no more once the engine has stopped; the answer
+      // still waits for its save.
+      if !chores.start(wait) { Task(operation: wait) }
     }
   }
 

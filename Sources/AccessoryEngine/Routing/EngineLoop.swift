@@ -71,6 +71,9 @@ public actor EngineLoop: Service {
   let logger: Logger
   let clock: any EngineClock
   let inbox = RouterInbox()
+  /// The pauses, resumes and waits for the state file the loop starts,
+  /// run as children of its task group.
+  let chores = LoopChores()
 
   var tracking = RouteTracking()
   var mirror: ServerMirror? {
@@ -240,22 +243,34 @@ public actor EngineLoop: Service {
   public func run() async throws {
     let updates = await link.updates()
     let inbox = self.inbox
+    let chores = self.chores
     await startMedia()
     let changes = players?.changes()
     await withDiscardingTaskGroup { group in
-      group.addTask {
-        for await update in updates { _ = inbox.post(.link(update)) }
-      }
-      if let changes {
-        group.addTask {
-          for await change in changes {
-            _ = inbox.post(.media(.player(change)))
+      group.addTask { await chores.run() }
+      await withDiscardingTaskGroup { inputs in
+        inputs.addTask {
+          for await update in updates { _ = inbox.post(.link(update)) }
+        }
+        if let changes {
+          inputs.addTask {
+            for await change in changes {
+              _ = inbox.post(.media(.player(change)))
+            }
           }
         }
+        await loop()
+        inputs.cancelAll()
       }
-      await loop()
-      group.cancelAll()
+      await concludeAfterTheLoop()
+      // Stopping took no chore if nothing followed media.
+      chores.finish()
     }
+  }
+
+  /// Concludes what the loop left: the phase it waited in, the requests
+  /// it had not answered, the media it held.
+  private func concludeAfterTheLoop() async {
     // A route waiting for the server to show its default is concluded
     // with what went out; its requests are answered with the rest.
     if let phase = awaiting {
