@@ -373,14 +373,45 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "AccessoryServiceTests",
+      name: "ConcurrencyHelpersTests",
+      dependencies: ["ConcurrencyHelpers"]
+    ),
+    .testTarget(
+      name: "SystemCallsTests",
+      dependencies: ["SystemCalls"]
+    ),
+    .testTarget(
+      name: "AccessoryControlTests",
+      dependencies: ["AccessoryControl"]
+    ),
+    .testTarget(
+      name: "DaemonLifecycleTests",
       dependencies: [
-        "DaemonEvents", "PolicyFiles",
-        "SystemCalls",
-        "ConcurrencyHelpers", "DaemonLifecycle", "DaemonInputs", "AccessoryEngine",
-        "HeadphoneReaders", "DaemonControl", "AccessoryControl", "AccessorySetupKit",
-        "AudioAccessoryKit", "AccessoryBackend", "BlueZ", "CoreBluetooth", "PulseAudio",
-        "TestSupport", "Logging", "MPRIS", "HeadphoneProtocols", "RoutingCore",
+        "DaemonLifecycle", "DaemonEvents", "DaemonControl", "ConcurrencyHelpers",
+        "AccessoryControl", "Logging", "TestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "DaemonInputsTests",
+      dependencies: [
+        "DaemonInputs", "DaemonLifecycle", "ConcurrencyHelpers", "AccessorySetupKit", "BlueZ",
+        "CoreBluetooth", "PulseAudio", "MPRIS", "Logging", "TestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "AccessoryEngineTests",
+      dependencies: [
+        "AccessoryEngine", "DaemonInputs", "DaemonLifecycle", "DaemonEvents", "ConcurrencyHelpers",
+        "AccessoryBackend", "AccessoryControl", "AudioAccessoryKit", "PolicyFiles", "PulseAudio",
+        "MPRIS", "Logging", "RoutingCore",
+      ]
+    ),
+    .testTarget(
+      name: "HeadphoneReadersTests",
+      dependencies: [
+        "HeadphoneReaders", "DaemonInputs", "DaemonLifecycle", "AccessoryBackend",
+        "AccessorySetupKit", "AudioAccessoryKit", "CoreBluetooth", "HeadphoneProtocols",
+        "RoutingCore",
       ]
     ),
     .testTarget(

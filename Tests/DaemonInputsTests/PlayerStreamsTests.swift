@@ -1,15 +1,12 @@
 // Which streams belong to which player: by process, through the process's
 // parents, over a made-up process tree.
 
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
 import Glibc
-import HeadphoneReaders
 import MPRIS
 import Testing
 
-@testable import AccessoryEngine
 @testable import PulseAudio
 
 @Suite struct PlayerStreamsTests {

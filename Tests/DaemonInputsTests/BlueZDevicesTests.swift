@@ -5,14 +5,10 @@
 import AccessorySetupKit
 import BlueZ
 import CoreBluetooth
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import Testing
-
-@testable import AccessoryEngine
 
 @Suite("BlueZ devices as discovered devices")
 struct BlueZDevicesTests {

@@ -4,10 +4,8 @@
 
 import AccessoryEngine
 import ConcurrencyHelpers
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
-import HeadphoneReaders
 
 @testable import PulseAudio
 

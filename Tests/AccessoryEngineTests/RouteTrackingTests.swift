@@ -2,10 +2,8 @@
 // and go, learned from successive server states.
 
 import AccessoryEngine
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
-import HeadphoneReaders
 import Testing
 
 @testable import PulseAudio

@@ -8,11 +8,9 @@ import AccessoryBackend
 import AccessoryControl
 import AccessoryEngine
 import AudioAccessoryKit
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import PulseAudio
 import Testing
 

@@ -1,12 +1,9 @@
 // The sound server's Bluetooth outputs as discovered devices: one record
 // per address, with the card's profiles, the active one first.
 
-import AccessoryEngine
 import AccessorySetupKit
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
-import HeadphoneReaders
 import Testing
 
 @testable import PulseAudio

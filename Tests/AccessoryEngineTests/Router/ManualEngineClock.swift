@@ -3,11 +3,9 @@
 
 import AccessoryEngine
 import ConcurrencyHelpers
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 
 /// A ``EngineClock`` that stands still until a test advances it.
 final class ManualEngineClock: EngineClock {

@@ -6,12 +6,10 @@ import AccessoryControl
 import AccessoryEngine
 import AudioAccessoryKit
 import ConcurrencyHelpers
-import DaemonControl
 import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import Logging
 import PolicyFiles
 import PulseAudio

@@ -1,9 +1,5 @@
-import AccessoryEngine
-import DaemonControl
-import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import Testing
 
 @Suite("accessoryd's settings")

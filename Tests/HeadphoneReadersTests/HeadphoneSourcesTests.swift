@@ -5,7 +5,6 @@ import AccessoryBackend
 import AccessorySetupKit
 import AudioAccessoryKit
 import CoreBluetooth
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
@@ -13,8 +12,6 @@ import HeadphoneProtocols
 import HeadphoneReaders
 import RoutingCore
 import Testing
-
-@testable import AccessoryEngine
 
 @Suite("Headphone sources")
 struct HeadphoneSourcesTests {

@@ -6,10 +6,8 @@
 
 import AccessoryControl
 import AccessoryEngine
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
-import HeadphoneReaders
 import RoutingCore
 import Testing
 

@@ -1,12 +1,8 @@
 // The daemon's lifecycle without the daemon: services stop in reverse
 // order, each within a deadline; signals reload, stop, then abort.
 
-import AccessoryEngine
 import ConcurrencyHelpers
-import DaemonControl
-import DaemonInputs
 import DaemonLifecycle
-import HeadphoneReaders
 import Logging
 import Testing
 

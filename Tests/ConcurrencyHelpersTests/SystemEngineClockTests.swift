@@ -2,7 +2,6 @@
 // once: a wall clock set or stepped moves none of its waits.
 
 import ConcurrencyHelpers
-import DaemonLifecycle
 import Foundation
 import Testing
 

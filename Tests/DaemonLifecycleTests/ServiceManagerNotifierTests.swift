@@ -3,14 +3,11 @@
 // the control server's "listening" moment that READY=1 is sent at.
 
 import AccessoryControl
-import AccessoryEngine
 import ConcurrencyHelpers
 import DaemonControl
 import DaemonEvents
-import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import Logging
 import TestSupport
 import Testing

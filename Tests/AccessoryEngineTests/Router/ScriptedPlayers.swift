@@ -4,11 +4,9 @@
 
 import AccessoryEngine
 import ConcurrencyHelpers
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import MPRIS
 import PulseAudio
 

@@ -2,13 +2,10 @@
 // private PipeWire stack, each test on its own server. Every wait is on the
 // link's updates with a deadline; pactl, an independent client, confirms.
 
-import AccessoryEngine
 import ConcurrencyHelpers
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import Logging
 import PulseAudio
 import TestSupport

@@ -2,14 +2,11 @@
 // given back, and what the next daemon reads of it.
 
 import AccessorySetupKit
-import DaemonControl
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import Testing
 
-@testable import AccessoryEngine
 @testable import PulseAudio
 
 @Suite("The ledger of muted streams")

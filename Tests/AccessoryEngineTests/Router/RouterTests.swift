@@ -8,12 +8,10 @@ import AccessoryControl
 import AccessoryEngine
 import AudioAccessoryKit
 import ConcurrencyHelpers
-import DaemonControl
 import DaemonEvents
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import HeadphoneReaders
 import PolicyFiles
 import Testing
 
