@@ -72,6 +72,7 @@ extension EngineLoop {
     guard case .route(let decision, let snapshot)? = effects.first else {
       return pending
     }
+    if decisionCount > decisionsAtPassStart { decisionsBeyondOneAPass += 1 }
     decisionCount += 1
     lastSnapshot = snapshot
     lastDecision = decision

@@ -111,6 +111,11 @@ public actor EngineLoop: Service {
   /// How many decisions the loop has made, for the tests that count them
   /// per event.
   package internal(set) var decisionCount = 0
+  /// How many decisions were made in a pass that had made one already,
+  /// or outside any pass: none, for the tests that count them.
+  package internal(set) var decisionsBeyondOneAPass = 0
+  /// ``decisionCount`` when the current pass began.
+  var decisionsAtPassStart = 0
   /// The streams the person moved, as far as the router knows: those
   /// pinned by the person whose move is confirmed.
   package var personsMoves: Set<UInt32> {
@@ -356,6 +361,7 @@ public actor EngineLoop: Service {
             .min())
         continue
       }
+      decisionsAtPassStart = decisionCount
       var reasons = followUpReasons
       followUpReasons = []
       var replies = repliesAfterPhase

@@ -88,6 +88,27 @@ struct RouterRequestedChangesTests {
     }
   }
 
+  @Test(
+    "The loop decides at most once a pass, whatever comes; a query decides nothing"
+  )
+  func oneDecisionAPass() async throws {
+    try await Rig.run { rig in
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      let before = await rig.router.decisionCount
+      // Updates and queries, as fast as they come: a query reads what the
+      // loop published, and enters no pass.
+      for round in 0..<20 {
+        try await rig.report(
+          Rig.budsAddress, round.isMultiple(of: 2) ? .offHead : .inEar)
+        for _ in 0..<10 {
+          _ = rig.router.board.report(explaining: true)
+        }
+      }
+      #expect(await rig.router.decisionCount > before)
+      #expect(await rig.router.decisionsBeyondOneAPass == 0)
+    }
+  }
+
   @Test("A refused change routes nothing")
   func refusedRoutesNothing() async throws {
     try await Rig.run { rig in
