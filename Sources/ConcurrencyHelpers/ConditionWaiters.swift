@@ -22,7 +22,8 @@ public final class ConditionWaiters<Value: Sendable>: Sendable {
   /// Creates a set with no waiter.
   public init() {}
 
-  /// Waits until the value meets a condition, or until a deadline.
+  /// Waits until the value meets a condition, until a deadline, or until
+  /// the task is cancelled.
   ///
   /// - Parameters:
   ///   - sleepUntilTheDeadline: Returns at the deadline, or once
@@ -47,18 +48,23 @@ public final class ConditionWaiters<Value: Sendable>: Sendable {
       self.end(id, met: false)
     }
     defer { timeout.cancel() }
-    return await withCheckedContinuation { continuation in
-      state.withLock {
-        $0.waiters[id] = Waiter(
-          condition: condition, continuation: continuation)
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        state.withLock {
+          $0.waiters[id] = Waiter(
+            condition: condition, continuation: continuation)
+        }
+        // Whoever takes the waiter out resumes it: this check, a change
+        // meanwhile, the deadline, or the task's cancellation (checked
+        // here too, for one that came before the waiter was kept).
+        if condition(current()) {
+          end(id, met: true)
+        } else if isPastTheDeadline() || Task.isCancelled {
+          end(id, met: false)
+        }
       }
-      // Whoever takes the waiter out resumes it: this check, a change
-      // meanwhile, or the deadline.
-      if condition(current()) {
-        end(id, met: true)
-      } else if isPastTheDeadline() {
-        end(id, met: false)
-      }
+    } onCancel: {
+      self.end(id, met: false)
     }
   }
 

@@ -13,29 +13,56 @@ extension DBusConnectionDriver {
   /// - Parameters:
   ///   - call: The method and its arguments.
   ///   - timeout: How long to wait for the reply.
+  ///   - cancellable: Whether cancelling the calling task ends the wait at
+  ///     once, with a `NoReply` failure (the method may still run); else
+  ///     the call is waited for whatever happens to the task, as a call
+  ///     made while stopping must be.
   ///   - onReply: Runs on the dispatch thread with the result before it is
   ///     returned, so it sees the reply in order with the signals.
   package func call(
-    _ call: DBusMethodCall, timeout: Duration,
+    _ call: DBusMethodCall, timeout: Duration, cancellable: Bool = false,
     onReply: (@Sendable (Result<DBusReply, DBusFailure>) -> Void)? = nil
   ) async -> Result<DBusReply, DBusFailure> {
-    await withHandover { handover in
-      let isAccepted = submit { [self] in
-        self.start(call, timeout: timeout) { result in
-          onReply?(result)
-          handover.resume(returning: result)
+    let cancellation = cancellable ? CallCancellation() : nil
+    return await withTaskCancellationHandler {
+      await withHandover { handover in
+        let isAccepted = submit { [self] in
+          if cancellation?.isCancelled == true {
+            return handover.resume(returning: .failure(Self.cancelledFailure))
+          }
+          self.start(call, timeout: timeout, cancellation: cancellation) {
+            result in
+            onReply?(result)
+            handover.resume(returning: result)
+          }
+        }
+        if !isAccepted {
+          handover.resume(returning: .failure(Self.closedFailure))
         }
       }
-      if !isAccepted {
-        handover.resume(returning: .failure(Self.closedFailure))
-      }
+    } onCancel: {
+      guard let cancellation else { return }
+      cancellation.cancel()
+      _ = submit { [self] in self.cancel(cancellation) }
     }
+  }
+
+  /// Dispatch thread: ends the call a cancelled task made, if it is still
+  /// waiting for its reply; the reply, if one comes, is dropped.
+  func cancel(_ cancellation: CallCancellation) {
+    guard
+      let record = calls.values.first(where: {
+        $0.cancellation === cancellation
+      })
+    else { return }
+    finish(record, .failure(Self.cancelledFailure))
   }
 
   /// Dispatch thread: calls a method; `completion` runs on the dispatch
   /// thread.
   package func start(
     _ call: DBusMethodCall, timeout: Duration,
+    cancellation: CallCancellation? = nil,
     completion: @escaping (Result<DBusReply, DBusFailure>) -> Void
   ) {
     guard let connection, !isDisconnected else {
@@ -73,6 +100,7 @@ extension DBusConnectionDriver {
       id: nextCallID, driver: self, timeout: timeout, completion: completion)
     nextCallID += 1
     record.pending = pending
+    record.cancellation = cancellation
     calls[record.id] = record
     let userdata = Unmanaged.passUnretained(record).toOpaque()
     guard
@@ -280,6 +308,10 @@ extension DBusConnectionDriver {
   static let closedFailure = DBusFailure(
     name: "org.freedesktop.DBus.Error.Disconnected",
     message: "the connection was closed")
+
+  static let cancelledFailure = DBusFailure(
+    name: "org.freedesktop.DBus.Error.NoReply",
+    message: "the caller stopped waiting for the reply")
 
   static let disconnectedFailure = DBusFailure(
     name: "org.freedesktop.DBus.Error.Disconnected",

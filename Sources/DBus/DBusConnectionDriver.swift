@@ -24,6 +24,8 @@ final class PendingCall {
   let timeout: Duration
   var pending: OpaquePointer?
   var completion: ((Result<DBusReply, DBusFailure>) -> Void)?
+  /// Set when the caller's task may cancel the call.
+  var cancellation: CallCancellation?
 
   package init(
     id: Int, driver: DBusConnectionDriver, timeout: Duration,
@@ -35,6 +37,21 @@ final class PendingCall {
     self.deadline = .now + timeout
     self.completion = completion
   }
+}
+
+/// Whether the task that made a call was cancelled; shared by the task and
+/// the dispatch thread.
+package final class CallCancellation: Sendable {
+  private let cancelled = Atomic(false)
+
+  /// Creates the flag, not cancelled.
+  package init() {}
+
+  /// Whether the task was cancelled.
+  package var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  /// Marks the task cancelled.
+  package func cancel() { cancelled.store(true, ordering: .releasing) }
 }
 
 /// A private connection to a message bus and the thread that drives it.

@@ -352,8 +352,10 @@ public final class ControlServer: Service {
             break reading
           }
           let (seconds, attoseconds) = left.components
-          wait = Int32(
-            clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+          wait =
+            seconds >= Int64(Int32.max) / 1000
+            ? Int32.max
+            : Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
         }
         var readable = pollfd(
           fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -381,7 +383,10 @@ public final class ControlServer: Service {
             continuation.yield(.line(Data(line)))
           }
         }
-        if lineStart > 0 {
+        // A line ended in this read: what is left is a new line, whose
+        // time starts now.
+        let endedALine = lineStart > 0
+        if endedALine {
           buffer.removeSubrange(0..<lineStart)
           lineStart = 0
         }
@@ -391,7 +396,7 @@ public final class ControlServer: Service {
         }
         if buffer.isEmpty {
           unfinishedSince = nil
-        } else if unfinishedSince == nil {
+        } else if endedALine || unfinishedSince == nil {
           unfinishedSince = .now
         }
       }

@@ -127,6 +127,8 @@ public final class MPRISClient: Sendable {
 
   /// Asks a player to pause (`org.mpris.MediaPlayer2.Player.Pause`).
   ///
+  /// Cancelling the calling task ends the wait for the player's answer.
+  ///
   /// - Parameters:
   ///   - busName: The player's bus name.
   ///   - timeout: How long to wait for its answer; nil for
@@ -142,7 +144,10 @@ public final class MPRISClient: Sendable {
 
   /// Asks a player to play (`org.mpris.MediaPlayer2.Player.Play`).
   ///
-  /// - Throws: ``MPRISError`` if the player refuses or is gone.
+  /// Cancelling the calling task ends the wait for the player's answer.
+  ///
+  /// - Throws: ``MPRISError`` if the player refuses or is gone, or the
+  ///   task was cancelled before it answered.
   public func play(_ busName: String) async throws(MPRISError) {
     try await callPlayer(busName, "Play", doing: "resuming \(busName)")
   }
@@ -179,8 +184,10 @@ public final class MPRISClient: Sendable {
     let call = DBusMethodCall(
       destination: busName, path: MPRISNames.path,
       interface: MPRISNames.playerInterface, member: member)
+    // A cancelled pause or resume (the daemon stopping) waits no longer
+    // for a player that does not answer.
     if case .failure(let failure) = await driver.call(
-      call, timeout: timeout ?? callTimeout)
+      call, timeout: timeout ?? callTimeout, cancellable: true)
     {
       throw MPRISError(failure, operation: operation)
     }

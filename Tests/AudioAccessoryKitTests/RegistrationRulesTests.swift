@@ -1,4 +1,4 @@
-// Every rule of the in-process engine, each with the exact error it throws.
+// Every rule of the registry store, each with the exact error it throws.
 
 import AccessoryBackend
 import AudioAccessoryKit

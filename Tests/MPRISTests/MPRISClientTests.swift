@@ -2,6 +2,7 @@
 // session bus, playing to nothing (--ao=null), so that only MPRIS is under
 // test.
 
+import Glibc
 import MPRIS
 import TestSupport
 import Testing
@@ -18,6 +19,21 @@ private func next(
   throw FixtureError("the client's changes ended")
 }
 
+/// Starts mpv on a bus and returns it with the change in which the client
+/// saw it appear.
+private func startPlayer(
+  on bus: PrivateBus, _ changes: inout AsyncStream<MediaPlayerChange>.Iterator
+) async throws -> (MediaPlayerProcess, MediaPlayerChange) {
+  let mpv = try await MediaPlayerProcess.start(on: bus)
+  let appeared = try await next(&changes) {
+    if case .appeared(let player) = $0 {
+      return player.processID == mpv.processID
+    }
+    return false
+  }
+  return (mpv, appeared)
+}
+
 @Suite(.timeLimit(.minutes(2))) struct MPRISClientTests {
   @Test func followsAPlayerFromStartToQuit() async throws {
     let bus = try await PrivateBus.start()
@@ -26,13 +42,7 @@ private func next(
     defer { client.close() }
     #expect(client.players().isEmpty)
     var changes = client.changes().makeAsyncIterator()
-    let mpv = try await MediaPlayerProcess.start(on: bus)
-    let appeared = try await next(&changes) {
-      if case .appeared(let player) = $0 {
-        return player.processID == mpv.processID
-      }
-      return false
-    }
+    let (mpv, appeared) = try await startPlayer(on: bus, &changes)
     guard case .appeared(var player) = appeared else { return }
     #expect(player.busName.hasPrefix("org.mpris.MediaPlayer2.mpv"))
     #expect(player.processName == "mpv")
@@ -114,6 +124,35 @@ private func next(
       guard let error = error as? MPRISError else { return false }
       return error.operation == "pausing org.mpris.MediaPlayer2.gone"
         && error.name == "org.freedesktop.DBus.Error.ServiceUnknown"
+    }
+  }
+
+  @Test func aCancelledPauseStopsWaitingForAPlayerThatDoesNotAnswer()
+    async throws
+  {
+    let bus = try await PrivateBus.start()
+    defer { bus.stop() }
+    let client = try await MPRISClient.connect(busAddress: bus.address)
+    defer { client.close() }
+    var changes = client.changes().makeAsyncIterator()
+    let (mpv, appeared) = try await startPlayer(on: bus, &changes)
+    guard case .appeared(let player) = appeared else { return }
+    // Stopped, the player answers nothing: only the cancellation can end
+    // a wait of an hour.
+    kill(mpv.processID, SIGSTOP)
+    let pausing = Task {
+      try await client.pause(player.busName, timeout: .seconds(3600))
+    }
+    // Most likely sent by now; cancelled before it is sent, it ends the
+    // same way.
+    try await Task.sleep(for: .milliseconds(200))
+    pausing.cancel()
+    let result = await pausing.result
+    kill(mpv.processID, SIGCONT)
+    await mpv.stop()
+    #expect(throws: MPRISError.self) { try result.get() }
+    if case .failure(let error as MPRISError) = result {
+      #expect(error.name == "org.freedesktop.DBus.Error.NoReply")
     }
   }
 }

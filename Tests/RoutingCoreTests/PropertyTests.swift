@@ -101,7 +101,7 @@ private func normalized(_ address: String) -> String {
 }
 
 /// The person's choice, when the policy says it stands: worked out from the
-/// policy's documentation, independently of Router.swift.
+/// policy's documentation, independently of Decide.swift.
 private func standingManualChoice(_ s: Snapshot, _ p: Policy) -> String? {
   guard let choice = s.manualChoice, p.manualChoiceRespect != .never,
     let output = s.outputs.first(where: { $0.name == choice.output }),

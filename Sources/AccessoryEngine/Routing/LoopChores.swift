@@ -15,7 +15,7 @@ final class LoopChores: Sendable {
     /// Work started and not yet taken by ``run()``.
     var queued: [Work] = []
     /// ``run()`` waiting for work.
-    var waiting: CheckedContinuation<Work?, Never>?
+    var waiting: CheckedContinuation<(Work, finished: Bool)?, Never>?
     /// Whether ``finish()`` was called.
     var finished = false
   }
@@ -35,7 +35,7 @@ final class LoopChores: Sendable {
       guard !state.finished else { return false }
       if let waiting = state.waiting {
         state.waiting = nil
-        waiting.resume(returning: work)
+        waiting.resume(returning: (work, false))
       } else {
         state.queued.append(work)
       }
@@ -52,7 +52,11 @@ final class LoopChores: Sendable {
   /// ends only after ``finish()``.
   func run() async {
     await withDiscardingTaskGroup { group in
-      while let work = await next() { group.addTask(operation: work) }
+      while let (work, finished) = await next() {
+        // Work taken after finish starts cancelled, as the rest is.
+        if finished { group.cancelAll() }
+        group.addTask(operation: work)
+      }
       group.cancelAll()
     }
   }
@@ -68,12 +72,14 @@ final class LoopChores: Sendable {
     }
   }
 
-  /// The next work started, or nil once finished and none is left.
-  private func next() async -> Work? {
+  /// The next work started, with whether ``finish()`` was called; nil
+  /// once finished and none is left.
+  private func next() async -> (Work, finished: Bool)? {
     await withCheckedContinuation { continuation in
       state.withLock { state in
         if !state.queued.isEmpty {
-          continuation.resume(returning: state.queued.removeFirst())
+          continuation.resume(
+            returning: (state.queued.removeFirst(), state.finished))
         } else if state.finished {
           continuation.resume(returning: nil)
         } else {

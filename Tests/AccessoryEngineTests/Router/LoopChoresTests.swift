@@ -48,4 +48,17 @@ struct LoopChoresTests {
     await runner.value
     #expect(cancelled.withLock { $0 })
   }
+
+  @Test("Work started before finish and taken after it runs, cancelled")
+  func takenAfterFinishRunsCancelled() async {
+    let chores = LoopChores()
+    let seen = Mutex<[Bool]>([])
+    for _ in 0..<3 {
+      chores.start { seen.withLock { $0.append(Task.isCancelled) } }
+    }
+    chores.finish()
+    // Not cancelled itself: only finish decides.
+    await chores.run()
+    #expect(seen.withLock { $0 } == [true, true, true])
+  }
 }
