@@ -88,7 +88,7 @@ public final class DesktopFeed: Service {
 
   /// Reads the state now, in the process: what `daemon.overview` and
   /// `route.get` answer, without their JSON.
-  func read() async -> DesktopState? {
+  func read() async -> DesktopState {
     let overview = await methods.overview()
     return DesktopState(
       overview: overview, route: router.board.report(explaining: false))
@@ -140,7 +140,7 @@ public final class DesktopFeed: Service {
         for await _ in changed {
           guard followers.withLock({ $0.count }) > 0 else { continue }
           try? await Task.sleep(for: Self.settleTime)
-          guard let current = await read() else { continue }
+          let current = await read()
           // Under the lock that ``follow`` subscribes under: no reading
           // falls between its latest and its subscription.
           latest.withLock { latest in
