@@ -308,11 +308,7 @@ enum Report {
     let wirePlumber = figure.wirePlumber
     print(
       "  beside WirePlumber's own on this machine (idle, one output): "
-        + "VmRSS \(wirePlumber.residentKiB) KiB "
-        + "(\(format(Double(wirePlumber.residentKiB) / 1024, digits: 1)) MiB), "
-        + "RssAnon \(kibibytes(wirePlumber.anonymousKiB)), RssFile "
-        + "\(kibibytes(wirePlumber.fileKiB)), Pss "
-        + "\(kibibytes(wirePlumber.proportionalKiB)); accessoryd is "
+        + "\(described(wirePlumber)); accessoryd is "
         + format(
           Double(final.residentKiB) / Double(max(wirePlumber.residentKiB, 1)),
           digits: 2) + "× of it")
@@ -356,18 +352,8 @@ enum Report {
         + "\(figure.accessories) paired and registered accessories (a "
         + "Bluetooth-like sink each), \(figure.streams) playing streams; "
         + "both read 1 s after the last registration")
-    print(
-      "  accessoryd VmRSS \(daemon.residentKiB) KiB "
-        + "(\(format(Double(daemon.residentKiB) / 1024, digits: 1)) MiB), "
-        + "RssAnon \(kibibytes(daemon.anonymousKiB)), RssFile "
-        + "\(kibibytes(daemon.fileKiB)), Pss "
-        + kibibytes(daemon.proportionalKiB))
-    print(
-      "  WirePlumber VmRSS \(wirePlumber.residentKiB) KiB "
-        + "(\(format(Double(wirePlumber.residentKiB) / 1024, digits: 1)) MiB), "
-        + "RssAnon \(kibibytes(wirePlumber.anonymousKiB)), RssFile "
-        + "\(kibibytes(wirePlumber.fileKiB)), Pss "
-        + kibibytes(wirePlumber.proportionalKiB))
+    print("  accessoryd \(described(daemon))")
+    print("  WirePlumber \(described(wirePlumber))")
     print(
       "  accessoryd is \(format(ratio, digits: 2))× WirePlumber's VmRSS: "
         + "\(ratio <= 1 ? "meets" : "MISSES") the target (<= 1.0×)")
@@ -385,6 +371,16 @@ enum Report {
     print(
       "target name=daemon-rss-vs-wireplumber value=\(format(ratio, digits: 2)) "
         + "max=1.0 meets=\(ratio <= 1 ? "yes" : "no")")
+  }
+
+  /// A process's memory as the report words it: "VmRSS N KiB (M MiB),
+  /// RssAnon …, RssFile …, Pss …".
+  private static func described(_ reading: MemoryReading) -> String {
+    "VmRSS \(reading.residentKiB) KiB "
+      + "(\(format(Double(reading.residentKiB) / 1024, digits: 1)) MiB), "
+      + "RssAnon \(kibibytes(reading.anonymousKiB)), RssFile "
+      + "\(kibibytes(reading.fileKiB)), Pss "
+      + kibibytes(reading.proportionalKiB)
   }
 
   private static func kibibytes(_ value: Int?) -> String {
