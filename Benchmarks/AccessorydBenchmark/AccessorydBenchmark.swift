@@ -65,6 +65,11 @@ struct BenchmarkRun {
       fflush(nil)
       return succeeded
     }
+    if options.mediaOnly {
+      let succeeded = await runMedia(workspace: workspace)
+      fflush(nil)
+      return succeeded
+    }
     var succeeded = true
     if !options.updatesOnly {
       succeeded = await runAllButUpdates(workspace: workspace)
@@ -108,19 +113,7 @@ struct BenchmarkRun {
       }
     }
     Report.printRatios(figures)
-    for kind in options.servers {
-      do {
-        let media = try await MediaBenchmark(
-          kind: kind, options: options, workspace: workspace
-        ).run()
-        Report.printMedia(media)
-      } catch {
-        succeeded = false
-        progress("media on \(kind) failed: \(error)")
-        print("")
-        print("media players on \(kind): benchmark failed: \(error)")
-      }
-    }
+    if !(await runMedia(workspace: workspace)) { succeeded = false }
 
     for kind in options.servers {
       let chaos = ChaosBenchmark(kind: kind, options: options)
@@ -146,6 +139,28 @@ struct BenchmarkRun {
       print("acctl and idle CPU: benchmark failed: \(error)")
     }
     if !(await costs.measureAndPrintMemory()) { succeeded = false }
+    return succeeded
+  }
+
+  /// Measures pausing and resuming the media players on each server, and
+  /// prints the figures.
+  ///
+  /// - Returns: Whether every measurement could be made.
+  private func runMedia(workspace: Workspace) async -> Bool {
+    var succeeded = true
+    for kind in options.servers {
+      do {
+        let media = try await MediaBenchmark(
+          kind: kind, options: options, workspace: workspace
+        ).run()
+        Report.printMedia(media)
+      } catch {
+        succeeded = false
+        progress("media on \(kind) failed: \(error)")
+        print("")
+        print("media players on \(kind): benchmark failed: \(error)")
+      }
+    }
     return succeeded
   }
 

@@ -229,10 +229,28 @@ final class Daemon: Sendable {
   /// How many routes the log says were applied so far: `Output switched`
   /// lines, and `Route applied` for those that only moved streams.
   func routesApplied() -> Int {
-    let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").count {
-      $0.contains("Route applied") || $0.contains("Output switched")
+    logLines(containing: "Route applied")
+      + logLines(containing: "Output switched")
+  }
+
+  /// How many lines of the log so far contain `text`.
+  func logLines(containing text: String) -> Int {
+    let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    return log.split(separator: "\n").count { $0.contains(text) }
+  }
+
+  /// Waits until more than `count` lines of the log contain `text`.
+  ///
+  /// - Throws: ``BenchmarkError`` if they do not within 30 s.
+  func waitForLogLines(
+    containing text: String, moreThan count: Int
+  ) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      if logLines(containing: text) > count { return }
+      try await Task.sleep(for: .milliseconds(20))
     }
+    throw BenchmarkError("the daemon did not log \"\(text)\" within 30 s")
   }
 
   /// The end of the log, for error messages.

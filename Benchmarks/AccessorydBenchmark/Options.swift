@@ -37,6 +37,9 @@ struct Options: Sendable, CommandLineOptions {
   var updatesOnly = false
   /// Whether to measure only the daemon's memory (`--memory-only`).
   var memoryOnly = false
+  /// Whether to measure only pausing and resuming the media players
+  /// (`--media-only`).
+  var mediaOnly = false
   /// Whether to print the usage and stop.
   var showsHelp = false
 
@@ -45,7 +48,8 @@ struct Options: Sendable, CommandLineOptions {
                                 [--server pulseaudio|pipewire]
                                 [--idle-seconds S] [--log-level LEVEL]
                                 [--keep-logs] [--accessoryd PATH]
-                                [--updates-only | --memory-only]
+                                [--updates-only | --memory-only |
+                                 --media-only]
 
     Measures the release accessoryd and acctl found next to this program
     against private PulseAudio and PipeWire servers: AccessoryControlDevice
@@ -74,6 +78,7 @@ struct Options: Sendable, CommandLineOptions {
       --updates-only     measure only the updates with 10 to 1,000
                          registered accessories
       --memory-only      measure only the daemon's memory
+      --media-only       measure only the media players' pauses and resumes
       -h, --help         show this text
 
     Exits with 1 only if the benchmark itself fails (a server or the daemon
@@ -112,6 +117,8 @@ struct Options: Sendable, CommandLineOptions {
         options.updatesOnly = true
       case "--memory-only":
         options.memoryOnly = true
+      case "--media-only":
+        options.mediaOnly = true
       case "-h", "--help":
         options.showsHelp = true
       default:

@@ -274,6 +274,16 @@ enum Report {
         + "unmuted on the new sink")
     printSamples("\(prefix)flip-audible", figure.flipAudible, of: figure)
     printSamples("\(prefix)flip-back", figure.flipBack, of: figure)
+    if figure.lateFlips > 0 {
+      print(
+        "  \(figure.lateFlips) flip(s) made again: this machine loaded the "
+          + "new sink later than the profile switch's window (0.3 s, BlueZ "
+          + "not asked) after the old one went, and the daemon rightly "
+          + "paused the players")
+    }
+    print(
+      "figure server=\(figure.kind.identifier) scenario=\(prefix)late-flips "
+        + "players=\(figure.players) count=\(figure.lateFlips)")
   }
 
   static func printMemory(_ figure: MemoryFigure) {

@@ -229,10 +229,13 @@ extension EngineLoop {
         profilesSwitched: result.cardProfiles.map {
           if case .success = $0 { true } else { false }
         }, callInputRefused: inputRefused)
-      forgetOwn(
-        zip(sending.sentMoves, result.moves).compactMap { move, outcome in
-          if case .failure = outcome { move } else { nil }
-        })
+      let refusedMoves = zip(sending.sentMoves, result.moves).compactMap {
+        move, outcome in
+        if case .failure = outcome { move } else { nil }
+      }
+      forgetOwn(refusedMoves)
+      if case .failure = result.defaultSink { routeRefused = true }
+      if !refusedMoves.isEmpty { routeRefused = true }
       confirmAt = clock.now().addingTimeInterval(Self.confirmationDelay)
       for error in result.errors {
         logger.warning(
@@ -259,24 +262,35 @@ extension EngineLoop {
         "Cannot apply the route now; it is pending",
         metadata: ["pulse.error": error.description])
     }
-    tell(sending, summary: keepInHistory(sending.record))
+    let refused: Int =
+      switch outcome {
+      case .success(let result): result.errors.count
+      case .failure: 0
+      }
+    tell(sending, summary: keepInHistory(sending.record), refused: refused)
   }
 
   /// Logs a route that went out, and publishes it.
-  func tell(_ sending: RouteSending, summary: String) {
+  ///
+  /// - Parameters:
+  ///   - summary: The decision's summary.
+  ///   - refused: How many of its operations the server refused.
+  func tell(_ sending: RouteSending, summary: String, refused: Int = 0) {
     let decision = sending.record.decision
     let reason = sending.reason
     let mirror = sending.mirror
+    var metadata: Logger.Metadata = [
+      "route.reason": "\(reason)",
+      "route.output": decision.target ?? "none",
+      "route.moves": "\(decision.moves.count)",
+    ]
+    if refused > 0 { metadata["route.refused"] = "\(refused)" }
     // A switch of the default is one line at the default level; moves
     // alone are details.
     logger.log(
       level: sending.defaultChange == nil ? .info : .notice,
       sending.defaultChange == nil ? "Route applied" : "Output switched",
-      metadata: [
-        "route.reason": "\(reason)",
-        "route.output": decision.target ?? "none",
-        "route.moves": "\(decision.moves.count)",
-      ])
+      metadata: metadata)
     if let inputChange = sending.inputChange {
       logger.notice(
         "Input switched",
@@ -336,10 +350,11 @@ extension EngineLoop {
 
   /// Checks, once the server has had time, that what this router sent
   /// showed up: a default change PipeWire did not report makes the link
-  /// load a fresh mirror.
+  /// load a fresh mirror; moves never seen, or a route the server refused,
+  /// are decided again, up to ``resendLimit`` times in a row.
   ///
-  /// - Returns: Whether moves never seen were forgotten, to be decided
-  ///   again.
+  /// - Returns: Whether moves never seen were forgotten, or a route was
+  ///   refused, to be decided again.
   func confirmSentChanges() async -> Bool {
     guard let mirror else { return false }
     let output = tracking.expectedDefault.flatMap {
@@ -371,8 +386,19 @@ extension EngineLoop {
         awaited: .anyState, then: .decideOnTheFreshState)
       return false
     }
-    guard !tracking.expectedMoves.isEmpty else { return false }
+    let refused = routeRefused
+    routeRefused = false
+    guard refused || !tracking.expectedMoves.isEmpty else { return false }
     tracking.expectedMoves = [:]
+    if let last = changes.last, last.resends >= Self.resendLimit {
+      // Not in effect: pending until a change makes the loop route again.
+      pending = true
+      logger.warning(
+        "The sound server did not carry out the route \(last.resends + 1) "
+          + "times; it is pending until something changes",
+        metadata: ["route.output": last.output ?? "none"])
+      return false
+    }
     return true
   }
 

@@ -177,6 +177,10 @@ public actor EngineLoop: Service {
   var reconsiderAt: Date?
   /// When to check that the changes sent showed up.
   var confirmAt: Date?
+  /// Whether the server refused a default or a move of the last route
+  /// (PipeWire answers "No such entity" for an output it lists but cannot
+  /// take streams yet): the check sends the route again.
+  var routeRefused = false
   /// Streams that left a default PipeWire showed unchanged: the defaults
   /// are checked before the next decision.
   var streamsAwaitingDefaultCheck: Set<UInt32> = []
@@ -195,6 +199,9 @@ public actor EngineLoop: Service {
   var repliesAfterPhase: [CheckedContinuation<Bool, Never>] = []
   /// How long sent changes may take to show up.
   package static let confirmationDelay = 1.5
+  /// How many times in a row the loop sends a route again that the server
+  /// did not carry out, before it waits for a change instead.
+  package static let resendLimit = 5
   /// The default this router sent and had not seen when it asked the link
   /// for a fresh mirror: if the fresh mirror shows it, it is this router's
   /// change, not the person's choice.

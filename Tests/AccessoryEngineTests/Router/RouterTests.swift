@@ -338,6 +338,34 @@ struct RouterTests {
   }
 
   @Test(
+    "A route the server never carries out is sent again five times, then pending until something changes",
+    .timeLimit(.minutes(1)))
+  func resendsAreBounded() async throws {
+    try await Rig.run(isPipeWire: true) { rig in
+      await rig.server.behave(.dropsMoves)
+      try await rig.register(Rig.budsAddress, placement: .inEar)
+      let limit = EngineLoop.resendLimit
+      for sent in 2...(limit + 1) {
+        rig.clock.advance(by: EngineLoop.confirmationDelay + 0.1)
+        await rig.server.waitForBatches(sent)
+      }
+      // The next check sends nothing and leaves the route pending.
+      rig.clock.advance(by: EngineLoop.confirmationDelay + 0.1)
+      var report = await rig.router.report(explaining: false)
+      for _ in 0..<10_000 where !report.pending {
+        await Task.yield()
+        report = await rig.router.report(explaining: false)
+      }
+      #expect(report.pending)
+      #expect(await rig.batches.count == limit + 1)
+      // A change routes again.
+      await rig.router.reconcile(because: "a test asked")
+      #expect(await rig.batches.count == limit + 2)
+      #expect(!(await rig.router.report(explaining: false).pending))
+    }
+  }
+
+  @Test(
     "A default the server never reported makes the router load a fresh state")
   func unreportedDefaultRefreshes() async throws {
     try await Rig.run(isPipeWire: true) { rig in

@@ -35,6 +35,34 @@ struct RouterUnregisteredHeadphonesTests {
     }
   }
 
+  /// The headset playing goes, and its output comes back by `comeBack`
+  /// but refuses the engine's route at first: the streams stay on the
+  /// speaker, muted.
+  private func headsetGoneAndRefused(
+    _ rig: Rig, comeBack: @Sendable (isolated ScriptedSoundServer) -> Void
+  ) async throws -> ScriptedPlayers {
+    let players = try await headsetPlaying(rig)
+    await rig.server.removeSink(Rig.headset)
+    _ = await rig.events.nextMedia("streamMuted")
+    let before = await rig.batches.count
+    await rig.server.behave(.refusesNewOutput)
+    await rig.server.run(comeBack)
+    await rig.server.waitForBatches(before + 1)
+    #expect(await rig.server.sinkOf(1) == Rig.speaker)
+    return players
+  }
+
+  /// The grace time ends with the headset back: nothing was paused, and
+  /// nothing is.
+  private func expectNothingPausedAfterTheGraceTime(
+    _ players: ScriptedPlayers, _ rig: Rig
+  ) async {
+    rig.clock.advance(by: 5.5)
+    await rig.router.reconcile(because: "a test asked")
+    #expect(players.calls.isEmpty)
+    #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+  }
+
   @Test(
     "Disconnected: muted as the server moves them, then paused; what no player pauses stays muted"
   )
@@ -89,10 +117,46 @@ struct RouterUnregisteredHeadphonesTests {
       await rig.server.addSink("headset-hfp", address: Rig.headsetAddress)
       _ = await rig.events.nextMedia("streamUnmuted")
       await expectBothUnmuted(on: "headset-hfp", rig)
-      rig.clock.advance(by: 5.5)
-      await rig.router.reconcile(because: "a test asked")
+      await expectNothingPausedAfterTheGraceTime(players, rig)
+    }
+  }
+
+  @Test(
+    "A flip whose new output first refuses the streams: sent again, back on the headset, nothing paused"
+  )
+  func flipRefusedAtFirst() async throws {
+    try await Rig.run(isPipeWire: true, withPlayers: true) { rig in
+      let players = try await headsetGoneAndRefused(rig) {
+        $0.addSink("headset-hfp", address: Rig.headsetAddress)
+      }
+      // Ready now: the engine's own check sends the route again.
+      await rig.server.behave(.applies)
+      rig.clock.advance(by: EngineLoop.confirmationDelay + 0.1)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      await expectBothUnmuted(on: "headset-hfp", rig)
+      await expectNothingPausedAfterTheGraceTime(players, rig)
+    }
+  }
+
+  @Test(
+    "A flip the server makes the default but first refuses: the next state of the server sends it again"
+  )
+  func flipRefusedThenServerChanges() async throws {
+    try await Rig.run(isPipeWire: true, withPlayers: true) { rig in
+      let players = try await headsetGoneAndRefused(rig) { server in
+        server.change { state in
+          let index = (state.sinks.map(\.index).max() ?? 0) + 1
+          state.sinks.append(
+            ScriptedSoundServer.sink(
+              index, Rig.headset, address: Rig.headsetAddress))
+          state.serverInfo.defaultSinkName = Rig.headset
+        }
+      }
+      await rig.server.behave(.applies)
+      await rig.server.startStream(3, on: Rig.speaker)
+      _ = await rig.events.nextMedia("streamUnmuted")
+      await expectBothUnmuted(on: Rig.headset, rig)
       #expect(players.calls.isEmpty)
-      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
     }
   }
 

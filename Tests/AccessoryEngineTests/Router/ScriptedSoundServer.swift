@@ -28,6 +28,10 @@ actor ScriptedSoundServer: RoutingLink {
     /// never shows, as a server busy with them may: no stream moves, not
     /// even with the default.
     case dropsMoves
+    /// Refuses the batch's default and moves ("No such entity") and
+    /// applies none of them, as PipeWire may for an output that is listed
+    /// but not yet ready to take streams.
+    case refusesNewOutput
   }
 
   /// The server's state; nil while it is away.
@@ -102,6 +106,13 @@ actor ScriptedSoundServer: RoutingLink {
     switch behavior {
     case .applies, .appliesSilently, .refusesDefaultInput, .dropsMoves:
       break
+    case .refusesNewOutput:
+      return PulseBatchResult(
+        cardProfiles: batch.cardProfiles.map { _ in .success(()) },
+        defaultSink: batch.defaultSink.map { _ in .failure(.noSuchEntity) },
+        defaultSource: batch.defaultSource.map { _ in .success(()) },
+        moves: batch.moves.map { _ in .failure(.noSuchEntity) },
+        mutes: batch.mutes.map { _ in .success(()) })
     case .holds:
       await withCheckedContinuation { continuation in
         held.append(continuation)
@@ -238,6 +249,11 @@ actor ScriptedSoundServer: RoutingLink {
     let continuations = held
     held = []
     for continuation in continuations { continuation.resume() }
+  }
+
+  /// Runs `body` on the server.
+  func run(_ body: @Sendable (isolated ScriptedSoundServer) -> Void) {
+    body(self)
   }
 
   /// Another program changes the state, and the server reports it.
