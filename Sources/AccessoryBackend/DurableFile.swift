@@ -59,45 +59,36 @@ public struct DurableFile: Sendable {
     }
     let temporary =
       url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = open(
-      temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw WriteFailure(path: temporary, reason: Errno.current.message)
-    }
-    var failure: String?
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Errno.retryingInterrupts {
-          Glibc.write(
-            descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        }
-        if written < 0 {
-          failure = Errno.current.message
-          return
-        }
-        offset += written
-      }
-    }
-    if failure == nil, fsync(descriptor) != 0 {
-      failure = Errno.current.message
-    }
-    close(descriptor)
-    if let failure {
+    let file = try Self.create(temporary)
+    do throws(Errno) {
+      try data.withUnsafeBytes { buffer in
+        Result { () throws(Errno) in try file.writeAll(buffer) }
+      }.get()
+      try file.sync()
+      try file.close()
+    } catch {
       unlink(temporary)
-      throw WriteFailure(path: url.path, reason: failure)
+      throw WriteFailure(path: url.path, reason: error.message)
     }
     return temporary
   }
 
+  /// Creates a file that must not exist yet, mode 0600.
+  private static func create(
+    _ path: String
+  ) throws(WriteFailure) -> FileDescriptor {
+    do {
+      return try FileDescriptor.open(path, [.writeOnly, .create, .exclusive])
+    } catch {
+      throw WriteFailure(path: path, reason: error.message)
+    }
+  }
+
   /// Flushes the directory, so that a rename in it is durable.
   public func syncDirectory() {
-    let directoryDescriptor = open(
-      url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directoryDescriptor >= 0 {
-      fsync(directoryDescriptor)
-      close(directoryDescriptor)
-    }
+    try? FileDescriptor.open(
+      url.deletingLastPathComponent().path, [.readOnly, .directory]
+    ).sync()
   }
 
   /// A free name to keep a damaged file aside: `NAME.corrupt-<time>`.

@@ -87,12 +87,13 @@ extension StateFile {
   ///
   /// - Parameter status: The file's `lstat`, for its owner and mode.
   private func checkReadable(_ status: stat) throws(StartFailure) {
-    let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard descriptor < 0 else {
-      close(descriptor)
+    let code: Errno
+    do {
+      _ = try FileDescriptor.open(url.path, [.readOnly, .noFollow])
       return
+    } catch {
+      code = error
     }
-    let code = Errno.current
     let reason = code.message
     let path = url.path
     let fix: String
@@ -146,31 +147,17 @@ extension StateFile {
     _ directory: String, bytes: Int
   ) throws(StartFailure) -> StartWarning? {
     let probe = url.path + ".tmp-\(getpid())-probe"
-    let descriptor = open(
-      probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      return try Self.refuse(directory, errno: .current)
-    }
     defer { unlink(probe) }
-    let zeros = [UInt8](repeating: 0, count: bytes)
-    var code: Errno?
-    var offset = 0
-    while offset < bytes, code == nil {
-      let written = Errno.retryingInterrupts {
-        zeros.withUnsafeBytes {
-          write(descriptor, $0.baseAddress! + offset, bytes - offset)
-        }
-      }
-      if written < 0 {
-        code = .current
-      } else {
-        offset += written
-      }
+    do throws(Errno) {
+      let file = try FileDescriptor.open(
+        probe, [.writeOnly, .create, .truncate])
+      try file.writeAll([UInt8](repeating: 0, count: bytes))
+      try file.sync()
+      try file.close()
+      return nil
+    } catch {
+      return try Self.refuse(directory, errno: error)
     }
-    if code == nil, fsync(descriptor) != 0 { code = .current }
-    close(descriptor)
-    guard let code else { return nil }
-    return try Self.refuse(directory, errno: code)
   }
 
   /// Turns a failed write into a warning (full) or a failure (anything

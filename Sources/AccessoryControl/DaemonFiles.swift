@@ -3,6 +3,7 @@
 
 import FoundationEssentials
 import Glibc
+import SystemCalls
 
 /// The XDG base directories of the user, as the specification reads them: a
 /// variable that is unset or not an absolute path is ignored.
@@ -59,23 +60,21 @@ public enum StateLockFile {
   }
 
   /// The record in an open lock file, without its newline.
-  public static func readRecord(_ descriptor: Int32) -> String {
-    var bytes = [UInt8](repeating: 0, count: 4096)
-    let count = pread(descriptor, &bytes, bytes.count, 0)
-    let line = bytes.prefix(max(0, count)).prefix { $0 != 0x0A }
+  public static func readRecord(_ file: borrowing FileDescriptor) -> String {
+    let bytes = (try? file.read(upTo: 4096, at: 0)) ?? []
+    let line = bytes.prefix { $0 != 0x0A }
     let text = String(decoding: line, as: UTF8.self)
     return text.isEmpty ? "its pid is not recorded" : text
   }
 
   /// Who holds the lock of a state directory, found without taking it.
   public static func holder(ofDirectory directory: String) -> Holder {
-    let descriptor = open(directory + "/" + name, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return .free }
-    defer { close(descriptor) }
+    guard
+      let file = try? FileDescriptor.open(directory + "/" + name, .readOnly)
+    else { return .free }
     // A shared lock is refused while the daemon holds its exclusive one;
     // if it is granted, it is let go at once with the descriptor.
-    guard flock(descriptor, LOCK_SH | LOCK_NB) != 0, errno == EWOULDBLOCK
-    else { return .free }
-    return .held(readRecord(descriptor))
+    guard (try? file.tryLock(.shared)) == false else { return .free }
+    return .held(readRecord(file))
   }
 }

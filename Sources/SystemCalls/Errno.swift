@@ -129,6 +129,10 @@ extension Errno {
   public static let noRouteToHost = Errno(rawValue: EHOSTUNREACH)
   /// `EDQUOT`: the disk quota is exceeded.
   public static let diskQuotaExceeded = Errno(rawValue: EDQUOT)
+  /// `EFBIG`: the file is too large.
+  public static let fileTooLarge = Errno(rawValue: EFBIG)
+  /// `EXDEV`: a link or rename across file systems.
+  public static let crossDeviceLink = Errno(rawValue: EXDEV)
 
   /// The symbolic names of the numbers above.
   private static let names: [Int32: String] = [
@@ -143,7 +147,8 @@ extension Errno {
     ENOTCONN: "ENOTCONN", ETIMEDOUT: "ETIMEDOUT",
     ECONNREFUSED: "ECONNREFUSED", EINPROGRESS: "EINPROGRESS",
     EHOSTDOWN: "EHOSTDOWN",
-    EHOSTUNREACH: "EHOSTUNREACH", EDQUOT: "EDQUOT",
+    EHOSTUNREACH: "EHOSTUNREACH", EDQUOT: "EDQUOT", EFBIG: "EFBIG",
+    EXDEV: "EXDEV",
   ]
 }
 

@@ -15,7 +15,9 @@ public enum WholeTransfers {
   @discardableResult
   public static func write(_ text: String, to descriptor: Int32) -> Bool {
     var text = text
-    return text.withUTF8 { write($0, to: descriptor) }
+    return text.withUTF8 {
+      writeAll(UnsafeRawBufferPointer($0), to: descriptor) == nil
+    }
   }
 
   /// Writes every byte.
@@ -24,22 +26,28 @@ public enum WholeTransfers {
   ///   ``Errno/current`` holds why.
   @discardableResult
   public static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    bytes.withUnsafeBufferPointer { write($0, to: descriptor) }
+    bytes.withUnsafeBytes { writeAll($0, to: descriptor) == nil }
   }
 
-  private static func write(
-    _ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32
-  ) -> Bool {
+  /// Writes every byte, going on after a partial write and after `EINTR`.
+  ///
+  /// - Returns: nil once all are written, else why not (``Errno/current``
+  ///   still holds it too).
+  static func writeAll(
+    _ bytes: UnsafeRawBufferPointer, to descriptor: Int32
+  ) -> Errno? {
     var offset = 0
     while offset < bytes.count {
       let written = Errno.retryingInterrupts {
         Glibc.write(
           descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       }
-      guard written > 0 else { return false }
+      guard written > 0 else {
+        return written == 0 ? Errno(rawValue: EIO) : Errno.current
+      }
       offset += written
     }
-    return true
+    return nil
   }
 
   /// Reads until the end of the file.

@@ -58,8 +58,7 @@ struct HostileClientTests {
       try FileManager.default.createDirectory(
         atPath: bin, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o755])
-      try FileManager.default.copyItem(
-        atPath: try builtProduct("acctl").path, toPath: bin + "/acctl")
+      try placeBuiltProduct("acctl", at: bin + "/acctl")
       let asOther = {
         try await runProgram(
           "/usr/bin/setpriv",
@@ -142,9 +141,7 @@ struct HostileClientTests {
     chmod(directory, 0o755)
     chmod(directory + "/bin", 0o755)
     for program in programs {
-      try FileManager.default.copyItem(
-        atPath: try builtProduct(program).path,
-        toPath: directory + "/bin/" + program)
+      try placeBuiltProduct(program, at: directory + "/bin/" + program)
     }
     return directory
   }
@@ -305,20 +302,21 @@ struct HostileClientTests {
       let half = try RawConnection(socket)
       await half.send(Data(#"{"jsonrpc":"2.0","id":1,"meth"#.utf8))
       // A client whose every write ends a request and begins the next,
-      // for longer than 10 s: each line's time starts with the line.
+      // half a second apart, for longer than 10 s: each line's time
+      // starts with the line.
       let streaming = try RawConnection(socket)
       let requests = 25
       let streamed = Task {
         func request(_ id: Int) -> String {
           #"{"jsonrpc":"2.0","id":\#(id),"method":"daemon.status"}"#
         }
-        await streaming.send(Data(request(1).prefix(20).utf8))
+        var pieces = [Data(request(1).prefix(20).utf8)]
         for id in 1...requests {
-          try? await Task.sleep(for: .milliseconds(500))
           var next = String(request(id).dropFirst(20)) + "\n"
           if id < requests { next += request(id + 1).prefix(20) }
-          await streaming.send(Data(next.utf8))
+          pieces.append(Data(next.utf8))
         }
+        await streaming.send(pieces, every: .milliseconds(500))
       }
       // A line sent a byte every half second is given its 10 s too.
       let dribble = try RawConnection(socket)

@@ -194,7 +194,13 @@ struct MediaRig {
     do {
       try await TestSupportDefault.wait(server, sink)
     } catch {
-      throw FixtureError("\(error)", logTail: daemon.logTail())
+      // The server's side too: what its sinks and its session manager
+      // said, for a default neither the daemon nor the server chose.
+      let sinks = (try? await server.sinks().map(\.name)) ?? []
+      throw FixtureError(
+        "\(error); the server lists \(sinks)",
+        logTail: daemon.logTail() + "\n==> the server's log <==\n"
+          + server.logTail(lines: 60))
     }
   }
 

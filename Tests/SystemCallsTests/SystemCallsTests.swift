@@ -28,6 +28,7 @@ struct ErrnoTests {
       (.timedOut, ETIMEDOUT), (.connectionRefused, ECONNREFUSED),
       (.inProgress, EINPROGRESS), (.hostIsDown, EHOSTDOWN),
       (.noRouteToHost, EHOSTUNREACH), (.diskQuotaExceeded, EDQUOT),
+      (.fileTooLarge, EFBIG), (.crossDeviceLink, EXDEV),
     ]
     for (constant, value) in pinned {
       #expect(constant.rawValue == value, "\(constant)")
@@ -175,5 +176,96 @@ struct WholeTransfersTests {
   func badDescriptor() {
     #expect(WholeTransfers.readToEnd(-1) == nil)
     #expect(Errno.current == .badFileDescriptor)
+  }
+}
+
+@Suite("An owning file descriptor")
+struct FileDescriptorTests {
+  /// A new directory of its own, removed after `body`.
+  private func inDirectory(_ body: (String) throws -> Void) throws {
+    let directory = NSTemporaryDirectory() + "fd-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try body(directory)
+  }
+
+  /// How many descriptors this process has open.
+  private func openDescriptors() throws -> Int {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+  }
+
+  @Test("Written whole, read back whole; at an offset, neither moves the other")
+  func writesAndReads() throws {
+    try inDirectory { directory in
+      let path = directory + "/file"
+      let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+      let file = try FileDescriptor.open(path, [.readWrite, .create])
+      try file.writeAll(bytes)
+      try file.sync()
+      try file.writeAll(Array("head".utf8), at: 0)
+      #expect(try file.read(upTo: 4, at: 0) == Array("head".utf8))
+      #expect(try file.read(upTo: 10, at: 99_995).count == 5)
+      try file.truncate(to: 10)
+      try file.close()
+      let again = try FileDescriptor.open(path, .readOnly)
+      #expect(try again.readToEnd() == Array("head".utf8) + bytes[4..<10])
+      let limited = try FileDescriptor.open(path, .readOnly)
+      #expect(throws: Errno.fileTooLarge) { try limited.readToEnd(limit: 9) }
+    }
+  }
+
+  @Test("Closed once, when the value ends or by close(), never twice")
+  func closedOnce() throws {
+    let before = try openDescriptors()
+    do {
+      let file = try FileDescriptor.open("/dev/null", .readOnly)
+      #expect(try openDescriptors() == before + 1)
+      _ = file.rawValue
+    }
+    #expect(try openDescriptors() == before)
+    let file = try FileDescriptor.open("/dev/null", .readOnly)
+    let number = file.rawValue
+    try file.close()
+    #expect(fcntl(number, F_GETFD) == -1)
+    #expect(Errno.current == .badFileDescriptor)
+  }
+
+  @Test("Opened close-on-exec, and open's failures are the system's errno")
+  func openFailures() throws {
+    let file = try FileDescriptor.open("/dev/null", .readOnly)
+    #expect(fcntl(file.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+    try inDirectory { directory in
+      #expect(throws: Errno.noSuchFileOrDirectory) {
+        _ = try FileDescriptor.open(directory + "/missing", .readOnly)
+      }
+      let path = directory + "/made"
+      _ = try FileDescriptor.open(path, [.writeOnly, .create, .exclusive])
+      #expect(throws: Errno.fileExists) {
+        _ = try FileDescriptor.open(path, [.writeOnly, .create, .exclusive])
+      }
+      #expect(symlink(path, directory + "/link") == 0)
+      #expect(throws: Errno.tooManySymbolicLinkLevels) {
+        _ = try FileDescriptor.open(
+          directory + "/link", [.readOnly, .noFollow])
+      }
+      #expect(throws: Errno.notDirectory) {
+        _ = try FileDescriptor.open(path, [.readOnly, .directory])
+      }
+    }
+  }
+
+  @Test("An exclusive lock excludes another open file's, shared or not")
+  func locks() throws {
+    try inDirectory { directory in
+      let path = directory + "/lock"
+      let holder = try FileDescriptor.open(path, [.readWrite, .create])
+      #expect(try holder.tryLock(.exclusive))
+      let other = try FileDescriptor.open(path, .readOnly)
+      #expect(try !other.tryLock(.shared))
+      #expect(try !other.tryLock(.exclusive))
+      try holder.close()
+      #expect(try other.tryLock(.shared))
+    }
   }
 }

@@ -127,6 +127,21 @@ public final class RawConnection: Sendable {
     await onOwnThread { DaemonSocket.sendAll(descriptor, bytes) }
   }
 
+  /// Sends pieces one after the other, `interval` apart, from a thread of
+  /// its own: the pace holds however busy the shared task threads are.
+  public func send(_ pieces: [Data], every interval: Duration) async {
+    let descriptor = descriptor
+    let microseconds = useconds_t(
+      interval.components.seconds * 1_000_000
+        + interval.components.attoseconds / 1_000_000_000_000)
+    await onOwnThread {
+      for (index, piece) in pieces.enumerated() {
+        if index > 0 { usleep(microseconds) }
+        DaemonSocket.sendAll(descriptor, piece)
+      }
+    }
+  }
+
   /// Reads `lines` lines, or those that came before the daemon closed the
   /// connection.
   public func readLines(_ lines: Int = 1) async throws -> [String] {

@@ -141,16 +141,13 @@ public final class MutedStreamLedger: Sendable {
   /// - Returns: What was left, or nil for nothing; a file that does not
   ///   parse is reported as the error's text.
   public func readLeftOver() -> Result<LeftOver?, LeftOverError> {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-    guard descriptor >= 0 else {
-      let code = Errno.current
-      if code == .noSuchFileOrDirectory { return .success(nil) }
-      return .failure(LeftOverError(path: path, reason: code.message))
-    }
-    defer { close(descriptor) }
-    guard let bytes = WholeTransfers.readToEnd(descriptor) else {
-      return .failure(
-        LeftOverError(path: path, reason: Errno.current.message))
+    let bytes: [UInt8]
+    do {
+      bytes = try FileDescriptor.open(path, [.readOnly, .noFollow])
+        .readToEnd()
+    } catch {
+      if error == .noSuchFileOrDirectory { return .success(nil) }
+      return .failure(LeftOverError(path: path, reason: error.message))
     }
     guard
       let document = try? JSONDecoder().decode(
@@ -286,13 +283,17 @@ public final class MutedStreamLedger: Sendable {
     encoder.outputFormatting = [.sortedKeys]
     guard let data = try? encoder.encode(document) else { return false }
     let temporary = path + ".tmp"
-    let descriptor = open(
-      temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard descriptor >= 0 else { return false }
-    let complete = WholeTransfers.write([UInt8](data), to: descriptor)
-    close(descriptor)
     // No fsync: the file outlives the daemon, not the machine, and the
     // streams it names do not outlive the machine either.
+    let complete: Bool
+    do {
+      try FileDescriptor.open(
+        temporary, [.writeOnly, .create, .truncate, .noFollow]
+      ).writeAll([UInt8](data))
+      complete = true
+    } catch {
+      complete = false
+    }
     guard complete, rename(temporary, path) == 0 else {
       unlink(temporary)
       return false

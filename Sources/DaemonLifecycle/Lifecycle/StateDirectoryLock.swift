@@ -23,11 +23,12 @@ public final class StateDirectoryLock: Sendable {
 
   /// The lock file's path.
   public let path: String
-  private let descriptor: Int32
+  /// The open lock file: the lock lives as long as it does.
+  private let file: FileDescriptor
 
-  private init(path: String, descriptor: Int32) {
+  private init(path: String, file: consuming FileDescriptor) {
     self.path = path
-    self.descriptor = descriptor
+    self.file = file
   }
 
   /// Why the lock could not be taken.
@@ -70,28 +71,38 @@ public final class StateDirectoryLock: Sendable {
       throw .unusable(path: directory, reason: systemReason(error))
     }
     let path = directory + "/" + StateLockFile.name
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw .unusable(path: path, reason: Errno.current.message)
-    }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      let code = Errno.current
-      let holder = StateLockFile.readRecord(descriptor)
-      close(descriptor)
-      guard code == .wouldBlock else {
-        throw .unusable(path: path, reason: code.message)
-      }
-      throw .held(directory: directory, holder: holder)
-    }
+    // Not through a link: the daemon writes its record into the file.
+    let file = try openLocked(path, directory: directory)
     let record = StateLockFile.record(pid: getpid(), socketPath: socketPath)
-    _ = ftruncate(descriptor, 0)
-    _ = record.utf8CString.withUnsafeBufferPointer { buffer in
-      pwrite(descriptor, buffer.baseAddress, buffer.count - 1, 0)
-    }
-    return StateDirectoryLock(path: path, descriptor: descriptor)
+    try? file.truncate(to: 0)
+    try? file.writeAll(Array(record.utf8), at: 0)
+    return StateDirectoryLock(path: path, file: file)
   }
 
-  deinit {
-    close(descriptor)
+  /// Opens the lock file, not through a link, and locks it.
+  private static func openLocked(
+    _ path: String, directory: String
+  ) throws(Failure) -> FileDescriptor {
+    let file = try open(path)
+    let taken: Bool
+    do {
+      taken = try file.tryLock(.exclusive)
+    } catch {
+      throw .unusable(path: path, reason: error.message)
+    }
+    guard taken else {
+      throw .held(
+        directory: directory, holder: StateLockFile.readRecord(file))
+    }
+    return file
+  }
+
+  /// Opens the lock file, creating it (mode 0600), not through a link.
+  private static func open(_ path: String) throws(Failure) -> FileDescriptor {
+    do {
+      return try FileDescriptor.open(path, [.readWrite, .create, .noFollow])
+    } catch {
+      throw .unusable(path: path, reason: error.message)
+    }
   }
 }
