@@ -239,20 +239,6 @@ final class Daemon: Sendable {
     return log.split(separator: "\n").count { $0.contains(text) }
   }
 
-  /// Waits until more than `count` lines of the log contain `text`.
-  ///
-  /// - Throws: ``BenchmarkError`` if they do not within 30 s.
-  func waitForLogLines(
-    containing text: String, moreThan count: Int
-  ) async throws {
-    let deadline = ContinuousClock.now + .seconds(30)
-    while ContinuousClock.now < deadline {
-      if logLines(containing: text) > count { return }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    throw BenchmarkError("the daemon did not log \"\(text)\" within 30 s")
-  }
-
   /// The end of the log, for error messages.
   func logTail(lines: Int = 15) -> String {
     let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""

@@ -21,13 +21,13 @@ extension MediaBenchmark {
         // The person makes the headset the default; nothing is registered.
         try await rig.control.setDefaultSink(Rig.headphones)
       }
-    ) { rig, daemon, watcher, pids in
+    ) { rig, _, watcher, pids in
       try await waitForStatus(.playing, of: pids, on: watcher)
       var figure = MediaFigure(
         kind: kind, players: count, paused: Samples(), routed: Samples(),
         audible: Samples(), unregistered: true)
       let sink = try await repeatFlipping(
-        rig: rig, daemon: daemon, watcher: watcher, pids: pids, into: &figure)
+        rig: rig, watcher: watcher, pids: pids, into: &figure)
       try await repeatGoingAway(
         rig: rig, from: sink, watcher: watcher, pids: pids, into: &figure)
       return figure

@@ -33,9 +33,9 @@ struct MediaFigure: Sendable {
   /// Per profile flip, from the old sink's removal until every stream
   /// played unmuted on the new one.
   var flipBack = Samples()
-  /// Flips whose new sink this machine loaded later than the profile
-  /// switch's window after the old one's removal, which the daemon then
-  /// rightly took for headphones gone for good: not measured, made again.
+  /// Flips the daemon took for headphones gone for good (it paused the
+  /// players) because the new sink came later than the profile switch's
+  /// window: not measured, made again.
   var lateFlips = 0
   /// Whether the headphones were a headset nobody registered, which the
   /// person made the default.
@@ -98,7 +98,7 @@ struct MediaBenchmark {
         rig: rig, daemon: daemon, watcher: watcher, pids: pids,
         players: count)
       try await repeatFlipping(
-        rig: rig, daemon: daemon, watcher: watcher, pids: pids, into: &figure)
+        rig: rig, watcher: watcher, pids: pids, into: &figure)
       return figure
     }
   }
@@ -205,16 +205,17 @@ struct MediaBenchmark {
   /// Their sink goes and one with the same address comes. With BlueZ not
   /// asked, the daemon expects it back within the profile switch's window
   /// (`connection.profileSwitchSeconds`, 0.3 s): a flip this machine could
-  /// not make that fast (the new sink loaded later than that after the
-  /// old one's removal) may be taken for headphones gone for good, as it
-  /// should. Such a flip is waited out to the daemon's verdict and, if
-  /// the daemon paused the players, counted in ``MediaFigure/lateFlips``,
-  /// not measured, and made again after the players play again.
+  /// not make that fast (the new sink loaded, or seen by the daemon, later
+  /// than that after the old one's removal) may be taken for headphones
+  /// gone for good, as it should. Each flip is decided by what the daemon
+  /// did: if it paused the players (an independent MPRIS client sees it),
+  /// the flip is counted in ``MediaFigure/lateFlips``, not measured, and
+  /// made again once the players play again.
   ///
   /// - Returns: The name of the headphones' sink at the end.
   @discardableResult
   func repeatFlipping(
-    rig: Rig, daemon: Daemon, watcher: MPRISClient, pids: Set<Int32>,
+    rig: Rig, watcher: MPRISClient, pids: Set<Int32>,
     into figure: inout MediaFigure
   ) async throws -> String {
     let watch = try await AudibleTime.start(
@@ -228,8 +229,6 @@ struct MediaBenchmark {
       let next = current == Rig.headphones ? Self.headsetSink : Rig.headphones
       try await waitForStreams(of: pids, on: current, rig: rig)
       watch.reset()
-      let unmutes = daemon.logLines(containing: Self.unmutedLine)
-      let pauses = daemon.logLines(containing: Self.pausedLine)
       let start = try await removeSink(current, of: rig)
       // As a card does, the new profile's sink comes once the server has
       // let the old one go: PipeWire 0.3.65's WirePlumber 0.4 may never
@@ -240,29 +239,25 @@ struct MediaBenchmark {
           name: next, address: Rig.headphonesAddress, description: "Bench Buds",
           deviceAPI: kind.bluetoothDeviceAPI))
       current = next
-      if ContinuousClock.now - start > Self.profileSwitchWindow {
-        // The daemon unmutes the streams either way: back on the
-        // headphones, or once it paused the players.
-        try await daemon.waitForLogLines(
-          containing: Self.unmutedLine, moreThan: unmutes)
-        if daemon.logLines(containing: Self.pausedLine) > pauses {
-          figure.lateFlips += 1
-          guard figure.lateFlips <= Self.lateFlipLimit else {
-            throw BenchmarkError(
-              "\(figure.lateFlips) flips took this machine longer than "
-                + "\(Self.profileSwitchWindow) to load the new sink")
-          }
-          for player in watcher.players()
-          where pids.contains(player.processID ?? -1) {
-            try await watcher.play(player.busName)
-          }
-          try await waitForStatus(.playing, of: pids, on: watcher)
-          continue
-        }
-      }
-      try await waitForStreams(of: pids, on: next, rig: rig, unmuted: true)
+      let cameBack = try await waitForTheFlip(
+        of: pids, on: next, rig: rig, watcher: watcher)
       let back = ContinuousClock.now
       try await Task.sleep(for: Self.lateWatch)
+      guard cameBack, !anyPaused(pids, on: watcher) else {
+        figure.lateFlips += 1
+        guard figure.lateFlips <= Self.lateFlipLimit else {
+          throw BenchmarkError(
+            "the daemon took \(figure.lateFlips) flips for headphones gone "
+              + "for good: this machine is too busy to bring a sink back "
+              + "within the profile switch's window")
+        }
+        for player in watcher.players()
+        where pids.contains(player.processID ?? -1) {
+          try await watcher.play(player.busName)
+        }
+        try await waitForStatus(.playing, of: pids, on: watcher)
+        continue
+      }
       if repetition > 0 {
         figure.flipAudible.append(watch.total())
         figure.flipBack.append(back - start)
@@ -272,15 +267,43 @@ struct MediaBenchmark {
     return current
   }
 
-  /// `connection.profileSwitchSeconds` of `policies/default.json5`: how
-  /// long the daemon expects a sink back when BlueZ is not asked.
-  static let profileSwitchWindow = Duration.milliseconds(300)
+  /// Waits until every stream of the players plays unmuted on the new
+  /// sink, or the daemon paused any of the players.
+  ///
+  /// - Returns: Whether the streams came back.
+  private func waitForTheFlip(
+    of pids: Set<Int32>, on sink: String, rig: Rig, watcher: MPRISClient
+  ) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(30)
+    let index = try await rig.control.sink(named: sink).index
+    while ContinuousClock.now < deadline {
+      if anyPaused(pids, on: watcher) { return false }
+      let playing = try await rig.control.sinkInputs().filter {
+        pids.contains($0.processID ?? -1)
+      }
+      if Set(playing.compactMap(\.processID)) == pids,
+        playing.allSatisfy({
+          $0.sinkIndex == index && !$0.isCorked && !$0.isMuted
+        })
+      {
+        return true
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw BenchmarkError(
+      "the players' streams are not all playing on \(sink), and no player "
+        + "was paused")
+  }
+
+  /// Whether an independent MPRIS client sees any of the players Paused.
+  private func anyPaused(_ pids: Set<Int32>, on watcher: MPRISClient) -> Bool {
+    watcher.players().contains {
+      pids.contains($0.processID ?? -1) && $0.playbackStatus == .paused
+    }
+  }
+
   /// How many late flips make the benchmark give up.
   static let lateFlipLimit = 10
-  /// The daemon's log line when it unmutes streams.
-  static let unmutedLine = "Unmuted streams"
-  /// The daemon's log line when it pauses players.
-  static let pausedLine = "Paused media players"
 
   /// Unloads the module of a sink, as a card does when its profile or its
   /// connection goes.

@@ -276,10 +276,10 @@ enum Report {
     printSamples("\(prefix)flip-back", figure.flipBack, of: figure)
     if figure.lateFlips > 0 {
       print(
-        "  \(figure.lateFlips) flip(s) made again: this machine loaded the "
-          + "new sink later than the profile switch's window (0.3 s, BlueZ "
-          + "not asked) after the old one went, and the daemon rightly "
-          + "paused the players")
+        "  \(figure.lateFlips) flip(s) made again: the new sink came later "
+          + "than the profile switch's window (0.3 s, BlueZ not asked) on "
+          + "this busy machine, and the daemon rightly took the headphones "
+          + "for gone and paused the players")
     }
     print(
       "figure server=\(figure.kind.identifier) scenario=\(prefix)late-flips "

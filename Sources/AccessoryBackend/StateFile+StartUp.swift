@@ -150,7 +150,7 @@ extension StateFile {
     defer { unlink(probe) }
     do throws(Errno) {
       let file = try FileDescriptor.open(
-        probe, [.writeOnly, .create, .truncate])
+        probe, [.writeOnly, .create, .truncate, .noFollow])
       try file.writeAll([UInt8](repeating: 0, count: bytes))
       try file.sync()
       try file.close()

@@ -259,7 +259,7 @@ extension Rendering {
       if decision.resends > 0 {
         changed.append(
           "sent again \(decision.resends) time\(decision.resends == 1 ? "" : "s")"
-            + " as the server did not show it")
+            + " as the server did not carry it out")
       }
       return [
         "\(ago(decision.decidedAt)): \(decision.output ?? "none") "

@@ -1,7 +1,8 @@
 // An open file descriptor that owns what it names: closed exactly once,
 // when the value ends or is consumed by close(). Every call through it
-// goes on after a signal interrupted it and throws the Errno when it
-// fails, so that its callers neither read errno nor close by hand.
+// throws the Errno when it fails (and those that can be interrupted go on
+// after a signal), so that its callers neither read errno nor close by
+// hand.
 
 #if canImport(Glibc)
   import Glibc
@@ -10,8 +11,9 @@
 /// An open file descriptor, owned: the system's descriptor is closed when
 /// this value ends, or by ``close()``, and never twice.
 ///
-/// Calls through it go on after `EINTR` and throw the ``Errno`` the
-/// system reported. Every file opened through ``open(_:_:permissions:)``
+/// Calls through it throw the ``Errno`` the system reported; reads,
+/// writes, `fsync` and `ftruncate` go on after `EINTR` (`close` is not
+/// made again on Linux, and a lock is taken without waiting). Every file opened through ``open(_:_:permissions:)``
 /// is close-on-exec.
 public struct FileDescriptor: ~Copyable, Sendable {
   /// The system's number for it: valid while this value lives.
@@ -153,13 +155,16 @@ public struct FileDescriptor: ~Copyable, Sendable {
   public func writeAll(_ bytes: [UInt8], at offset: Int) throws(Errno) {
     var written = 0
     while written < bytes.count {
-      written += try Errno.check {
+      let count = try Errno.check {
         bytes.withUnsafeBytes {
           pwrite(
             rawValue, $0.baseAddress! + written, $0.count - written,
             off_t(offset + written))
         }
       }
+      // Nothing written and no error: the file takes no more.
+      guard count > 0 else { throw .ioError }
+      written += count
     }
   }
 

@@ -31,8 +31,9 @@ public enum WholeTransfers {
 
   /// Writes every byte, going on after a partial write and after `EINTR`.
   ///
-  /// - Returns: nil once all are written, else why not (``Errno/current``
-  ///   still holds it too).
+  /// - Returns: nil once all are written, else why not: the call's
+  ///   ``Errno``, or `EIO` when a write took nothing and reported no
+  ///   error.
   static func writeAll(
     _ bytes: UnsafeRawBufferPointer, to descriptor: Int32
   ) -> Errno? {

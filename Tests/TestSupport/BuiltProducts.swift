@@ -50,7 +50,10 @@ public func placeBuiltProduct(_ name: String, at path: String) throws {
   guard link(source, path) != 0 else { return }
   guard Errno.current == .crossDeviceLink else { throw Errno.current }
   let bytes = try FileDescriptor.open(source, .readOnly).readToEnd()
-  try FileDescriptor.open(
-    path, [.writeOnly, .create, .exclusive], permissions: 0o755
-  ).writeAll(bytes)
+  let copy = try FileDescriptor.open(
+    path, [.writeOnly, .create, .exclusive], permissions: 0o755)
+  try copy.writeAll(bytes)
+  // Executable by everyone, whatever the umask took away.
+  guard fchmod(copy.rawValue, 0o755) == 0 else { throw Errno.current }
+  try copy.close()
 }

@@ -38,6 +38,8 @@ extension EngineLoop {
       pending = true
       return true
     }
+    // Deciding anew: a route given up is decided on again.
+    resendingGaveUp = false
     let decidedAt = clock.now()
     let now = decidedAt.timeIntervalSince1970
     let current = engine.versionedRegistry
@@ -234,8 +236,9 @@ extension EngineLoop {
         if case .failure = outcome { move } else { nil }
       }
       forgetOwn(refusedMoves)
-      if case .failure = result.defaultSink { routeRefused = true }
-      if !refusedMoves.isEmpty { routeRefused = true }
+      var defaultRefused = false
+      if case .failure = result.defaultSink { defaultRefused = true }
+      routeRefused = defaultRefused || !refusedMoves.isEmpty
       confirmAt = clock.now().addingTimeInterval(Self.confirmationDelay)
       for error in result.errors {
         logger.warning(
@@ -257,6 +260,7 @@ extension EngineLoop {
         callInputRefused: sending.inputChange != nil
           && sending.inputChange == decision.callInput)
       forgetOwn(sending.moves)
+      routeRefused = false
       pending = true
       logger.warning(
         "Cannot apply the route now; it is pending",
@@ -391,8 +395,10 @@ extension EngineLoop {
     guard refused || !tracking.expectedMoves.isEmpty else { return false }
     tracking.expectedMoves = [:]
     if let last = changes.last, last.resends >= Self.resendLimit {
-      // Not in effect: pending until a change makes the loop route again.
-      pending = true
+      // Not in effect: reported as pending until a change makes the loop
+      // route again; states that route alike (a cork, its own mutes)
+      // still decide nothing.
+      resendingGaveUp = true
       logger.warning(
         "The sound server did not carry out the route \(last.resends + 1) "
           + "times; it is pending until something changes",
@@ -562,7 +568,7 @@ extension EngineLoop {
         RouteBoard.Published(
           report: RouteReport(
             output: mirror?.defaultSinkName, description: nil,
-            pending: pending,
+            pending: pending || resendingGaveUp,
             soundServer: connected ? .connected : .disconnected,
             summary: connected
               ? "No decision yet" : "No decision yet: the sound server is away"),
@@ -576,7 +582,8 @@ extension EngineLoop {
       description: output.flatMap { name in
         latest.outputs.first { $0.name == name }?.description
       },
-      pending: pending, soundServer: connected ? .connected : .disconnected,
+      pending: pending || resendingGaveUp,
+      soundServer: connected ? .connected : .disconnected,
       summary: "No decision yet")
     report.input = input
     report.inputDescription = input.flatMap { name in

@@ -181,6 +181,10 @@ public actor EngineLoop: Service {
   /// (PipeWire answers "No such entity" for an output it lists but cannot
   /// take streams yet): the check sends the route again.
   var routeRefused = false
+  /// Whether the loop stopped sending again a route the server did not
+  /// carry out (``resendLimit``): reported as pending until a state that
+  /// routes differently, or a request, makes it route again.
+  var resendingGaveUp = false
   /// Streams that left a default PipeWire showed unchanged: the defaults
   /// are checked before the next decision.
   var streamsAwaitingDefaultCheck: Set<UInt32> = []
@@ -532,6 +536,7 @@ public actor EngineLoop: Service {
         events.publish(.soundServer(.init(state: .disconnected)))
       }
       mirror = nil
+      routeRefused = false
       tracking.forgetConnection()
       defaultAwaitingFreshMirror = nil
       inputAwaitingFreshMirror = nil

@@ -9,7 +9,7 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
   case serverChanged
   /// The sound server connected.
   case serverConnected
-  /// Moves the engine sent did not show up.
+  /// Moves the engine sent did not show up, or the server refused them.
   case sentMovesNotShown
   /// An accessory's update was staged.
   case accessoryUpdated
@@ -63,7 +63,7 @@ public enum RouteReason: Sendable, Hashable, CustomStringConvertible,
     switch self {
     case .serverChanged: "the sound server changed"
     case .serverConnected: "the sound server connected"
-    case .sentMovesNotShown: "sent moves did not show up"
+    case .sentMovesNotShown: "the server did not carry out what was sent"
     case .accessoryUpdated: "an accessory was updated"
     case .graceEnded: "a grace time ended"
     case .accessoryPaired: "an accessory was paired"

@@ -321,12 +321,9 @@ struct RouterTests {
       for sent in 2...3 {
         rig.clock.advance(by: EngineLoop.confirmationDelay + 0.1)
         await rig.server.waitForBatches(sent)
+        await Self.waitForResends(sent - 1, rig)
       }
-      var history = await rig.router.history(limit: 10)
-      for _ in 0..<1_000 where history.first?.resends != 2 {
-        await Task.yield()
-        history = await rig.router.history(limit: 10)
-      }
+      let history = await rig.router.history(limit: 10)
       let batches = await rig.batches
       #expect(batches.filter { !$0.moves.isEmpty }.count == 3, "\(batches)")
       // One entry, the person's and the engine's own change, with the two
@@ -334,6 +331,16 @@ struct RouterTests {
       #expect(history.count == 1, "\(history)")
       #expect(history.first?.output == Rig.buds, "\(history)")
       #expect(history.first?.resends == 2, "\(history)")
+    }
+  }
+
+  /// Waits until the history counts `count` re-sends in its newest
+  /// entry: the re-send is concluded, and the loop's next check is set.
+  private static func waitForResends(_ count: Int, _ rig: Rig) async {
+    var history = await rig.router.history(limit: 1)
+    for _ in 0..<10_000 where history.first?.resends != count {
+      await Task.yield()
+      history = await rig.router.history(limit: 1)
     }
   }
 
@@ -348,8 +355,10 @@ struct RouterTests {
       for sent in 2...(limit + 1) {
         rig.clock.advance(by: EngineLoop.confirmationDelay + 0.1)
         await rig.server.waitForBatches(sent)
+        await Self.waitForResends(sent - 1, rig)
       }
-      // The next check sends nothing and leaves the route pending.
+      // The next check sends nothing and leaves the route pending; the
+      // server's unchanged states decide nothing meanwhile.
       rig.clock.advance(by: EngineLoop.confirmationDelay + 0.1)
       var report = await rig.router.report(explaining: false)
       for _ in 0..<10_000 where !report.pending {

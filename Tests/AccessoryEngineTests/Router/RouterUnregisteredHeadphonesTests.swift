@@ -39,7 +39,8 @@ struct RouterUnregisteredHeadphonesTests {
   /// but refuses the engine's route at first: the streams stay on the
   /// speaker, muted.
   private func headsetGoneAndRefused(
-    _ rig: Rig, comeBack: @Sendable (isolated ScriptedSoundServer) -> Void
+    _ rig: Rig, as output: String,
+    comeBack: @Sendable (isolated ScriptedSoundServer) -> Void
   ) async throws -> ScriptedPlayers {
     let players = try await headsetPlaying(rig)
     await rig.server.removeSink(Rig.headset)
@@ -48,6 +49,13 @@ struct RouterUnregisteredHeadphonesTests {
     await rig.server.behave(.refusesNewOutput)
     await rig.server.run(comeBack)
     await rig.server.waitForBatches(before + 1)
+    // The refused route is concluded (its event comes once the loop has
+    // set its check), and the streams stayed.
+    _ = await rig.events.next {
+      $0["kind"]?.stringValue == "route"
+        && $0["chosenBy"]?.stringValue == "accessoryd"
+        && $0["output"]?.stringValue == output
+    }
     #expect(await rig.server.sinkOf(1) == Rig.speaker)
     return players
   }
@@ -126,7 +134,7 @@ struct RouterUnregisteredHeadphonesTests {
   )
   func flipRefusedAtFirst() async throws {
     try await Rig.run(isPipeWire: true, withPlayers: true) { rig in
-      let players = try await headsetGoneAndRefused(rig) {
+      let players = try await headsetGoneAndRefused(rig, as: "headset-hfp") {
         $0.addSink("headset-hfp", address: Rig.headsetAddress)
       }
       // Ready now: the engine's own check sends the route again.
@@ -143,19 +151,20 @@ struct RouterUnregisteredHeadphonesTests {
   )
   func flipRefusedThenServerChanges() async throws {
     try await Rig.run(isPipeWire: true, withPlayers: true) { rig in
-      let players = try await headsetGoneAndRefused(rig) { server in
+      let players = try await headsetGoneAndRefused(rig, as: "headset-a2dp") {
+        server in
         server.change { state in
           let index = (state.sinks.map(\.index).max() ?? 0) + 1
           state.sinks.append(
             ScriptedSoundServer.sink(
-              index, Rig.headset, address: Rig.headsetAddress))
-          state.serverInfo.defaultSinkName = Rig.headset
+              index, "headset-a2dp", address: Rig.headsetAddress))
+          state.serverInfo.defaultSinkName = "headset-a2dp"
         }
       }
       await rig.server.behave(.applies)
       await rig.server.startStream(3, on: Rig.speaker)
       _ = await rig.events.nextMedia("streamUnmuted")
-      await expectBothUnmuted(on: Rig.headset, rig)
+      await expectBothUnmuted(on: "headset-a2dp", rig)
       #expect(players.calls.isEmpty)
     }
   }
