@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "AccessoryBackend", targets: ["AccessoryBackend"]),
     .library(name: "CoreBluetooth", targets: ["CoreBluetooth"]),
     .library(name: "Logging", targets: ["Logging"]),
+    .library(name: "SoundServerModel", targets: ["SoundServerModel"]),
     .library(name: "PulseAudio", targets: ["PulseAudio"]),
     .library(name: "BlueZ", targets: ["BlueZ"]),
     .library(name: "MPRIS", targets: ["MPRIS"]),
@@ -78,6 +79,10 @@ let package = Package(
 
     // MARK: - Sound server
 
+    // What the sound server has (its defaults, outputs, inputs, streams
+    // and cards) and the batches of commands sent to it, as plain values:
+    // the engine reads and writes these, never libpulse.
+    .target(name: "SoundServerModel"),
     .systemLibrary(
       name: "CPulse",
       pkgConfig: "libpulse",
@@ -85,7 +90,7 @@ let package = Package(
     ),
     .target(
       name: "PulseAudio",
-      dependencies: ["CPulse", "ConcurrencyHelpers", "LibraryLoading"]
+      dependencies: ["CPulse", "ConcurrencyHelpers", "LibraryLoading", "SoundServerModel"]
     ),
 
     // MARK: - Bluetooth discovery
@@ -144,7 +149,8 @@ let package = Package(
       name: "DaemonInputs",
       dependencies: [
         "DaemonLifecycle", "SystemCalls", "ConcurrencyHelpers", "AccessoryControl",
-        "AccessorySetupKit", "CoreBluetooth", "PulseAudio", "BlueZ", "MPRIS", "Logging",
+        "AccessorySetupKit", "CoreBluetooth", "PulseAudio", "SoundServerModel", "BlueZ", "MPRIS",
+        "Logging",
       ]
     ),
     .target(
@@ -152,7 +158,7 @@ let package = Package(
       dependencies: [
         "DaemonEvents", "PolicyFiles",
         "DaemonLifecycle", "DaemonInputs", "ConcurrencyHelpers", "AccessoryControl",
-        "AccessoryBackend", "AccessorySetupKit", "AudioAccessoryKit", "PulseAudio", "MPRIS",
+        "AccessoryBackend", "AccessorySetupKit", "AudioAccessoryKit", "SoundServerModel", "MPRIS",
         "Logging", "RoutingCore",
       ]
     ),
@@ -233,14 +239,14 @@ let package = Package(
     ),
     .executableTarget(
       name: "PulseBenchmark",
-      dependencies: ["BenchmarkSupport", "PulseAudio", "TestSupport"],
+      dependencies: ["BenchmarkSupport", "PulseAudio", "SoundServerModel", "TestSupport"],
       path: "Benchmarks/PulseBenchmark"
     ),
     .executableTarget(
       name: "AccessorydBenchmark",
       dependencies: [
         "ConcurrencyHelpers", "AudioAccessoryKit", "AccessoryControl", "AccessoryBackend",
-        "AccessorySetupKit", "BenchmarkSupport", "PulseAudio", "SystemCalls", "TestSupport", "MPRIS",
+        "AccessorySetupKit", "BenchmarkSupport", "PulseAudio", "SoundServerModel", "SystemCalls", "TestSupport", "MPRIS",
       ],
       path: "Benchmarks/AccessorydBenchmark"
     ),
@@ -249,18 +255,18 @@ let package = Package(
       name: "HeadphonesBenchmark",
       dependencies: [
         "AccessoryControl", "BenchmarkSupport", "HeadphoneLinks", "HeadphoneProtocols",
-        "PulseAudio", "TestSupport",
+        "PulseAudio", "SoundServerModel", "TestSupport",
       ],
       path: "Benchmarks/HeadphonesBenchmark"
     ),
     .executableTarget(
       name: "CallsBenchmark",
-      dependencies: ["AccessoryControl", "BenchmarkSupport", "PulseAudio", "TestSupport"],
+      dependencies: ["AccessoryControl", "BenchmarkSupport", "PulseAudio", "SoundServerModel", "TestSupport"],
       path: "Benchmarks/CallsBenchmark"
     ),
     .executableTarget(
       name: "JackBenchmark",
-      dependencies: ["BenchmarkSupport", "MPRIS", "PulseAudio", "TestSupport"],
+      dependencies: ["BenchmarkSupport", "MPRIS", "PulseAudio", "SoundServerModel", "TestSupport"],
       path: "Benchmarks/JackBenchmark"
     ),
     .executableTarget(
@@ -308,7 +314,7 @@ let package = Package(
     ),
     .target(
       name: "BenchmarkSupport",
-      dependencies: ["ConcurrencyHelpers", "MPRIS", "PulseAudio", "TestSupport"],
+      dependencies: ["ConcurrencyHelpers", "MPRIS", "PulseAudio", "SoundServerModel", "TestSupport"],
       path: "Benchmarks/BenchmarkSupport"
     ),
     .executableTarget(
@@ -395,14 +401,14 @@ let package = Package(
       name: "DaemonInputsTests",
       dependencies: [
         "DaemonInputs", "DaemonLifecycle", "ConcurrencyHelpers", "AccessorySetupKit", "BlueZ",
-        "CoreBluetooth", "PulseAudio", "MPRIS", "Logging", "TestSupport",
+        "CoreBluetooth", "PulseAudio", "SoundServerModel", "MPRIS", "Logging", "TestSupport",
       ]
     ),
     .testTarget(
       name: "AccessoryEngineTests",
       dependencies: [
         "AccessoryEngine", "DaemonInputs", "DaemonLifecycle", "DaemonEvents", "ConcurrencyHelpers",
-        "AccessoryBackend", "AccessoryControl", "AudioAccessoryKit", "PolicyFiles", "PulseAudio",
+        "AccessoryBackend", "AccessoryControl", "AudioAccessoryKit", "PolicyFiles", "SoundServerModel",
         "MPRIS", "Logging", "RoutingCore",
       ]
     ),
@@ -416,7 +422,7 @@ let package = Package(
     ),
     .testTarget(
       name: "PulseAudioTests",
-      dependencies: ["ConcurrencyHelpers", "PulseAudio", "CPulse", "TestSupport"]
+      dependencies: ["ConcurrencyHelpers", "PulseAudio", "SoundServerModel", "CPulse", "TestSupport"]
     ),
     .testTarget(
       name: "PolicyFilesTests",
@@ -445,7 +451,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "ConcurrencyHelpers", "TestSupport", "AccessoryControl", "AccessorySetupKit",
-        "AudioAccessoryKit", "AccessoryBackend", "CoreBluetooth", "PulseAudio", "MPRIS",
+        "AudioAccessoryKit", "AccessoryBackend", "CoreBluetooth", "PulseAudio", "SoundServerModel", "MPRIS",
       ]
     ),
   ],

@@ -1,7 +1,7 @@
 import AccessoryControl
 import BenchmarkSupport
 import Foundation
-import PulseAudio
+import SoundServerModel
 import TestSupport
 
 /// Measurement 4: `acctl update` as a whole process.

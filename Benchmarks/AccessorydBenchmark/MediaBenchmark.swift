@@ -12,7 +12,6 @@ import BenchmarkSupport
 import ConcurrencyHelpers
 import Foundation
 import MPRIS
-import PulseAudio
 import TestSupport
 
 /// The figures of one server and one number of players.

@@ -1,7 +1,6 @@
 import AccessoryControl
 import AudioAccessoryKit
 import BenchmarkSupport
-import PulseAudio
 import TestSupport
 
 /// How long a measured repetition may take until the observer sees it

@@ -4,6 +4,7 @@
 
 import ConcurrencyHelpers
 import PulseAudio
+import SoundServerModel
 import TestSupport
 
 /// An independent libpulse client that adds up the time any stream of some

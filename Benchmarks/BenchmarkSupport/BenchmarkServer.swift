@@ -1,4 +1,5 @@
 import PulseAudio
+import SoundServerModel
 import TestSupport
 
 /// One private server with what every measurement shares: a connection that

@@ -1,4 +1,5 @@
 import PulseAudio
+import SoundServerModel
 
 /// A state of the server that a measurement waits to see from outside.
 public struct Goal: Sendable, CustomStringConvertible {

@@ -13,6 +13,7 @@ import BenchmarkSupport
 import Foundation
 import Glibc
 import PulseAudio
+import SoundServerModel
 import TestSupport
 
 @main

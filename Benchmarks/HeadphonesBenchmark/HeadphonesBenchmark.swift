@@ -14,6 +14,7 @@ import Glibc
 import HeadphoneLinks
 import HeadphoneProtocols
 import PulseAudio
+import SoundServerModel
 import TestSupport
 
 @main

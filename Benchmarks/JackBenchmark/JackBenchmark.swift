@@ -16,6 +16,7 @@ import Foundation
 import Glibc
 import MPRIS
 import PulseAudio
+import SoundServerModel
 import TestSupport
 
 @main

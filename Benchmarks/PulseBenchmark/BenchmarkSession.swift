@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import PulseAudio
+import SoundServerModel
 import TestSupport
 
 /// One private server with what every scenario shares: the measuring

@@ -1,6 +1,5 @@
 import BenchmarkSupport
 import Foundation
-import PulseAudio
 import TestSupport
 
 /// The benchmark's output: a table per server for people, and one

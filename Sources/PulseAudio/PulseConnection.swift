@@ -1,3 +1,5 @@
+import SoundServerModel
+
 /// A connection to a PulseAudio server, or to PipeWire through
 /// pipewire-pulse, with typed, asynchronous operations.
 ///

@@ -1,3 +1,5 @@
+import SoundServerModel
+
 /// An error reported by libpulse or by the sound server.
 ///
 /// A struct over libpulse's error code rather than an enum, so that a code
@@ -196,5 +198,14 @@ public struct PulseError: Error, RawRepresentable, Hashable, Sendable,
   public var meansConnectionLost: Bool {
     self == .connectionTerminated || self == .connectionRefused
       || self == .invalidServer || self == .entityKilled
+  }
+}
+
+extension SoundServerError {
+  /// The error libpulse reported, with libpulse's text for it.
+  ///
+  /// - Parameter error: The libpulse error.
+  public init(_ error: PulseError) {
+    self.init(code: error.rawValue, description: error.description)
   }
 }

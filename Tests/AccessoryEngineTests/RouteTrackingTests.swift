@@ -4,9 +4,8 @@
 import AccessoryEngine
 import DaemonInputs
 import DaemonLifecycle
+import SoundServerModel
 import Testing
-
-@testable import PulseAudio
 
 private func sink(
   _ index: UInt32, _ name: String, address: String? = nil

@@ -3,9 +3,8 @@
 // switch, a disconnect and a registration change that.
 
 import AccessoryEngine
+import SoundServerModel
 import Testing
-
-@testable import PulseAudio
 
 private func headset(_ index: UInt32, _ name: String, _ address: String) -> Sink
 {

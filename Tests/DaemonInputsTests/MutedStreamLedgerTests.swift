@@ -5,9 +5,8 @@ import AccessorySetupKit
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
+import SoundServerModel
 import Testing
-
-@testable import PulseAudio
 
 @Suite("The ledger of muted streams")
 struct MutedStreamLedgerTests {

@@ -5,9 +5,8 @@ import DaemonInputs
 import DaemonLifecycle
 import Glibc
 import MPRIS
+import SoundServerModel
 import Testing
-
-@testable import PulseAudio
 
 @Suite struct PlayerStreamsTests {
   /// 100 is the player; 200 its child (a browser's audio process); 300 a

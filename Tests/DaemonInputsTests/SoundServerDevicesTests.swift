@@ -4,9 +4,8 @@
 import AccessorySetupKit
 import DaemonInputs
 import DaemonLifecycle
+import SoundServerModel
 import Testing
-
-@testable import PulseAudio
 
 @Suite("Sound-server discovery source")
 struct SoundServerDevicesTests {

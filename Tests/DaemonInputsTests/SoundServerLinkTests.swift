@@ -8,6 +8,7 @@ import DaemonLifecycle
 import Foundation
 import Logging
 import PulseAudio
+import SoundServerModel
 import TestSupport
 import Testing
 
@@ -277,7 +278,7 @@ struct SoundServerLinkTests {
         playing.sinkInputs.first { $0.clientName == client })
 
       let result = try await link.apply(
-        PulseBatch(moves: [.init(sinkInput: input.index, sink: "extra")]))
+        ServerBatch(moves: [.init(sinkInput: input.index, sink: "extra")]))
       #expect(result.succeeded)
       try await firstChange(in: updates, "the stream on extra") {
         $0.sinkInputs(onSinkNamed: "extra").map(\.index) == [input.index]
@@ -350,7 +351,7 @@ struct SoundServerLinkTests {
       let before = try await connected(link)
       #expect(before.defaultSinkName == "speaker")
       let updates = await link.updates()
-      let result = try await link.apply(PulseBatch(defaultSink: "buds"))
+      let result = try await link.apply(ServerBatch(defaultSink: "buds"))
       #expect(result.succeeded)
       let (followed, history) = try await update(
         in: updates, within: .seconds(5)
@@ -388,7 +389,7 @@ struct SoundServerLinkTests {
       #expect(await link.mirror?.defaultSinkName == "buds")
       await #expect(try server.defaultSinkName() == "buds")
 
-      let refused = try await link.apply(PulseBatch(defaultSink: "nowhere"))
+      let refused = try await link.apply(ServerBatch(defaultSink: "nowhere"))
       #expect(refused.errors == [.noSuchEntity])
     }
   }
@@ -470,7 +471,7 @@ struct SoundServerLinkTests {
       #expect(mirror.sinks.map(\.name) == first.sinks.map(\.name))
       #expect(mirror.defaultSinkName == "speaker")
       #expect(await link.isConnected)
-      let result = try await link.apply(PulseBatch(defaultSink: "buds"))
+      let result = try await link.apply(ServerBatch(defaultSink: "buds"))
       #expect(result.succeeded)
     }
     #expect(!logs.records.contains { $0.level >= .warning })
@@ -492,12 +493,13 @@ struct SoundServerLinkTests {
         if case .disconnected = $0 { true } else { false }
       }
       if case .disconnected(let error) = lost {
-        #expect(error.meansConnectionLost, "\(error)")
+        #expect(
+          PulseError(rawValue: error.code).meansConnectionLost, "\(error)")
       }
       #expect(await !link.isConnected)
       #expect(await link.mirror == nil)
-      await #expect(throws: PulseError.connectionTerminated) {
-        try await link.apply(PulseBatch(defaultSink: "buds"))
+      await #expect(throws: SoundServerError.connectionTerminated) {
+        try await link.apply(ServerBatch(defaultSink: "buds"))
       }
       // A new subscriber learns the state at once.
       try await firstUpdate(in: await link.updates(), "disconnected, again") {
@@ -522,7 +524,7 @@ struct SoundServerLinkTests {
           in: updates, "the restarted sinks", where: restored)
       }
       #expect(await link.isConnected)
-      let result = try await link.apply(PulseBatch(defaultSink: "buds"))
+      let result = try await link.apply(ServerBatch(defaultSink: "buds"))
       #expect(result.succeeded)
     }
     let warning = logs.records.first { $0.level == .warning }

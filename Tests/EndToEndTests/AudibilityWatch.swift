@@ -4,6 +4,7 @@
 
 import ConcurrencyHelpers
 import PulseAudio
+import SoundServerModel
 import TestSupport
 
 /// An independent libpulse client that checks, at every change of the

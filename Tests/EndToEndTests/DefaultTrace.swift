@@ -4,6 +4,7 @@
 
 import ConcurrencyHelpers
 import PulseAudio
+import SoundServerModel
 import TestSupport
 
 /// The defaults an independent client saw the server report, and how many

@@ -9,7 +9,6 @@ import AccessoryControl
 import ConcurrencyHelpers
 import Foundation
 import MPRIS
-import PulseAudio
 import TestSupport
 import Testing
 

@@ -11,6 +11,7 @@
 import ConcurrencyHelpers
 import Foundation
 import PulseAudio
+import SoundServerModel
 import TestSupport
 import Testing
 

@@ -5,7 +5,7 @@
 import AccessoryControl
 import ConcurrencyHelpers
 import Foundation
-import PulseAudio
+import SoundServerModel
 import TestSupport
 import Testing
 

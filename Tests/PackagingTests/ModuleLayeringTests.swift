@@ -161,6 +161,12 @@ struct ModuleLayeringTests {
     #expect(
       !Self.closure(of: "HeadphoneReaders", in: graph).contains(
         "AccessoryEngine"))
+    // The engine reads and writes the sound server's objects as plain
+    // values; only the link to the server speaks libpulse.
+    let engineImports = graph["AccessoryEngine"] ?? []
+    #expect(engineImports.contains("SoundServerModel"))
+    #expect(!engineImports.contains("PulseAudio"))
+    #expect(!engineImports.contains("CPulse"))
   }
 
   @Test(

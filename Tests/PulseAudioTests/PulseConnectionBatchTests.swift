@@ -4,6 +4,7 @@
 
 import Foundation
 import PulseAudio
+import SoundServerModel
 import TestSupport
 import Testing
 
@@ -105,7 +106,7 @@ struct PulseConnectionBatchTests {
     let inputs = try await observer.sinkInputs()
     #expect(inputs.count == 3)
 
-    let batch = PulseBatch(
+    let batch = ServerBatch(
       defaultSink: "buds",
       moves: inputs.map { .init(sinkInput: $0.index, sink: "buds") })
     #expect(batch.operationCount == 4)
@@ -133,7 +134,7 @@ struct PulseConnectionBatchTests {
     let muted = try #require(inputs.first)
 
     let result = await commander.apply(
-      PulseBatch(
+      ServerBatch(
         moves: inputs.map { .init(sinkInput: $0.index, sink: "buds") },
         mutes: [
           .init(sinkInput: muted.index, muted: true),
@@ -142,7 +143,7 @@ struct PulseConnectionBatchTests {
     #expect(result.moves.count == 2)
     #expect(result.mutes.count == 2)
     #expect(throws: Never.self) { try result.mutes[0].get() }
-    #expect(throws: PulseError.self) { try result.mutes[1].get() }
+    #expect(throws: SoundServerError.self) { try result.mutes[1].get() }
     #expect(result.all.count == 4)
     let buds = try await observer.sink(named: "buds")
     try await Self.waitUntil("one stream muted, both on buds", on: observer) {
@@ -151,7 +152,7 @@ struct PulseConnectionBatchTests {
         && now.filter(\.isMuted).map(\.index) == [muted.index]
     }
     _ = await commander.apply(
-      PulseBatch(mutes: [.init(sinkInput: muted.index, muted: false)]))
+      ServerBatch(mutes: [.init(sinkInput: muted.index, muted: false)]))
     try await Self.waitUntil("no stream muted", on: observer) {
       try await observer.sinkInputs().allSatisfy { !$0.isMuted }
     }
@@ -168,7 +169,7 @@ struct PulseConnectionBatchTests {
     let input = try #require(try await observer.sinkInputs().first)
 
     let result = await commander.apply(
-      PulseBatch(
+      ServerBatch(
         cardProfiles: [.init(cardName: "no-such-card", profileName: "off")],
         defaultSink: "no-such-sink",
         moves: [
@@ -177,18 +178,18 @@ struct PulseConnectionBatchTests {
           .init(sinkInput: input.index, sink: "no-such-sink"),
         ]))
     #expect(result.cardProfiles.count == 1)
-    #expect(throws: PulseError.noSuchEntity) {
+    #expect(throws: SoundServerError.noSuchEntity) {
       try result.cardProfiles[0].get()
     }
-    #expect(throws: PulseError.noSuchEntity) {
+    #expect(throws: SoundServerError.noSuchEntity) {
       try result.defaultSink?.get()
     }
     #expect(throws: Never.self) { try result.moves[0].get() }
-    #expect(throws: PulseError.noSuchEntity) { try result.moves[1].get() }
-    #expect(throws: PulseError.noSuchEntity) { try result.moves[2].get() }
+    #expect(throws: SoundServerError.noSuchEntity) { try result.moves[1].get() }
+    #expect(throws: SoundServerError.noSuchEntity) { try result.moves[2].get() }
     #expect(result.errors.count == 4)
     #expect(!result.succeeded)
-    #expect(throws: PulseError.self) { try result.get() }
+    #expect(throws: SoundServerError.self) { try result.get() }
 
     let buds = try await observer.sink(named: "buds")
     try await Self.waitUntil("the stream on buds", on: observer) {
@@ -209,7 +210,7 @@ struct PulseConnectionBatchTests {
     kill(pid, SIGSTOP)
     defer { kill(pid, SIGCONT) }
     let result = await commander.apply(
-      PulseBatch(
+      ServerBatch(
         cardProfiles: [.init(cardName: "card", profileName: "profile")],
         defaultSink: "buds",
         moves: [1, 2, 3].map { .init(sinkInput: $0, sink: "buds") }))
@@ -221,15 +222,15 @@ struct PulseConnectionBatchTests {
   func emptyAndClosedBatches(_ kind: SoundServerKind) async throws {
     let (server, commander, _) = try await Self.start(kind)
     defer { server.stop() }
-    let empty = await commander.apply(PulseBatch())
-    #expect(PulseBatch().isEmpty)
+    let empty = await commander.apply(ServerBatch())
+    #expect(ServerBatch().isEmpty)
     #expect(empty.all.isEmpty)
     #expect(empty.defaultSink == nil)
     #expect(empty.succeeded)
 
     commander.close()
     let closed = await commander.apply(
-      PulseBatch(
+      ServerBatch(
         defaultSink: "buds", moves: [.init(sinkInput: 1, sink: "buds")]))
     #expect(closed.errors == [.connectionTerminated, .connectionTerminated])
   }

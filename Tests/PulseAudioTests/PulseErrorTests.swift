@@ -2,6 +2,7 @@
 
 import CPulse
 import PulseAudio
+import SoundServerModel
 import Testing
 
 @Suite("PulseError")
@@ -31,6 +32,21 @@ struct PulseErrorTests {
     // Every code below PA_ERR_MAX is named, once, in code order.
     #expect(table.count == Int(PA_ERR_MAX.rawValue) - 1)
     #expect(PulseError.allKnown == table.map(\.0))
+  }
+
+  @Test func theServerNeutralErrorsHaveLibpulsesCodesAndText() {
+    let pairs: [(SoundServerError, PulseError)] = [
+      (.accessDenied, .accessDenied), (.noSuchEntity, .noSuchEntity),
+      (.timeout, .timeout), (.connectionTerminated, .connectionTerminated),
+    ]
+    for (neutral, pulse) in pairs {
+      #expect(neutral.code == pulse.rawValue, "\(neutral)")
+      #expect(neutral.description == pulse.description)
+      #expect(SoundServerError(pulse) == neutral)
+    }
+    // Equal by code: the text is only the library's wording of it.
+    #expect(
+      SoundServerError(code: 5, description: "something else") == .noSuchEntity)
   }
 
   @Test func textComesFromLibpulse() {

@@ -36,7 +36,7 @@ struct NullSinkSpecTests {
       NullSinkSpec(name: "a", description: "x", properties: ["k k": "v"]),
     ])
   func unquotableSpecsAreRefused(spec: NullSinkSpec) {
-    #expect(throws: SoundServerError.self) { try spec.moduleArguments() }
+    #expect(throws: FixtureError.self) { try spec.moduleArguments() }
   }
 
   @Test("pactl list output splits into fields and unquoted properties")

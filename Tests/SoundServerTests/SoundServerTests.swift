@@ -153,7 +153,7 @@ struct SoundServerTests {
     #expect(!server.isRunning)
     #expect(streams.allSatisfy { !$0.isRunning })
     server.stop()
-    await #expect(throws: SoundServerError.self) {
+    await #expect(throws: FixtureError.self) {
       try await server.pactl(["info"])
     }
   }
@@ -173,7 +173,7 @@ struct SoundServerTests {
     for pid in oldPids {
       #expect(Glibc.kill(pid, 0) == -1, "pid \(pid)")
     }
-    await #expect(throws: SoundServerError.self) {
+    await #expect(throws: FixtureError.self) {
       try await server.pactl(["info"])
     }
 
@@ -209,7 +209,7 @@ struct SoundServerTests {
     let server = try await SoundServer.start(.pulseAudio, sinks: [speakers])
     defer { server.stop() }
 
-    let error = try await #require(throws: SoundServerError.self) {
+    let error = try await #require(throws: FixtureError.self) {
       try await server.pactl(["set-default-sink", "no_such_sink"])
     }
     #expect(error.message.contains("exit status 1"))
@@ -221,7 +221,7 @@ struct SoundServerTests {
     // PulseAudio refuses sink names longer than 127 characters.
     let tooLong = NullSinkSpec.speaker(
       name: String(repeating: "x", count: 200), description: "Too Long")
-    let error = try await #require(throws: SoundServerError.self) {
+    let error = try await #require(throws: FixtureError.self) {
       try await SoundServer.start(.pulseAudio, sinks: [tooLong])
     }
     #expect(error.message.contains("PulseAudio did not start"))
@@ -236,7 +236,7 @@ struct SoundServerTests {
 
   @Test("An unknown default sink is refused before anything starts")
   func unknownDefaultSinkIsRefused() async throws {
-    await #expect(throws: SoundServerError.self) {
+    await #expect(throws: FixtureError.self) {
       try await SoundServer.start(
         .pulseAudio, sinks: [speakers], defaultSink: "lab_missing")
     }

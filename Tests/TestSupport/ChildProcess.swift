@@ -78,7 +78,7 @@ final class ChildProcess: Sendable {
     }
     if let directory {
       guard let changeDirectory = lookUpChangeDirectory() else {
-        throw SoundServerError(
+        throw FixtureError(
           "cannot start \(executable) in \(directory): this C library has no "
             + "posix_spawn_file_actions_addchdir_np")
       }
@@ -115,7 +115,7 @@ final class ChildProcess: Sendable {
       usleep(20_000)
     }
     guard result == 0 else {
-      throw SoundServerError(
+      throw FixtureError(
         "cannot start \(executable): \(Errno(rawValue: result))")
     }
     let name = executable.split(separator: "/").last.map(String.init) ?? ""
@@ -124,7 +124,7 @@ final class ChildProcess: Sendable {
 
   /// Finds a program in a `PATH`-style list of directories.
   ///
-  /// - Throws: ``SoundServerError`` naming the program if it is missing.
+  /// - Throws: ``FixtureError`` naming the program if it is missing.
   static func executablePath(
     of program: String, searchPath: String
   ) throws -> String {
@@ -134,7 +134,7 @@ final class ChildProcess: Sendable {
         return candidate
       }
     }
-    throw SoundServerError(
+    throw FixtureError(
       "\(program) is not installed (not found in \(searchPath))")
   }
 

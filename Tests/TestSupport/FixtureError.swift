@@ -28,8 +28,6 @@ public struct FixtureError: Error, CustomStringConvertible, Sendable {
   }
 }
 
-/// An error of a private sound server (``SoundServer``).
-public typealias SoundServerError = FixtureError
 /// An error of the daemon under test (``DaemonFixture``).
 public typealias DaemonFixtureError = FixtureError
 /// An error of a private bus or the BlueZ mock (``PrivateBus``,

@@ -88,19 +88,19 @@ public struct NullSinkSpec: Sendable, Hashable {
   /// value in double quotes, so values may contain spaces:
   /// `sink_name=x rate=48000 channels=2 sink_properties='k="v w"'`.
   ///
-  /// - Throws: ``SoundServerError`` if the name, a key or a value contains
+  /// - Throws: ``FixtureError`` if the name, a key or a value contains
   ///   characters that cannot be quoted portably.
   public func moduleArguments() throws -> String {
     guard Self.isPlainWord(name) else {
-      throw SoundServerError("invalid null sink name '\(name)'")
+      throw FixtureError("invalid null sink name '\(name)'")
     }
     var quotedProperties: [String] = []
     for (key, value) in allProperties {
       guard Self.isPlainWord(key) else {
-        throw SoundServerError("invalid property key '\(key)' on '\(name)'")
+        throw FixtureError("invalid property key '\(key)' on '\(name)'")
       }
       guard Self.isQuotable(value) else {
-        throw SoundServerError(
+        throw FixtureError(
           "property \(key) of '\(name)' has a quote, backslash or control "
             + "character: '\(value)'")
       }

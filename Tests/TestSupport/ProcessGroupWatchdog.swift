@@ -37,7 +37,7 @@ final class ProcessGroupWatchdog: Sendable {
   ) throws -> ProcessGroupWatchdog {
     var descriptors: [Int32] = [-1, -1]
     guard makeCloseOnExecPipe(&descriptors) == 0 else {
-      throw SoundServerError(
+      throw FixtureError(
         "cannot create a pipe: \(Errno.current)")
     }
     let script = """

@@ -53,7 +53,7 @@ public final class ProgramRun: Sendable {
   ///   - arguments: Its arguments.
   ///   - environment: Its whole environment.
   ///   - directory: Its working directory; nil for the test's.
-  /// - Throws: ``SoundServerError`` if it cannot be started.
+  /// - Throws: ``FixtureError`` if it cannot be started.
   public static func start(
     _ executable: String, _ arguments: [String],
     environment: [String: String], directory: String? = nil

@@ -11,7 +11,7 @@ extension SoundServer {
   ///
   /// - Parameter arguments: The `pactl` arguments, such as `["info"]`.
   /// - Returns: The standard output.
-  /// - Throws: ``SoundServerError`` with the exit status and standard error
+  /// - Throws: ``FixtureError`` with the exit status and standard error
   ///   if `pactl` fails, or if it runs longer than ten seconds.
   public func pactl(_ arguments: [String]) async throws -> String {
     try await runClient("pactl", arguments: arguments)
@@ -23,14 +23,14 @@ extension SoundServer {
   ///
   /// - Parameter spec: The sink to create.
   /// - Returns: The index of the module that owns the sink.
-  /// - Throws: ``SoundServerError`` if the server refuses the module.
+  /// - Throws: ``FixtureError`` if the server refuses the module.
   @discardableResult
   public func loadNullSink(_ spec: NullSinkSpec) async throws -> Int {
     let output = try await pactl(
       ["load-module", "module-null-sink", try spec.moduleArguments()])
     let trimmed = output.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let index = Int(trimmed) else {
-      throw SoundServerError("load-module printed '\(trimmed)', not an index")
+      throw FixtureError("load-module printed '\(trimmed)', not an index")
     }
     try await poll(
       "sink \(spec.name) to appear",
@@ -44,7 +44,7 @@ extension SoundServer {
   /// Returns once no sink owned by the module is left.
   ///
   /// - Parameter index: The module index.
-  /// - Throws: ``SoundServerError`` if the server refuses.
+  /// - Throws: ``FixtureError`` if the server refuses.
   public func unloadModule(_ index: Int) async throws {
     _ = try await pactl(["unload-module", String(index)])
     try await poll(
@@ -102,7 +102,7 @@ extension SoundServer {
   /// this waits for `pactl info` to show the new default.
   ///
   /// - Parameter name: The sink name.
-  /// - Throws: ``SoundServerError`` if the default does not change within ten
+  /// - Throws: ``FixtureError`` if the default does not change within ten
   ///   seconds.
   public func setDefaultSink(_ name: String) async throws {
     _ = try await pactl(["set-default-sink", name])
@@ -145,7 +145,7 @@ extension SoundServer {
   ///   - count: How many streams to start.
   ///   - sink: The sink to play on; `nil` means the default sink.
   /// - Returns: The streams, in start order.
-  /// - Throws: ``SoundServerError`` if they do not all play within 30
+  /// - Throws: ``FixtureError`` if they do not all play within 30
   ///   seconds; the streams started so far are stopped.
   public func startStreams(
     _ count: Int, on sink: String? = nil
@@ -207,7 +207,7 @@ extension SoundServer {
   ///   - source: The source to record from; `nil` means the default.
   ///   - properties: Stream properties, such as `media.role`.
   /// - Returns: The stream.
-  /// - Throws: ``SoundServerError`` if the server does not list it within
+  /// - Throws: ``FixtureError`` if the server does not list it within
   ///   30 seconds; the stream is stopped.
   public func startRecording(
     from source: String? = nil, properties: [String: String] = [:]
@@ -237,7 +237,7 @@ extension SoundServer {
   ///   - source: The source to record from; `nil` means the default.
   ///   - properties: Stream properties, such as `media.role`.
   ///   - duration: How long the stream records.
-  /// - Throws: ``SoundServerError`` if the server does not create the
+  /// - Throws: ``FixtureError`` if the server does not create the
   ///   stream, or still lists it, within 30 seconds.
   public func recordBriefly(
     from source: String? = nil, properties: [String: String] = [:],
@@ -338,7 +338,7 @@ extension SoundServer {
   /// Polls the server for up to 30 seconds, without holding a thread,
   /// until what it shows satisfies a condition.
   ///
-  /// - Throws: ``SoundServerError`` naming what was awaited and what was
+  /// - Throws: ``FixtureError`` naming what was awaited and what was
   ///   seen last, with the end of the server logs.
   private func poll<Observation: Sendable>(
     _ what: String, observing observe: () async throws -> Observation,
@@ -349,7 +349,7 @@ extension SoundServer {
         what, within: Self.pollTimeout, observing: observe,
         until: condition)
     } catch let error as FixtureError {
-      throw SoundServerError(error.message, logTail: logTail())
+      throw FixtureError(error.message, logTail: logTail())
     }
   }
 }

@@ -57,7 +57,7 @@ extension SoundServer {
       mkdtemp(buffer.baseAddress!) != nil
     }
     guard created else {
-      throw SoundServerError(
+      throw FixtureError(
         "cannot create a directory in \(base): \(Errno.current)")
     }
     return String(

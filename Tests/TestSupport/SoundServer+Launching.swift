@@ -44,11 +44,11 @@ extension SoundServer {
     let names = Set(try await sinks().map(\.name))
     let missing = initialSinks.map(\.name).filter { !names.contains($0) }
     guard missing.isEmpty else {
-      throw SoundServerError("PulseAudio refused the sinks \(missing)")
+      throw FixtureError("PulseAudio refused the sinks \(missing)")
     }
     let defaultSink = try await defaultSinkName()
     guard defaultSink == initialDefaultSink else {
-      throw SoundServerError(
+      throw FixtureError(
         "the default sink is \(defaultSink ?? "none"), not "
           + "\(initialDefaultSink ?? "none")")
     }
@@ -121,10 +121,10 @@ extension SoundServer {
           lastSeen.withLock { $0 = current }
           return current == name
         }
-      } catch let error as SoundServerError {
+      } catch let error as FixtureError {
         // What the server showed instead, for the log of a failed start.
         let sinks = (try? await pactl(["list", "sinks", "short"])) ?? "?"
-        throw SoundServerError(
+        throw FixtureError(
           "\(error.message); the default was "
             + "\(lastSeen.withLock { $0 } ?? "none"), the sinks:\n\(sinks)")
       }
@@ -196,7 +196,7 @@ extension SoundServer {
     }
     if isStopped {
       await ChildProcess.killAndWait([process])
-      throw SoundServerError("\(kind) server was stopped")
+      throw FixtureError("\(kind) server was stopped")
     }
   }
 
@@ -212,9 +212,9 @@ extension SoundServer {
   }
 
   /// The error for a failed start, with the log tail.
-  func startFailure(_ error: any Error) -> SoundServerError {
-    let reason = (error as? SoundServerError)?.message ?? "\(error)"
-    return SoundServerError(
+  func startFailure(_ error: any Error) -> FixtureError {
+    let reason = (error as? FixtureError)?.message ?? "\(error)"
+    return FixtureError(
       "\(kind) did not start in \(layout.directory): \(reason)",
       logTail: logTail())
   }

@@ -180,7 +180,7 @@ public final class SoundServer: Sendable {
   ///     monitor off. Only for a machine whose cards are the test's own,
   ///     as in the Bluetooth VM.
   /// - Returns: The running server.
-  /// - Throws: ``SoundServerError`` with the end of the server logs if the
+  /// - Throws: ``FixtureError`` with the end of the server logs if the
   ///   server does not answer within thirty seconds; nothing is left running.
   public static func start(
     _ kind: SoundServerKind,
@@ -195,10 +195,10 @@ public final class SoundServer: Sendable {
     }
     let names = sinks.map(\.name)
     guard Set(names).count == names.count else {
-      throw SoundServerError("duplicate sink names in \(names)")
+      throw FixtureError("duplicate sink names in \(names)")
     }
     if let defaultSink, !names.contains(defaultSink) {
-      throw SoundServerError(
+      throw FixtureError(
         "default sink '\(defaultSink)' is not one of \(names)")
     }
     let programs = try resolvePrograms(for: kind)
@@ -310,12 +310,12 @@ public final class SoundServer: Sendable {
   /// Stops processes that still run first. Sinks loaded with
   /// ``loadNullSink(_:)`` are not restored; streams are not restarted.
   ///
-  /// - Throws: ``SoundServerError`` with the end of the logs if the server
+  /// - Throws: ``FixtureError`` with the end of the logs if the server
   ///   does not answer within thirty seconds.
   public func restart() async throws {
     let daemons = try state.withLock { state in
       guard !state.isStopped else {
-        throw SoundServerError("\(kind) server was stopped")
+        throw FixtureError("\(kind) server was stopped")
       }
       defer { state.daemons = [] }
       return state.daemons
@@ -403,7 +403,7 @@ public final class SoundServer: Sendable {
   func processGroup() throws -> pid_t {
     try state.withLock { state in
       guard !state.isStopped, let watchdog = state.watchdog else {
-        throw SoundServerError("\(kind) server was stopped")
+        throw FixtureError("\(kind) server was stopped")
       }
       return watchdog.processGroup
     }
@@ -412,7 +412,7 @@ public final class SoundServer: Sendable {
   /// The absolute path of a program resolved at start.
   func path(of program: String) throws -> String {
     guard let path = programs[program] else {
-      throw SoundServerError("\(program) was not resolved")
+      throw FixtureError("\(program) was not resolved")
     }
     return path
   }

@@ -50,7 +50,7 @@ public enum SoundServerStack: Sendable, Equatable, CustomStringConvertible {
   ///
   /// - Parameter program: The program's name, such as `pipewire`.
   /// - Returns: The path to pass to ``launch(_:arguments:)``.
-  /// - Throws: ``SoundServerError`` if the stack has no such program.
+  /// - Throws: ``FixtureError`` if the stack has no such program.
   func daemonPath(_ program: String, searchPath: String) throws -> String {
     switch self {
     case .host:
@@ -63,7 +63,7 @@ public enum SoundServerStack: Sendable, Equatable, CustomStringConvertible {
       {
         return directory + "/" + program
       }
-      throw SoundServerError("\(root) has no \(program)")
+      throw FixtureError("\(root) has no \(program)")
     }
   }
 

@@ -9,7 +9,7 @@ import DaemonLifecycle
 import FoundationEssentials
 import Logging
 import MPRIS
-import PulseAudio
+import SoundServerModel
 
 /// Pauses and resumes players for the engine.
 struct MediaHands: Sendable {

@@ -12,8 +12,8 @@ import DaemonLifecycle
 import FoundationEssentials
 import Logging
 import MPRIS
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 extension EngineLoop {
   /// The time on the engine's clock, in seconds since 1970.

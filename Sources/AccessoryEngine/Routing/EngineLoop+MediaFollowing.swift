@@ -12,8 +12,8 @@ import DaemonLifecycle
 import FoundationEssentials
 import Logging
 import MPRIS
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 extension EngineLoop {
   // MARK: - Starting and stopping
@@ -324,7 +324,7 @@ extension EngineLoop {
     _ streams: [UInt32], muted: Bool, _ accessory: String, reason: String
   ) async -> Set<UInt32> {
     guard !streams.isEmpty else { return [] }
-    let batch = PulseBatch(
+    let batch = ServerBatch(
       mutes: streams.map { .init(sinkInput: $0, muted: muted) })
     guard let result = try? await link.apply(batch) else { return [] }
     let done = Set(

@@ -7,8 +7,8 @@
 
 import DaemonInputs
 import FoundationEssentials
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 /// A route batch sent, whose outcome is not yet concluded: on PulseAudio
 /// the streams that follow the default wait for the server to show which
@@ -52,7 +52,7 @@ struct LoopPhase {
   enum Then {
     /// Moves the streams the default change did not carry, and concludes
     /// the route.
-    case moveWhatStayed(RouteSending, first: PulseBatchResult)
+    case moveWhatStayed(RouteSending, first: ServerBatchResult)
     /// Nothing more: the fresh state routes again by itself.
     case decideOnTheFreshState
     /// Takes the streams that left the default as the person's moves if

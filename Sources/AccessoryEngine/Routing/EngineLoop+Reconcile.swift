@@ -10,8 +10,8 @@ import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
 import Logging
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 extension EngineLoop {
   // MARK: - One reconcile
@@ -126,7 +126,7 @@ extension EngineLoop {
       callInputBefore: callInputBefore, moves: moves,
       carried: moves.filter { carried.contains($0.stream) },
       sentMoves: moves.filter { !carried.contains($0.stream) })
-    let batch = PulseBatch(
+    let batch = ServerBatch(
       cardProfiles: decision.profileRequests.map {
         .init(cardName: $0.card, profileName: $0.profile)
       },
@@ -146,7 +146,7 @@ extension EngineLoop {
         "route.reason": "\(reason)",
         "route.operations": "\(batch.operationCount)",
       ])
-    let result: PulseBatchResult
+    let result: ServerBatchResult
     do {
       result = try await link.apply(batch)
     } catch {
@@ -172,7 +172,7 @@ extension EngineLoop {
   /// Moves the streams a default change did not carry, once the server has
   /// shown which it carried, and concludes the route.
   func moveWhatStayed(
-    _ sending: RouteSending, first: PulseBatchResult
+    _ sending: RouteSending, first: ServerBatchResult
   ) async {
     var sending = sending
     var result = first
@@ -186,7 +186,7 @@ extension EngineLoop {
     if !stayed.isEmpty, !Task.isCancelled {
       do {
         let second = try await link.apply(
-          PulseBatch(
+          ServerBatch(
             moves: stayed.map { .init(sinkInput: $0.stream, sink: $0.to) }))
         sending.sentMoves += stayed
         result.moves += second.moves
@@ -200,7 +200,8 @@ extension EngineLoop {
 
   /// Takes in what the server answered to a route, and tells.
   func conclude(
-    _ sending: RouteSending, _ outcome: Result<PulseBatchResult, PulseError>
+    _ sending: RouteSending,
+    _ outcome: Result<ServerBatchResult, SoundServerError>
   ) {
     let decision = sending.record.decision
     let reason = sending.reason

@@ -15,8 +15,8 @@ import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
 import Logging
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 extension EngineLoop {
   // MARK: - For callers

@@ -16,8 +16,8 @@ import DaemonLifecycle
 import FoundationEssentials
 import Logging
 import PolicyFiles
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 /// Applies routing decisions to the sound server.
 ///
@@ -556,7 +556,7 @@ public actor EngineLoop: Service {
   ) async {
     let gone = tracking.goneConfiguredOutput?.name ?? "?"
     tracking.forgetGoneConfiguredOutput()
-    let result = try? await link.apply(PulseBatch(defaultSink: output))
+    let result = try? await link.apply(ServerBatch(defaultSink: output))
     if case .success? = result?.defaultSink {
       logger.info(
         "Set the default again so that the server forgets a gone output",

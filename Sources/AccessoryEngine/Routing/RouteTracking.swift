@@ -7,8 +7,8 @@ import AudioAccessoryKit
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 /// What the router knows of one default, the output's or the input's:
 /// those used before, the person's own choice, and the changes this

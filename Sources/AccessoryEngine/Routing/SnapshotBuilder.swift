@@ -6,8 +6,8 @@ import AudioAccessoryKit
 import DaemonInputs
 import DaemonLifecycle
 import FoundationEssentials
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 /// The accessories that take part in routing.
 ///

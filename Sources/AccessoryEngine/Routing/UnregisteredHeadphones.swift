@@ -4,8 +4,8 @@
 // placement, from the moment they connect while accessoryd watches.
 
 import DaemonInputs
-import PulseAudio
 import RoutingCore
+import SoundServerModel
 
 /// The headphones nobody registered that the router has seen, by identity
 /// (a Bluetooth address, or `jack:` and the sink's name).

@@ -3,7 +3,7 @@
 
 import AccessorySetupKit
 import DaemonLifecycle
-import PulseAudio
+import SoundServerModel
 
 /// Discovers the Bluetooth devices that have an output on the sound
 /// server: each sink carrying a Bluetooth address is one device, paired and

@@ -7,7 +7,7 @@ import ConcurrencyHelpers
 import DaemonLifecycle
 import FoundationEssentials
 import MPRIS
-import PulseAudio
+import SoundServerModel
 
 /// The session's media players as the engine uses them.
 public protocol MediaPlayerControl: Sendable {

@@ -8,7 +8,7 @@ import AccessorySetupKit
 import ConcurrencyHelpers
 import DaemonLifecycle
 import FoundationEssentials
-import PulseAudio
+import SoundServerModel
 import SystemCalls
 
 #if canImport(Glibc)

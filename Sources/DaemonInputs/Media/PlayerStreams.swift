@@ -5,7 +5,7 @@
 
 import DaemonLifecycle
 import MPRIS
-import PulseAudio
+import SoundServerModel
 
 /// Finds the playback streams of media players.
 package struct PlayerStreams: Sendable {

@@ -3,7 +3,7 @@
 
 import AccessoryControl
 import DaemonLifecycle
-import PulseAudio
+import SoundServerModel
 
 /// A change in a ``SoundServerLink``, as ``SoundServerLink/updates()``
 /// reports it.
@@ -13,7 +13,7 @@ public enum LinkUpdate: Sendable, Hashable {
   /// The server's state changed while connected.
   case changed(ServerMirror)
   /// The link lost the server, or could not reach it; it keeps trying.
-  case disconnected(PulseError)
+  case disconnected(SoundServerError)
 
   /// The server's state, or `nil` for ``disconnected(_:)``.
   public var mirror: ServerMirror? {

@@ -4,7 +4,7 @@
 // SoundServerLink is one; the router's unit tests script another.
 
 import DaemonLifecycle
-import PulseAudio
+import SoundServerModel
 
 /// The router's view of the sound server.
 ///
@@ -19,9 +19,11 @@ public protocol RoutingLink: Sendable {
   /// Sends a batch and returns one result per operation; a success is the
   /// server's acknowledgement, and the change shows up in ``updates()``.
   ///
-  /// - Throws: ``PulseAudio/PulseError/connectionTerminated`` when not
+  /// - Throws: ``PulseAudio/SoundServerError/connectionTerminated`` when not
   ///   connected.
-  func apply(_ batch: PulseBatch) async throws(PulseError) -> PulseBatchResult
+  func apply(
+    _ batch: ServerBatch
+  ) async throws(SoundServerError) -> ServerBatchResult
 
   /// Loads a fresh state of the server, published as
   /// ``LinkUpdate/connected(_:)``.

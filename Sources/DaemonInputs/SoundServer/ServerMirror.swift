@@ -2,7 +2,7 @@
 // SoundServerLink keeps up to date from the server's events.
 
 import DaemonLifecycle
-import PulseAudio
+import SoundServerModel
 
 /// A copy of the sound server's state: its identity and defaults, sinks,
 /// playback streams, sources, recording streams and cards.

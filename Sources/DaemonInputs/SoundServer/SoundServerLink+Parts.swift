@@ -8,6 +8,7 @@ import DaemonLifecycle
 import FoundationEssentials
 import Logging
 import PulseAudio
+import SoundServerModel
 
 /// One list of a ``ServerMirror``.
 enum MirrorList: CaseIterable, Sendable {
@@ -312,7 +313,7 @@ final class VanishingSinks: Sendable {
     telling rule: VanishingSinkMute
   ) {
     commander.send(
-      PulseBatch(mutes: streams.map { .init(sinkInput: $0, muted: true) })
+      ServerBatch(mutes: streams.map { .init(sinkInput: $0, muted: true) })
     ) { result in
       let muted = zip(streams, result.mutes).compactMap { stream, outcome in
         (try? outcome.get()) == nil ? nil : stream

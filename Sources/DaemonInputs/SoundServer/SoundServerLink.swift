@@ -8,6 +8,7 @@ import DaemonLifecycle
 import FoundationEssentials
 import Logging
 import PulseAudio
+import SoundServerModel
 
 /// A long-running link to the sound server that mirrors its sinks, streams,
 /// cards and defaults, and sends commands to it.
@@ -93,7 +94,7 @@ public actor SoundServerLink {
   private enum Status {
     case idle
     case connected(ServerMirror)
-    case disconnected(PulseError)
+    case disconnected(SoundServerError)
   }
 
   /// Creates a link; ``run()`` connects.
@@ -176,11 +177,11 @@ public actor SoundServerLink {
   ///
   /// - Parameter batch: The card profiles, default sink and stream moves.
   /// - Returns: One result per operation.
-  /// - Throws: ``PulseError/connectionTerminated`` if the link is not
-  ///   connected.
+  /// - Throws: ``SoundServerError/connectionTerminated`` if the link is
+  ///   not connected.
   public func apply(
-    _ batch: PulseBatch
-  ) async throws(PulseError) -> PulseBatchResult {
+    _ batch: ServerBatch
+  ) async throws(SoundServerError) -> ServerBatchResult {
     guard let session else { throw .connectionTerminated }
     return await session.commander.apply(batch)
   }
@@ -389,9 +390,10 @@ public actor SoundServerLink {
 
   /// Publishes ``LinkUpdate/disconnected(_:)`` unless the link already
   /// reported being disconnected.
-  private func enterDisconnected(_ error: PulseError) {
+  private func enterDisconnected(_ cause: PulseError) {
     session = nil
     if case .disconnected = status { return }
+    let error = SoundServerError(cause)
     status = .disconnected(error)
     subscribers.publish(.disconnected(error))
   }

@@ -7,6 +7,7 @@ internal import CPulse
 import ConcurrencyHelpers
 import Dispatch
 import FoundationEssentials
+import SoundServerModel
 
 /// A value produced by one libpulse callback.
 enum Payload: @unchecked Sendable {

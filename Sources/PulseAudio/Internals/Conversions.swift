@@ -2,6 +2,7 @@
 // a callback, while the C data is valid.
 
 internal import CPulse
+import SoundServerModel
 
 /// Returns a C string as a Swift string, or nil for NULL.
 func cString(_ text: UnsafePointer<CChar>?) -> String? {

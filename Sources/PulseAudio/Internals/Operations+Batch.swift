@@ -4,13 +4,14 @@
 
 internal import CPulse
 import ConcurrencyHelpers
+import SoundServerModel
 
 extension ContextDriver {
   /// Starts a batch's operations in order under one lock, pipelined on the
   /// connection, and returns each one's result.
   func apply(
-    _ batch: PulseBatch, timeout: Duration
-  ) async -> PulseBatchResult {
+    _ batch: ServerBatch, timeout: Duration
+  ) async -> ServerBatchResult {
     await withHandover { handover in
       start(batch, timeout: timeout) { handover.resume(returning: $0) }
     }
@@ -19,8 +20,8 @@ extension ContextDriver {
   /// Starts a batch's operations at once, from any thread, and calls
   /// `completion` with each one's result on the mainloop thread.
   func start(
-    _ batch: PulseBatch, timeout: Duration,
-    completion: @escaping @Sendable (PulseBatchResult) -> Void
+    _ batch: ServerBatch, timeout: Duration,
+    completion: @escaping @Sendable (ServerBatchResult) -> Void
   ) {
     typealias Start = (OpaquePointer, UnsafeMutableRawPointer) -> OpaquePointer?
     var starts: [Start] = []
@@ -60,9 +61,11 @@ extension ContextDriver {
     let defaultsStart = batch.cardProfiles.count
     let sourceAt = defaultsStart + (batch.defaultSink == nil ? 0 : 1)
     startMany(timeout: timeout, starts) { payloads in
-      let results = payloads.map { result in result.map { _ in () } }
+      let results = payloads.map { result in
+        result.map { _ in () }.mapError(SoundServerError.init)
+      }
       completion(
-        PulseBatchResult(
+        ServerBatchResult(
           cardProfiles: Array(results[..<batch.cardProfiles.count]),
           defaultSink: batch.defaultSink == nil ? nil : results[defaultsStart],
           defaultSource: batch.defaultSource == nil ? nil : results[sourceAt],

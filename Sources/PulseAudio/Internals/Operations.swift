@@ -1,6 +1,7 @@
 // The operations of the typed client, one libpulse call each.
 
 internal import CPulse
+import SoundServerModel
 
 extension ContextDriver {
   func serverInfo(timeout: Duration) async throws(PulseError) -> ServerInfo {

@@ -9,9 +9,8 @@ import AccessoryEngine
 import DaemonInputs
 import DaemonLifecycle
 import RoutingCore
+import SoundServerModel
 import Testing
-
-@testable import PulseAudio
 
 @Suite("Router in calls")
 struct RouterCallsTests {

@@ -11,7 +11,6 @@ import AudioAccessoryKit
 import DaemonInputs
 import DaemonLifecycle
 import Foundation
-import PulseAudio
 import Testing
 
 private typealias Rig = RouterRig

@@ -12,7 +12,7 @@ import DaemonLifecycle
 import Foundation
 import Logging
 import PolicyFiles
-import PulseAudio
+import SoundServerModel
 
 /// The router under test with everything it talks to.
 struct RouterRig: Sendable {
@@ -164,7 +164,7 @@ struct RouterRig: Sendable {
   }
 
   /// The batches sent so far.
-  var batches: [PulseBatch] { get async { await server.batches } }
+  var batches: [ServerBatch] { get async { await server.batches } }
 }
 
 /// Reads a router's events in order.

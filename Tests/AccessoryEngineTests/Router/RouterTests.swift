@@ -13,9 +13,8 @@ import DaemonInputs
 import DaemonLifecycle
 import Foundation
 import PolicyFiles
+import SoundServerModel
 import Testing
-
-@testable import PulseAudio
 
 @Suite("Router over a scripted server")
 struct RouterTests {

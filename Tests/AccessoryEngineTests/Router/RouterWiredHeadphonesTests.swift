@@ -7,9 +7,8 @@
 
 import AccessoryEngine
 import DaemonInputs
+import SoundServerModel
 import Testing
-
-@testable import PulseAudio
 
 private typealias Rig = RouterRig
 

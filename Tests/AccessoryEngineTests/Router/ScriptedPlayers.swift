@@ -8,7 +8,7 @@ import DaemonInputs
 import DaemonLifecycle
 import Foundation
 import MPRIS
-import PulseAudio
+import SoundServerModel
 
 /// A ``MediaPlayerControl`` whose players a test scripts.
 final class ScriptedPlayers: MediaPlayerControl {

@@ -6,8 +6,7 @@ import AccessoryEngine
 import ConcurrencyHelpers
 import DaemonInputs
 import DaemonLifecycle
-
-@testable import PulseAudio
+import SoundServerModel
 
 /// A ``RoutingLink`` whose server a test scripts.
 actor ScriptedSoundServer: RoutingLink {
@@ -39,7 +38,7 @@ actor ScriptedSoundServer: RoutingLink {
   /// What the server does with batches.
   var behavior = Behavior.applies
   /// Every batch the router sent, oldest first.
-  private(set) var batches: [PulseBatch] = []
+  private(set) var batches: [ServerBatch] = []
   /// Whether a microphone that a card profile brings becomes the default
   /// input at once, as WirePlumber's fallback may make it.
   private(set) var newMicrophoneBecomesDefault = false
@@ -98,7 +97,9 @@ actor ScriptedSoundServer: RoutingLink {
     return stream
   }
 
-  func apply(_ batch: PulseBatch) async throws(PulseError) -> PulseBatchResult {
+  func apply(
+    _ batch: ServerBatch
+  ) async throws(SoundServerError) -> ServerBatchResult {
     batches.append(batch)
     let waiters = batchWaiters.filter { $0.count <= batches.count }
     batchWaiters.removeAll { $0.count <= batches.count }
@@ -107,7 +108,7 @@ actor ScriptedSoundServer: RoutingLink {
     case .applies, .appliesSilently, .refusesDefaultInput, .dropsMoves:
       break
     case .refusesNewOutput:
-      return PulseBatchResult(
+      return ServerBatchResult(
         cardProfiles: batch.cardProfiles.map { _ in .success(()) },
         defaultSink: batch.defaultSink.map { _ in .failure(.noSuchEntity) },
         defaultSource: batch.defaultSource.map { _ in .success(()) },
@@ -137,7 +138,7 @@ actor ScriptedSoundServer: RoutingLink {
         applied, to: &state, pinned: staying,
         microphoneBecomesDefault: self.newMicrophoneBecomesDefault)
     }
-    return PulseBatchResult(
+    return ServerBatchResult(
       cardProfiles: batch.cardProfiles.map { _ in .success(()) },
       defaultSink: batch.defaultSink.map { _ in .success(()) },
       defaultSource: batch.defaultSource.map { _ in
@@ -292,7 +293,7 @@ actor ScriptedSoundServer: RoutingLink {
     guard var state else { return }
     let old = state.serverInfo.defaultSinkName
     Self.apply(
-      PulseBatch(defaultSink: sinkName), to: &state, pinned: pinned,
+      ServerBatch(defaultSink: sinkName), to: &state, pinned: pinned,
       microphoneBecomesDefault: false)
     self.state = state
     shownDefaultSink = old
@@ -422,7 +423,7 @@ actor ScriptedSoundServer: RoutingLink {
   /// Applies a batch as PulseAudio does: a new default carries the streams
   /// on the old default that have no target of their own.
   private static func apply(
-    _ batch: PulseBatch, to state: inout ServerMirror, pinned: Set<UInt32>,
+    _ batch: ServerBatch, to state: inout ServerMirror, pinned: Set<UInt32>,
     microphoneBecomesDefault: Bool
   ) {
     if let name = batch.defaultSink, let new = state.sink(named: name) {

@@ -1,4 +1,4 @@
-// The values the sound server reports, as plain Swift values. Indexes are
+// The objects the sound server reports, as plain Swift values. Indexes are
 // the server's own: on PipeWire they are object serials, not the ids that
 // pw-cli and wpctl show.
 
@@ -23,6 +23,25 @@ public struct ServerInfo: Sendable, Hashable {
 
   /// Whether the server is PipeWire's PulseAudio compatibility layer.
   public var isPipeWire: Bool { serverName.contains("PipeWire") }
+
+  /// Creates the value from its parts, as the server reports them.
+  public init(
+    serverName: String,
+    serverVersion: String,
+    defaultSinkName: String? = nil,
+    defaultSourceName: String? = nil,
+    hostName: String,
+    userName: String,
+    cookie: UInt32 = 0
+  ) {
+    self.serverName = serverName
+    self.serverVersion = serverVersion
+    self.defaultSinkName = defaultSinkName
+    self.defaultSourceName = defaultSourceName
+    self.hostName = hostName
+    self.userName = userName
+    self.cookie = cookie
+  }
 }
 
 /// The state of a sink.
@@ -188,6 +207,33 @@ public struct Sink: Sendable, Hashable {
   public var ownerModuleIndex: UInt32?
   /// The driver that implements the sink.
   public var driver: String?
+
+  /// Creates the value from its parts, as the server reports them.
+  public init(
+    index: UInt32,
+    name: String,
+    description: String,
+    properties: [String: String],
+    ports: [SinkPort],
+    activePortName: String? = nil,
+    state: SinkState,
+    isMuted: Bool,
+    cardIndex: UInt32? = nil,
+    ownerModuleIndex: UInt32? = nil,
+    driver: String? = nil
+  ) {
+    self.index = index
+    self.name = name
+    self.description = description
+    self.properties = properties
+    self.ports = ports
+    self.activePortName = activePortName
+    self.state = state
+    self.isMuted = isMuted
+    self.cardIndex = cardIndex
+    self.ownerModuleIndex = ownerModuleIndex
+    self.driver = driver
+  }
 }
 
 /// A playback stream: an application's audio going to a sink.
@@ -222,6 +268,29 @@ public struct SinkInput: Sendable, Hashable {
   /// the server's side of the connection sees it.
   public var processID: Int32? {
     properties["application.process.id"].flatMap { Int32($0) }
+  }
+
+  /// Creates the value from its parts, as the server reports them.
+  public init(
+    index: UInt32,
+    name: String? = nil,
+    sinkIndex: UInt32,
+    clientIndex: UInt32? = nil,
+    clientName: String? = nil,
+    properties: [String: String],
+    isCorked: Bool,
+    isMuted: Bool,
+    ownerModuleIndex: UInt32? = nil
+  ) {
+    self.index = index
+    self.name = name
+    self.sinkIndex = sinkIndex
+    self.clientIndex = clientIndex
+    self.clientName = clientName
+    self.properties = properties
+    self.isCorked = isCorked
+    self.isMuted = isMuted
+    self.ownerModuleIndex = ownerModuleIndex
   }
 }
 
@@ -259,6 +328,33 @@ public struct Source: Sendable, Hashable {
   /// Whether it is the monitor of a sink: what plays there, not a
   /// microphone.
   public var isMonitor: Bool { monitorOfSinkIndex != nil }
+
+  /// Creates the value from its parts, as the server reports them.
+  public init(
+    index: UInt32,
+    name: String,
+    description: String,
+    properties: [String: String],
+    ports: [SourcePort],
+    activePortName: String? = nil,
+    isMuted: Bool,
+    monitorOfSinkIndex: UInt32? = nil,
+    cardIndex: UInt32? = nil,
+    ownerModuleIndex: UInt32? = nil,
+    driver: String? = nil
+  ) {
+    self.index = index
+    self.name = name
+    self.description = description
+    self.properties = properties
+    self.ports = ports
+    self.activePortName = activePortName
+    self.isMuted = isMuted
+    self.monitorOfSinkIndex = monitorOfSinkIndex
+    self.cardIndex = cardIndex
+    self.ownerModuleIndex = ownerModuleIndex
+    self.driver = driver
+  }
 }
 
 /// A recording stream: an application's capture from a source.
@@ -305,6 +401,29 @@ public struct SourceOutput: Sendable, Hashable {
     "org.PulseAudio.pavucontrol", "org.gnome.VolumeControl", "org.kde.kmixd",
     "org.kde.plasma-pa",
   ]
+
+  /// Creates the value from its parts, as the server reports them.
+  public init(
+    index: UInt32,
+    name: String? = nil,
+    sourceIndex: UInt32,
+    clientIndex: UInt32? = nil,
+    properties: [String: String],
+    isCorked: Bool,
+    isMuted: Bool,
+    resampleMethod: String? = nil,
+    ownerModuleIndex: UInt32? = nil
+  ) {
+    self.index = index
+    self.name = name
+    self.sourceIndex = sourceIndex
+    self.clientIndex = clientIndex
+    self.properties = properties
+    self.isCorked = isCorked
+    self.isMuted = isMuted
+    self.resampleMethod = resampleMethod
+    self.ownerModuleIndex = ownerModuleIndex
+  }
 }
 
 /// A profile of a card, such as `a2dp-sink` or `headset-head-unit`.
@@ -321,6 +440,23 @@ public struct CardProfile: Sendable, Hashable {
   public var priority: UInt32
   /// Whether the server knows of no reason the profile would not work.
   public var isAvailable: Bool
+
+  /// Creates the value from its parts, as the server reports them.
+  public init(
+    name: String,
+    description: String,
+    sinkCount: UInt32,
+    sourceCount: UInt32,
+    priority: UInt32,
+    isAvailable: Bool
+  ) {
+    self.name = name
+    self.description = description
+    self.sinkCount = sinkCount
+    self.sourceCount = sourceCount
+    self.priority = priority
+    self.isAvailable = isAvailable
+  }
 }
 
 /// A sound card, or a Bluetooth device, with its profiles.
@@ -339,86 +475,23 @@ public struct Card: Sendable, Hashable {
   public var activeProfileName: String?
   /// The index of the module that owns the card, if any.
   public var ownerModuleIndex: UInt32?
-}
 
-/// A change on the sound server, from its subscription.
-public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
-  /// The kind of object that changed.
-  public enum Facility: String, Sendable, Hashable {
-    /// A sink.
-    case sink
-    /// A source.
-    case source
-    /// A playback stream.
-    case sinkInput
-    /// A recording stream.
-    case sourceOutput
-    /// A module.
-    case module
-    /// A client.
-    case client
-    /// A sample in the cache.
-    case sampleCache
-    /// The server itself, for example its default sink.
-    case server
-    /// A card.
-    case card
-  }
-
-  /// What happened to the object.
-  public enum Kind: String, Sendable, Hashable {
-    /// The object appeared.
-    case new
-    /// The object changed.
-    case change
-    /// The object disappeared.
-    case remove
-  }
-
-  /// The kind of object that changed.
-  public var facility: Facility
-  /// What happened to it.
-  public var kind: Kind
-  /// The object's index.
-  public var index: UInt32
-
-  /// Creates an event.
-  public init(facility: Facility, kind: Kind, index: UInt32) {
-    self.facility = facility
-    self.kind = kind
+  /// Creates the value from its parts, as the server reports them.
+  public init(
+    index: UInt32,
+    name: String,
+    driver: String? = nil,
+    properties: [String: String],
+    profiles: [CardProfile],
+    activeProfileName: String? = nil,
+    ownerModuleIndex: UInt32? = nil
+  ) {
     self.index = index
-  }
-
-  /// For example `sink #3 new`.
-  public var description: String { "\(facility) #\(index) \(kind)" }
-}
-
-/// The state of a connection to the sound server.
-public enum ConnectionState: Sendable, Hashable, CustomStringConvertible {
-  /// Connecting, authorizing or sending the client name.
-  case connecting
-  /// Connected and ready for operations.
-  case ready
-  /// The connection failed or broke; the error says why.
-  case failed(PulseError)
-  /// The connection was closed by this client.
-  case terminated
-
-  /// Whether the connection can no longer be used.
-  public var isFinal: Bool {
-    switch self {
-    case .failed, .terminated: true
-    case .connecting, .ready: false
-    }
-  }
-
-  /// The state's name, with the error for a failure.
-  public var description: String {
-    switch self {
-    case .connecting: "connecting"
-    case .ready: "ready"
-    case .failed(let error): "failed (\(error))"
-    case .terminated: "terminated"
-    }
+    self.name = name
+    self.driver = driver
+    self.properties = properties
+    self.profiles = profiles
+    self.activeProfileName = activeProfileName
+    self.ownerModuleIndex = ownerModuleIndex
   }
 }
