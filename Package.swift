@@ -65,7 +65,7 @@ let package = Package(
 
     // MARK: - Decision core
 
-    .target(name: "RoutingCore"),
+    .target(name: "RoutingCore", dependencies: ["SoundServerModel"]),
 
     // The policy files: the JSON5 reader, the schema and loader, the
     // manual they generate, and the daemon's store of the policy in use.
@@ -430,7 +430,7 @@ let package = Package(
     ),
     .testTarget(
       name: "RoutingCoreTests",
-      dependencies: ["PolicyFiles", "RoutingCore", "AccessoryControl"],
+      dependencies: ["PolicyFiles", "RoutingCore", "AccessoryControl", "SoundServerModel"],
       exclude: ["Scenarios", "MediaScenarios"]
     ),
     .testTarget(

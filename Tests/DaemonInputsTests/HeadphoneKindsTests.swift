@@ -3,6 +3,7 @@
 
 import AccessorySetupKit
 import DaemonInputs
+import SoundServerModel
 import Testing
 
 @Suite("Which Bluetooth outputs are headphones")

@@ -17,7 +17,7 @@ struct EngineStepTests {
       memory, EngineView(snapshot: snapshot), event, Policy(),
       now: snapshot?.now ?? 0)
     let decisions = effects.compactMap {
-      if case .route(let decision, _) = $0 { decision } else { nil }
+      if case .route(let decision, _, _) = $0 { decision } else { nil }
     }
     return (next, decisions.first)
   }
@@ -33,7 +33,8 @@ struct EngineStepTests {
     // Started: the profile is asked for, and remembered once switched.
     let active = fixture.snapshot(
       placement: .inEar, captureStreams: [call], now: 100.2)
-    let (afterStart, started) = Self.take(memory, .decide, on: active)
+    let (afterStart, started) = Self.take(
+      memory, .decide(leavingFollowersToTheDefault: false), on: active)
     memory = afterStart
     let switchToHeadset = try #require(started?.profileRequests.first)
     #expect(switchToHeadset.purpose == .call)
@@ -53,7 +54,8 @@ struct EngineStepTests {
     // In the headset profile: its microphone, remembered as the call's.
     var inCall = fixture.inCall(now: 103)
     inCall.callProfiles = []
-    let (afterInput, input) = Self.take(memory, .decide, on: inCall)
+    let (afterInput, input) = Self.take(
+      memory, .decide(leavingFollowersToTheDefault: false), on: inCall)
     memory = afterInput
     #expect(input?.defaultInputChange == fixture.headsetSource.name)
     #expect(memory.calls.input == fixture.headsetSource.name)
@@ -74,7 +76,8 @@ struct EngineStepTests {
     ended.captureStreams = []
     ended.defaultInput = fixture.headsetSource.name
     ended.inputHistory = [BluetoothFixtures.builtInMicrophone.name]
-    let (afterEnd, ending) = Self.take(memory, .decide, on: ended)
+    let (afterEnd, ending) = Self.take(
+      memory, .decide(leavingFollowersToTheDefault: false), on: ended)
     memory = afterEnd
     #expect(ending?.callPhase == .ending)
     #expect(memory.calls.endedAt == 110)
@@ -82,7 +85,8 @@ struct EngineStepTests {
 
     // 2 s later: the profile it had goes back; once switched, forgotten.
     ended.now = 112
-    let (afterCall, givingBack) = Self.take(memory, .decide, on: ended)
+    let (afterCall, givingBack) = Self.take(
+      memory, .decide(leavingFollowersToTheDefault: false), on: ended)
     memory = afterCall
     let giveBack = try #require(givingBack?.profileRequests.first)
     #expect(giveBack.purpose == .afterCall)

@@ -162,14 +162,11 @@ extension EngineLoop {
       : lastSnapshot?.outputs.first { $0.name == match.name }?.isAvailable
         == false
     if unavailable { throw .unavailable(match.name) }
-    let now = clock.now().timeIntervalSince1970
-    tracking.choose(match.name, isInput: match.isInput, at: now)
+    let effects = step(.choose(device: match.name, isInput: match.isInput))
     logger.info(
       "The person chose a device with acctl",
       metadata: ["route.device": match.name])
-    if !match.isInput {
-      publishManualChoice(ManualChoice(output: match.name, at: now), on: mirror)
-    }
+    carryOut(effects)
     return (match.name, match.isInput)
   }
 
@@ -178,13 +175,12 @@ extension EngineLoop {
   ///
   /// - Returns: The devices that were chosen.
   public func forgetChoices() -> [String] {
-    let forgotten = tracking.forgetManualChoices()
-    if !forgotten.isEmpty {
-      logger.info(
-        "The person's choices were forgotten",
-        metadata: ["route.devices": forgotten.joined(separator: ",")])
+    let effects = step(.forgetChoices)
+    carryOut(effects)
+    for case .routing(.choicesForgotten(let devices)) in effects {
+      return devices
     }
-    return forgotten
+    return []
   }
 
 }

@@ -20,20 +20,23 @@ struct RouteSending {
   var reason: RouteReason
   /// The server's state it was decided on.
   var mirror: ServerMirror
-  /// The default output sent, if any.
-  var defaultChange: String?
-  /// The default input sent, if any.
-  var inputChange: String?
+  /// What the step decided to send.
+  var send: RouteSend
   /// The call's input before the decision, restored if the server refuses
   /// the new one.
   var callInputBefore: String?
-  /// Every move decided and not already sent.
-  var moves: [StreamMove]
-  /// The moves left to the default change, sent only for the streams it
-  /// did not carry.
-  var carried: [StreamMove]
   /// The moves sent so far, in the order of the results.
   var sentMoves: [StreamMove]
+
+  /// The default output sent, if any.
+  var defaultChange: String? { send.defaultChange }
+  /// The default input sent, if any.
+  var inputChange: String? { send.inputChange }
+  /// The moves left to the default change, sent only for the streams it
+  /// did not carry.
+  var carried: [StreamMove] {
+    send.moves.filter { send.carried.contains($0.stream) }
+  }
 }
 
 /// A phase of the router's loop: it waits for a state of the sound server.

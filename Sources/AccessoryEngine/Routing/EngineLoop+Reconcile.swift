@@ -45,12 +45,10 @@ extension EngineLoop {
     let current = engine.versionedRegistry
     let registered = registered(in: current)
     let classes = headphoneClasses.addresses
-    tracking.notePresence(
-      of: registered.addresses, sinks: mirror.sinks,
-      headphonesByBlueZ: classes,
-      defaultOutput: tracking.outputs.decidingOn(
-        mirror.serverInfo.defaultSinkName),
-      reappearGrace: policy.reappearGraceSeconds, now: now)
+    let server = ServerView(
+      mirror: mirror, registered: registered.addresses,
+      headphonesByBlueZ: classes)
+    _ = step(.presence, EngineView(server: server), policy: policy, now: now)
     let accessories: [Accessory]
     if let cached = accessoriesCache, cached.generation == current.generation,
       cached.presence == tracking.presence
@@ -68,12 +66,11 @@ extension EngineLoop {
       tracking: tracking, headphonesByBlueZ: classes,
       hostAddresses: hostAddresses, now: now)
     let callInputBefore = rules.calls.input
-    let (next, effects) = EngineRules.step(
-      rules, EngineView(snapshot: built), .decide, policy, now: now)
-    rules = next
-    guard case .route(let decision, let snapshot)? = effects.first else {
-      return pending
-    }
+    let effects = step(
+      .decide(leavingFollowersToTheDefault: leavingFollowersToTheDefault),
+      EngineView(snapshot: built, server: server), policy: policy, now: now)
+    guard case .route(let decision, let snapshot, let send)? = effects.first
+    else { return pending }
     if decisionCount > decisionsAtPassStart { decisionsBeyondOneAPass += 1 }
     decisionCount += 1
     lastSnapshot = snapshot
@@ -82,31 +79,18 @@ extension EngineLoop {
     reconsiderAt = decision.reconsiderAt.map {
       Date(timeIntervalSince1970: $0 + 0.001)
     }
-    // Changes already sent and not yet seen are not sent again: a server
-    // event that shows an earlier state would otherwise repeat them.
-    let defaultChange =
-      decision.defaultChange == tracking.expectedDefault
-      ? nil : decision.defaultChange
-    let moves = decision.moves.filter {
-      tracking.expectedMoves[$0.stream] != $0.to
-    }
-    let inputChange =
-      decision.defaultInputChange == tracking.expectedDefaultInput
-      ? nil : decision.defaultInputChange
+    // The step sent only what was not sent already and not yet seen.
     let record = DecisionRecord(
       decidedAt: decidedAt, trigger: reason, snapshot: snapshot,
       policy: policy, decision: decision,
-      sentDefault: defaultChange != nil, sentMoves: moves.count,
-      sentProfiles: !decision.profileRequests.isEmpty,
-      sentInput: inputChange != nil)
+      sentDefault: send.defaultChange != nil, sentMoves: send.moves.count,
+      sentProfiles: !send.profiles.isEmpty,
+      sentInput: send.inputChange != nil)
     keep(record)
-    if decision.reassertsDefault, let target = decision.target {
-      await makeTheServerForgetTheGoneOutput(keeping: target)
+    if let reassertion = send.reassert {
+      await reassert(reassertion)
     }
-    guard
-      defaultChange != nil || !moves.isEmpty
-        || !decision.profileRequests.isEmpty || inputChange != nil
-    else {
+    guard send.sendsSomething else {
       pending = false
       return false
     }
@@ -117,29 +101,19 @@ extension EngineLoop {
     // which of them stayed behind, pinned: sending them at once would only
     // busy the server while every client that follows it asks what
     // changed.
-    let carried =
-      leavingFollowersToTheDefault
-      ? Self.movesCarriedByDefault(moves, to: defaultChange, on: mirror) : []
     let sending = RouteSending(
-      record: record, reason: reason, mirror: mirror,
-      defaultChange: defaultChange, inputChange: inputChange,
-      callInputBefore: callInputBefore, moves: moves,
-      carried: moves.filter { carried.contains($0.stream) },
-      sentMoves: moves.filter { !carried.contains($0.stream) })
+      record: record, reason: reason, mirror: mirror, send: send,
+      callInputBefore: callInputBefore,
+      sentMoves: send.moves.filter { !send.carried.contains($0.stream) })
     let batch = ServerBatch(
-      cardProfiles: decision.profileRequests.map {
+      cardProfiles: send.profiles.map {
         .init(cardName: $0.card, profileName: $0.profile)
       },
-      defaultSink: defaultChange,
-      defaultSource: inputChange,
+      defaultSink: send.defaultChange,
+      defaultSource: send.inputChange,
       moves: sending.sentMoves.map {
         .init(sinkInput: $0.stream, sink: $0.to)
       })
-    if let defaultChange { tracking.sendDefault(defaultChange, at: now) }
-    if let inputChange {
-      tracking.sendDefault(inputChange, isInput: true, at: now)
-    }
-    for move in moves { tracking.expectedMoves[move.stream] = move.to }
     logger.debug(
       "Sending a batch",
       metadata: [
@@ -153,11 +127,13 @@ extension EngineLoop {
       conclude(sending, .failure(error))
       return pending
     }
-    guard !sending.carried.isEmpty else {
+    guard !send.carried.isEmpty else {
       conclude(sending, .success(result))
       return pending
     }
-    if case .success = result.defaultSink, let defaultChange {
+    if case .success = result.defaultSink,
+      let defaultChange = send.defaultChange
+    {
       // The loop goes on once the server shows the new default.
       awaiting = LoopPhase(
         until: clock.now().addingTimeInterval(Self.followingDefaultLimit),
@@ -205,41 +181,32 @@ extension EngineLoop {
   ) {
     let decision = sending.record.decision
     let reason = sending.reason
-    // Only what this route set is forgotten again: the states taken in
-    // since may already have settled some.
-    func forgetOwn(_ moves: [StreamMove]) {
-      for move in moves where tracking.expectedMoves[move.stream] == move.to {
-        tracking.expectedMoves[move.stream] = nil
-      }
-    }
+    let send = sending.send
     switch outcome {
     case .success(let result):
       // Whatever failed is not expected any more; whatever was sent is
       // checked for once the server has had time to show it.
-      if case .failure = result.defaultSink, let change = sending.defaultChange
-      {
-        tracking.forgetExpectedDefault(change)
-      }
-      var inputRefused = false
-      if case .failure = result.defaultSource,
-        let change = sending.inputChange
-      {
-        tracking.forgetExpectedDefaultInput(change)
-        inputRefused = change == decision.callInput
-      }
-      takeAnswer(
-        sending,
-        profilesSwitched: result.cardProfiles.map {
-          if case .success = $0 { true } else { false }
-        }, callInputRefused: inputRefused)
       let refusedMoves = zip(sending.sentMoves, result.moves).compactMap {
         move, outcome in
         if case .failure = outcome { move } else { nil }
       }
-      forgetOwn(refusedMoves)
       var defaultRefused = false
       if case .failure = result.defaultSink { defaultRefused = true }
-      routeRefused = defaultRefused || !refusedMoves.isEmpty
+      var inputRefused = false
+      if case .failure = result.defaultSource { inputRefused = true }
+      _ = step(
+        .routeConcluded(
+          RouteConclusion(
+            send: send, defaultRefused: defaultRefused,
+            inputRefused: inputRefused, refusedMoves: refusedMoves)),
+        policy: sending.record.policy)
+      takeAnswer(
+        sending,
+        profilesSwitched: result.cardProfiles.map {
+          if case .success = $0 { true } else { false }
+        },
+        callInputRefused: inputRefused && send.inputChange != nil
+          && send.inputChange == decision.callInput)
       confirmAt = clock.now().addingTimeInterval(Self.confirmationDelay)
       for error in result.errors {
         logger.warning(
@@ -250,18 +217,13 @@ extension EngineLoop {
       }
       pending = false
     case .failure(let error):
-      if let change = sending.defaultChange {
-        tracking.forgetExpectedDefault(change)
-      }
-      if let change = sending.inputChange {
-        tracking.forgetExpectedDefaultInput(change)
-      }
+      _ = step(
+        .routeConcluded(RouteConclusion(send: send, failedWhole: true)),
+        policy: sending.record.policy)
       takeAnswer(
         sending, profilesSwitched: [],
-        callInputRefused: sending.inputChange != nil
-          && sending.inputChange == decision.callInput)
-      forgetOwn(sending.moves)
-      routeRefused = false
+        callInputRefused: send.inputChange != nil
+          && send.inputChange == decision.callInput)
       pending = true
       logger.warning(
         "Cannot apply the route now; it is pending",
@@ -362,51 +324,41 @@ extension EngineLoop {
   ///   refused, to be decided again.
   func confirmSentChanges() async -> Bool {
     guard let mirror else { return false }
-    let output = tracking.expectedDefault.flatMap {
-      mirror.defaultSinkName == $0 ? nil : $0
-    }
-    let input = tracking.expectedDefaultInput.flatMap {
-      mirror.defaultSourceName == $0 ? nil : $0
-    }
-    if output != nil || input != nil {
-      logger.warning(
-        "The sound server did not report the new default; refreshing",
-        metadata: [
-          "route.output": output ?? "reported",
-          "route.input": input ?? "reported",
-        ])
-      if let output {
-        tracking.expectedDefault = nil
-        defaultAwaitingFreshMirror = output
+    let effects = step(
+      .confirmDue,
+      EngineView(server: ServerView(mirror: mirror, registered: [])))
+    for case .routing(let notice) in effects {
+      switch notice {
+      case .defaultsNotShown(let output, let input):
+        logger.warning(
+          "The sound server did not report the new default; refreshing",
+          metadata: [
+            "route.output": output ?? "reported",
+            "route.input": input ?? "reported",
+          ])
+        // The fresh state routes again; the stale one is not decided on.
+        await link.reconnect()
+        awaiting = LoopPhase(
+          until: clock.now().addingTimeInterval(Self.freshMirrorLimit),
+          awaited: .anyState, then: .decideOnTheFreshState)
+        return false
+      case .routeNotCarriedOut:
+        guard let last = changes.last, last.resends >= Self.resendLimit
+        else { return true }
+        // Not in effect: reported as pending until a change makes the
+        // loop route again; states that route alike (a cork, its own
+        // mutes) still decide nothing.
+        resendingGaveUp = true
+        logger.warning(
+          "The sound server did not carry out the route \(last.resends + 1) "
+            + "times; it is pending until something changes",
+          metadata: ["route.output": last.output ?? "none"])
+        return false
+      default:
+        continue
       }
-      if let input {
-        tracking.expectedDefaultInput = nil
-        inputAwaitingFreshMirror = input
-      }
-      tracking.expectedMoves = [:]
-      // The fresh state routes again; the stale one is not decided on.
-      await link.reconnect()
-      awaiting = LoopPhase(
-        until: clock.now().addingTimeInterval(Self.freshMirrorLimit),
-        awaited: .anyState, then: .decideOnTheFreshState)
-      return false
     }
-    let refused = routeRefused
-    routeRefused = false
-    guard refused || !tracking.expectedMoves.isEmpty else { return false }
-    tracking.expectedMoves = [:]
-    if let last = changes.last, last.resends >= Self.resendLimit {
-      // Not in effect: reported as pending until a change makes the loop
-      // route again; states that route alike (a cork, its own mutes)
-      // still decide nothing.
-      resendingGaveUp = true
-      logger.warning(
-        "The sound server did not carry out the route \(last.resends + 1) "
-          + "times; it is pending until something changes",
-        metadata: ["route.output": last.output ?? "none"])
-      return false
-    }
-    return true
+    return false
   }
 
   /// Checks the defaults as a new client sees them, after streams left a
@@ -447,8 +399,10 @@ extension EngineLoop {
           && $0.sourceName == mirror.defaultSourceName
       }) ?? true
     else { return }
-    let moved = tracking.confirmMoves(streams)
-    announceMovedByThePerson(moved.sorted().filter { exists($0) })
+    carryOut(
+      step(
+        .personsMovesConfirmed(streams),
+        EngineView(server: ServerView(mirror: mirror, registered: []))))
   }
 
   /// Keeps a decision for `route --explain`: one that changed something,

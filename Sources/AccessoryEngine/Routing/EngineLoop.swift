@@ -75,7 +75,9 @@ public actor EngineLoop: Service {
   /// run as children of its task group.
   let chores = LoopChores()
 
-  var tracking = RouteTracking()
+  /// What routing remembers, as the step keeps it: read here, changed
+  /// only by the step.
+  var tracking: RouteTracking { rules.routing }
   var mirror: ServerMirror? {
     didSet { mirrorNumber += 1 }
   }
@@ -122,11 +124,8 @@ public actor EngineLoop: Service {
     Set(tracking.pins.filter { $0.value == .user }.keys)
       .subtracting(tracking.unconfirmedMoves)
   }
-  /// What the rules remember: the call's and the media's.
+  /// What the rules remember: routing's, the call's and the media's.
   var rules = EngineMemory()
-  /// The default input this router sent and had not seen when it asked
-  /// the link for a fresh mirror.
-  var inputAwaitingFreshMirror: String?
   var lastSnapshot: Snapshot?
   var lastDecision: Decision?
   var lastPolicy: Policy?
@@ -177,10 +176,6 @@ public actor EngineLoop: Service {
   var reconsiderAt: Date?
   /// When to check that the changes sent showed up.
   var confirmAt: Date?
-  /// Whether the server refused a default or a move of the last route
-  /// (PipeWire answers "No such entity" for an output it lists but cannot
-  /// take streams yet): the check sends the route again.
-  var routeRefused = false
   /// Whether the loop stopped sending again a route the server did not
   /// carry out (``resendLimit``): reported as pending until a state that
   /// routes differently, or a request, makes it route again.
@@ -206,10 +201,6 @@ public actor EngineLoop: Service {
   /// How many times in a row the loop sends a route again that the server
   /// did not carry out, before it waits for a change instead.
   package static let resendLimit = 5
-  /// The default this router sent and had not seen when it asked the link
-  /// for a fresh mirror: if the fresh mirror shows it, it is this router's
-  /// change, not the person's choice.
-  var defaultAwaitingFreshMirror: String?
   /// How long the router waits for the fresh state it asked for before it
   /// decides on what it has.
   static let freshMirrorLimit = 2.0
@@ -514,19 +505,14 @@ public actor EngineLoop: Service {
     case .connected(let mirror):
       // SoundServerLink logs the connection once, with the version.
       events.publish(.soundServer(.init(state: .connected)))
-      recognizeSentDefault(in: mirror)
-      // The fresh mirror answers the question either way.
-      defaultAwaitingFreshMirror = nil
-      inputAwaitingFreshMirror = nil
-      observe(mirror)
+      observe(mirror, fresh: true)
       return .serverConnected
     case .changed(let mirror):
       // A state that differs only in what no rule reads (a player's cork,
       // the engine's own mutes) is taken in, and decides nothing, unless
       // a route is pending.
       let routesAlike = self.mirror?.routesLike(mirror) ?? false
-      recognizeSentDefault(in: mirror)
-      observe(mirror)
+      observe(mirror, fresh: false)
       return routesAlike && !pending ? nil : .serverChanged
     case .disconnected(let error):
       if self.mirror != nil {
@@ -536,10 +522,7 @@ public actor EngineLoop: Service {
         events.publish(.soundServer(.init(state: .disconnected)))
       }
       mirror = nil
-      routeRefused = false
-      tracking.forgetConnection()
-      defaultAwaitingFreshMirror = nil
-      inputAwaitingFreshMirror = nil
+      _ = step(.serverLost)
       pending = lastDecision?.hasActions ?? false
       return nil
     }
@@ -549,13 +532,9 @@ public actor EngineLoop: Service {
   /// a registered accessory's output that went, which it still keeps as
   /// its configured default: setting a default replaces the configured
   /// one, and changes nothing that plays.
-  ///
-  /// - Parameter output: The default the server shows, which stays.
-  func makeTheServerForgetTheGoneOutput(
-    keeping output: String
-  ) async {
-    let gone = tracking.goneConfiguredOutput?.name ?? "?"
-    tracking.forgetGoneConfiguredOutput()
+  func reassert(_ reassertion: DefaultReassertion) async {
+    let gone = reassertion.forgotten ?? "?"
+    let output = reassertion.keeping
     let result = try? await link.apply(ServerBatch(defaultSink: output))
     if case .success? = result?.defaultSink {
       logger.info(
@@ -566,36 +545,6 @@ public actor EngineLoop: Service {
         "Could not set the default again: the server keeps a gone output",
         metadata: ["route.forgotten": gone, "route.output": output])
     }
-  }
-
-  /// After asking for a fresh mirror: a mirror that shows the default this
-  /// router sent shows its own change, not the person's choice.
-  func recognizeSentDefault(in mirror: ServerMirror) {
-    if let sent = inputAwaitingFreshMirror, mirror.defaultSourceName == sent {
-      inputAwaitingFreshMirror = nil
-      tracking.expectedDefaultInput = sent
-    }
-    guard let sent = defaultAwaitingFreshMirror,
-      mirror.defaultSinkName == sent
-    else { return }
-    defaultAwaitingFreshMirror = nil
-    tracking.expectedDefault = sent
-  }
-
-  /// The streams of `moves` that a default change to `newDefault` carries
-  /// by itself: on PulseAudio, those on the current default that move to
-  /// the new one (unless pinned, which only the server knows).
-  static func movesCarriedByDefault(
-    _ moves: [StreamMove], to newDefault: String?, on mirror: ServerMirror
-  ) -> Set<UInt32> {
-    guard let newDefault, !mirror.serverInfo.isPipeWire,
-      let oldDefault = mirror.defaultSink
-    else { return [] }
-    let onOldDefault = Set(
-      mirror.sinkInputs(onSinkNamed: oldDefault.name).map(\.index))
-    return Set(
-      moves.filter { $0.to == newDefault && onOldDefault.contains($0.stream) }
-        .map(\.stream))
   }
 
   /// Whether the mirror shows a stream on a sink; a stream that is gone
@@ -628,47 +577,78 @@ public actor EngineLoop: Service {
         .map { $0.address.description })
     let accessories = RegisteredAccessories(current.registry)
     registeredCache = (current.membership, addresses, accessories)
-    tracking.notePaired(
-      Set(current.registry.accessories.keys.lazy.map(\.description)))
+    _ = step(
+      .paired(Set(current.registry.accessories.keys.lazy.map(\.description))))
     return (addresses, accessories)
   }
 
-  func observe(_ mirror: ServerMirror) {
+  /// Takes in a state of the server: routing learns from it in the step,
+  /// and the loop carries out what it noticed.
+  ///
+  /// - Parameters:
+  ///   - mirror: The state.
+  ///   - fresh: Whether it is the first state of a new connection.
+  func observe(_ mirror: ServerMirror, fresh: Bool) {
     self.mirror = mirror
-    let registered = registeredAddresses
-    let choiceBefore = tracking.manualChoice
-    let inputChoiceBefore = tracking.inputs.manualChoice
-    let goneBefore = tracking.goneConfiguredOutput
-    tracking.observe(
-      server: mirror.serverInfo, sinks: mirror.sinks,
-      sinkInputs: mirror.sinkInputs, sources: mirror.sources,
-      sourceOutputs: mirror.sourceOutputs, accessories: registered,
-      headphonesByBlueZ: headphoneClasses.addresses,
-      reappearGrace: policies.policy.reappearGraceSeconds,
-      now: clock.now().timeIntervalSince1970)
-    if let gone = tracking.goneConfiguredOutput, gone != goneBefore {
-      logger.debug(
-        "The server keeps a gone output as its configured default",
-        metadata: [
-          "route.gone": gone.name,
-          "accessory.address": gone.accessory ?? "none",
-        ])
+    let view = ServerView(
+      mirror: mirror, registered: registeredAddresses,
+      headphonesByBlueZ: headphoneClasses.addresses)
+    carryOut(step(.serverState(fresh: fresh), EngineView(server: view)))
+  }
+
+  /// Steps the rules with one event, keeps their memory and returns the
+  /// effects, in order.
+  ///
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - view: The world at the event.
+  ///   - policy: The policy in force; the store's when nil.
+  ///   - now: The time of the event; the clock's when nil.
+  func step(
+    _ event: EngineEvent, _ view: EngineView = EngineView(),
+    policy: Policy? = nil, now: Double? = nil
+  ) -> [EngineEffect] {
+    let (next, effects) = EngineRules.step(
+      rules, view, event, policy ?? policies.policy,
+      now: now ?? clock.now().timeIntervalSince1970)
+    rules = next
+    return effects
+  }
+
+  /// Carries out what routing noticed; other effects are carried out
+  /// where their events are taken.
+  func carryOut(_ effects: [EngineEffect]) {
+    for case .routing(let notice) in effects {
+      switch notice {
+      case .goneOutputKept(let gone):
+        logger.debug(
+          "The server keeps a gone output as its configured default",
+          metadata: [
+            "route.gone": gone.name,
+            "accessory.address": gone.accessory ?? "none",
+          ])
+      case .outputChosen(let choice):
+        if let mirror { publishManualChoice(choice, on: mirror) }
+      case .inputChosen(let choice):
+        logger.info(
+          "The person chose the default input",
+          metadata: ["route.input": choice.output])
+      case .defaultsToCheck(let streams):
+        // Streams that left a default PipeWire shows unchanged are the
+        // person's only once a new client saw the same default.
+        streamsAwaitingDefaultCheck.formUnion(streams)
+      case .streamsMovedByThePerson(let streams):
+        announceMovedByThePerson(streams)
+      case .choicesForgotten(let devices):
+        guard !devices.isEmpty else { continue }
+        logger.info(
+          "The person's choices were forgotten",
+          metadata: ["route.devices": devices.joined(separator: ",")])
+      case .defaultsNotShown, .routeNotCarriedOut:
+        // The check that asked carries them out (confirmSentChanges).
+        continue
+      }
     }
-    if let choice = tracking.manualChoice, choice != choiceBefore {
-      publishManualChoice(choice, on: mirror)
-    }
-    if let choice = tracking.inputs.manualChoice, choice != inputChoiceBefore {
-      logger.info(
-        "The person chose the default input",
-        metadata: ["route.input": choice.output])
-    }
-    // Streams that left a default PipeWire shows unchanged are the
-    // person's only once a new client saw the same default.
-    streamsAwaitingDefaultCheck.formUnion(tracking.leftTheDefault)
-    announceMovedByThePerson(
-      tracking.movedByThePerson.filter {
-        !tracking.leftTheDefault.contains($0)
-      })
   }
 
   /// Tells the media rules of the streams the person moved.

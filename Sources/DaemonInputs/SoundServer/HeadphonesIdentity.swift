@@ -2,6 +2,7 @@
 // headphones by: a Bluetooth address, or a sound card's headphone jack.
 
 import AccessorySetupKit
+import SoundServerModel
 
 /// What identifies headphones whose output the engine guards: a Bluetooth
 /// address (`AA:BB:CC:DD:EE:FF`), or a sound card's headphone jack in use
@@ -73,4 +74,10 @@ public struct HeadphonesIdentity: Sendable, Hashable, Comparable, Codable,
   public static func < (a: Self, b: Self) -> Bool {
     a.description < b.description
   }
+}
+
+/// What identifies the headphones a sink plays on, for the media rules
+/// (``headphonesKey(of:)``).
+public func headphonesIdentity(of sink: Sink) -> HeadphonesIdentity? {
+  headphonesKey(of: sink).flatMap(HeadphonesIdentity.init)
 }

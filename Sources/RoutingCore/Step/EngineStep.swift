@@ -3,8 +3,15 @@
 // carries the effects out in their order and feeds back what came of them
 // as later events.
 
-/// What the rules remember between events: the call's and the media's.
-public struct EngineMemory: Sendable, Hashable {
+import SoundServerModel
+
+/// What the rules remember between events: routing's, the call's and the
+/// media's.
+public struct EngineMemory: Sendable {
+  /// What routing remembers of the sound server: the defaults used,
+  /// chosen and sent, pins, the outputs that came and went, the
+  /// headphones nobody registered.
+  public var routing = RouteTracking()
   /// What the call rules remember.
   public var calls = CallMemory()
   /// What the media rules remember.
@@ -21,33 +28,86 @@ public struct EngineView: Sendable {
   public var snapshot: Snapshot?
   /// What the media rules see, for ``EngineEvent/media(_:)``.
   public var media: MediaView?
+  /// The sound server's state, for ``EngineEvent/serverState``.
+  public var server: ServerView?
 
   /// Creates a view.
-  public init(snapshot: Snapshot? = nil, media: MediaView? = nil) {
+  public init(
+    snapshot: Snapshot? = nil, media: MediaView? = nil,
+    server: ServerView? = nil
+  ) {
     self.snapshot = snapshot
     self.media = media
+    self.server = server
+  }
+}
+
+/// A state of the sound server, with what routing reads beside it.
+public struct ServerView: Sendable {
+  /// The server's state.
+  public var mirror: ServerMirror
+  /// The registered accessories' normalized addresses.
+  public var registered: Set<String>
+  /// The Bluetooth devices BlueZ's class calls headphones.
+  public var headphonesByBlueZ: Set<String>
+
+  /// Creates a view of a state.
+  public init(
+    mirror: ServerMirror, registered: Set<String>,
+    headphonesByBlueZ: Set<String> = []
+  ) {
+    self.mirror = mirror
+    self.registered = registered
+    self.headphonesByBlueZ = headphonesByBlueZ
   }
 }
 
 /// One event the rules take.
 public enum EngineEvent: Sendable, Hashable {
   /// Something changed that may move the route: decide on the view's
-  /// snapshot.
-  case decide
+  /// snapshot, and send what was not sent already.
+  ///
+  /// `leavingFollowersToTheDefault`: on PulseAudio, leave the streams
+  /// that follow the default to the default change (the view's server
+  /// tells which).
+  case decide(leavingFollowersToTheDefault: Bool)
   /// What the sound server answered to the last route.
   case routeAnswered(RouteAnswer)
   /// An event of the media rules, on the view's media part.
   case media(MediaInput)
+  /// The sound server showed the view's state: routing learns from it.
+  /// `fresh`: the first state of a new connection.
+  case serverState(fresh: Bool)
+  /// Before a decision: which accessories' and headphones' outputs the
+  /// view's server shows now.
+  case presence
+  /// What the server answered to a route's defaults and moves.
+  case routeConcluded(RouteConclusion)
+  /// The time to check that what was sent shows in the view's server.
+  case confirmDue
+  /// Streams that left a default PipeWire showed unchanged are the
+  /// person's moves: a new client saw the same defaults.
+  case personsMovesConfirmed(Set<UInt32>)
+  /// The connection to the sound server was lost.
+  case serverLost
+  /// The accessories paired now, by normalized address.
+  case paired(Set<String>)
+  /// The person chose a device through a request (`output.choose`).
+  case choose(device: String, isInput: Bool)
+  /// The person asked to forget their choices of output and input.
+  case forgetChoices
 }
 
 /// What the engine does, in the order given.
 public enum EngineEffect: Sendable {
   /// Apply a decision: the route batch, the default input and the card
   /// profiles. `on` is the snapshot as decided on, with the call's memory
-  /// in it, for `route --explain`.
-  case route(Decision, on: Snapshot)
+  /// in it, for `route --explain`; `sending`, what goes to the server.
+  case route(Decision, on: Snapshot, sending: RouteSend)
   /// One of the media rules' effects.
   case media(MediaEffect)
+  /// Something routing noticed, to tell or to follow up.
+  case routing(RoutingNotice)
 }
 
 /// The rules of routing, calls and media, taken one event at a time.
@@ -68,7 +128,7 @@ public enum EngineRules {
   ) -> (EngineMemory, [EngineEffect]) {
     var memory = memory
     switch event {
-    case .decide:
+    case .decide(let leavingFollowers):
       guard var snapshot = view.snapshot else { return (memory, []) }
       memory.calls.note(snapshot, policy)
       snapshot.callProfiles = memory.calls.profiles
@@ -76,7 +136,10 @@ public enum EngineRules {
       snapshot.callInput = memory.calls.input
       let decision = decide(snapshot, policy, explaining: false)
       memory.calls.follow(decision, defaultInput: snapshot.defaultInput)
-      return (memory, [.route(decision, on: snapshot)])
+      let sending = RoutingRules.send(
+        decision, &memory.routing, server: view.server?.mirror,
+        leavingFollowers: leavingFollowers, now: now)
+      return (memory, [.route(decision, on: snapshot, sending: sending)])
     case .routeAnswered(let answer):
       memory.calls.record(answer)
       return (memory, [])
@@ -86,6 +149,11 @@ public enum EngineRules {
         memory.media, view, input, policy, now: now)
       memory.media = media
       return (memory, effects.map(EngineEffect.media))
+    case .serverState, .serverLost, .paired, .choose, .forgetChoices, .presence,
+      .routeConcluded, .confirmDue, .personsMovesConfirmed:
+      let notices = RoutingRules.step(
+        &memory.routing, view.server, event, policy, now: now)
+      return (memory, notices.map(EngineEffect.routing))
     }
   }
 }

@@ -2,7 +2,7 @@
 // part in routing, since when they are connected, and how a profile
 // switch, a disconnect and a registration change that.
 
-import AccessoryEngine
+import RoutingCore
 import SoundServerModel
 import Testing
 

@@ -3,8 +3,6 @@
 // part in routing as accessories that switch audio and report no
 // placement, from the moment they connect while accessoryd watches.
 
-import DaemonInputs
-import RoutingCore
 import SoundServerModel
 
 /// The headphones nobody registered that the router has seen, by identity
@@ -67,7 +65,7 @@ public struct UnregisteredHeadphones: Sendable, Hashable {
     let bluetooth = Set(sinks.lazy.compactMap(bluetoothAddress(of:)))
     defer { lastBluetooth = bluetooth }
     for sink in sinks where isHeadphones(sink, byBlueZ: byBlueZ) {
-      guard let identity = headphonesIdentity(of: sink)?.description,
+      guard let identity = headphonesKey(of: sink),
         !registered.contains(identity)
       else { continue }
       let isDefault = sink.name == defaultOutput

@@ -3,11 +3,6 @@
 // streams the person moved, and when accessories' outputs came and went.
 // Pure bookkeeping: the router feeds it server states and the clock.
 
-import AudioAccessoryKit
-import DaemonInputs
-import DaemonLifecycle
-import FoundationEssentials
-import RoutingCore
 import SoundServerModel
 
 /// What the router knows of one default, the output's or the input's:
@@ -312,6 +307,16 @@ public struct RouteTracking: Sendable {
   /// Since when each recording stream that is not corked has recorded: it
   /// started, or was last uncorked.
   public private(set) var recordingSince: [UInt32: Instant] = [:]
+  /// The default output this service sent that the server did not show
+  /// in time, while a fresh state from a new connection is awaited: if it
+  /// shows it, that is this service's own change, not the person's choice.
+  public internal(set) var awaitingFreshOutput: String?
+  /// The default input, likewise.
+  public internal(set) var awaitingFreshInput: String?
+  /// Whether the server refused a default or a move of the last route
+  /// (PipeWire answers "No such entity" for an output it lists but cannot
+  /// take streams on yet): the check sends the route again.
+  public internal(set) var routeRefused = false
 
   /// Defaults used before, most recent first (the current default is not
   /// in it).
@@ -728,6 +733,9 @@ public struct RouteTracking: Sendable {
   /// stay.
   public mutating func forgetConnection() {
     hasObserved = false
+    awaitingFreshOutput = nil
+    awaitingFreshInput = nil
+    routeRefused = false
     outputs.forgetConnection()
     inputs.forgetConnection()
     lastStreamSinks = [:]

@@ -1,13 +1,11 @@
 // What the service knows of the sound server at one moment: the lists that
-// SoundServerLink keeps up to date from the server's events.
-
-import DaemonLifecycle
-import SoundServerModel
+// the link keeps up to date from the server's events; and what a sink's
+// properties say of it (a Bluetooth address, headphones, a jack in use).
 
 /// A copy of the sound server's state: its identity and defaults, sinks,
 /// playback streams, sources, recording streams and cards.
 ///
-/// A mirror is a plain value. ``SoundServerLink`` publishes a new one each
+/// A mirror is a plain value. The link to the server publishes a new one each
 /// time the server reports a change, so a mirror never changes under its
 /// reader.
 public struct ServerMirror: Sendable, Hashable {
@@ -180,7 +178,7 @@ public let wiredHeadphonesPrefix = "jack:"
 /// - Parameters:
 ///   - sink: The sink.
 ///   - byBlueZ: The Bluetooth devices BlueZ's class calls headphones
-///     (``BlueZHeadphoneClasses``), for sinks whose properties say nothing.
+///     (the daemon's `BlueZHeadphoneClasses`), for sinks whose properties say nothing.
 public func isHeadphones(_ sink: Sink, byBlueZ: Set<String> = []) -> Bool {
   isBluetoothHeadphones(properties: sink.properties, byBlueZ: byBlueZ)
     || wiredHeadphonesJack(of: sink) != nil
@@ -200,18 +198,17 @@ public func wiredHeadphonesJack(of sink: Sink) -> SinkPort? {
   return port
 }
 
-/// What identifies the headphones a sink plays on, for the media rules.
+/// The text that identifies the headphones a sink plays on.
 ///
-/// It is the Bluetooth address, or, for a headphone jack in use, `jack:`
-/// and the sink's name. A jack pulled (the active port is no longer the
-/// jack, or it is unplugged) leaves the sink without one, as if the
-/// headphones' output had gone.
-public func headphonesIdentity(of sink: Sink) -> HeadphonesIdentity? {
-  if let address = bluetoothAddress(of: sink) {
-    return HeadphonesIdentity(address)
-  }
+/// It is the Bluetooth address, or, for a headphone jack in use,
+/// ``wiredHeadphonesPrefix`` and the sink's name; nil for any other sink.
+/// A jack pulled (the active port is no longer the jack, or it is
+/// unplugged) leaves the sink without one, as if the headphones' output
+/// had gone.
+public func headphonesKey(of sink: Sink) -> String? {
+  if let address = bluetoothAddress(of: sink) { return address }
   guard wiredHeadphonesJack(of: sink) != nil else { return nil }
-  return HeadphonesIdentity(jackOf: sink.name)
+  return wiredHeadphonesPrefix + sink.name
 }
 
 /// Whether a property list is a Bluetooth device worn on the head: one

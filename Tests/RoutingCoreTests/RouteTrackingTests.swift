@@ -1,9 +1,7 @@
 // The router's memory: manual choices, pins, history and outputs that come
 // and go, learned from successive server states.
 
-import AccessoryEngine
-import DaemonInputs
-import DaemonLifecycle
+import RoutingCore
 import SoundServerModel
 import Testing
 

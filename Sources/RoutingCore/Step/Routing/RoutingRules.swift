@@ -1,0 +1,336 @@
+// Routing's part of the step: what it learns from the sound server's
+// states and the person's requests, and what it noticed there.
+
+import SoundServerModel
+
+/// What routing noticed while it took an event in: the engine tells it,
+/// or follows it up.
+public enum RoutingNotice: Sendable, Hashable {
+  /// The server keeps an output that went as its configured default.
+  case goneOutputKept(GoneConfiguredOutput)
+  /// The person chose the default output: on the server, or by a request.
+  case outputChosen(ManualChoice)
+  /// The person chose the default input on the server.
+  case inputChosen(ManualChoice)
+  /// Streams left a default that PipeWire shows unchanged: they are the
+  /// person's moves only once a new client saw the same defaults.
+  case defaultsToCheck(Set<UInt32>)
+  /// The person moved these streams, in the server's order.
+  case streamsMovedByThePerson([UInt32])
+  /// The person's choices were forgotten: the devices that were chosen.
+  case choicesForgotten([String])
+  /// The server did not show the defaults sent (PipeWire may not tell an
+  /// existing client): a fresh state is to be loaded.
+  case defaultsNotShown(output: String?, input: String?)
+  /// The server refused the last route, or never showed its moves: it is
+  /// to be decided and sent again.
+  case routeNotCarriedOut
+}
+
+/// Routing's rules for the events that change what it remembers.
+public enum RoutingRules {
+  /// Takes one event of the sound server or of the person's requests.
+  ///
+  /// - Parameters:
+  ///   - memory: What routing remembers, changed in place.
+  ///   - server: The server's state, for ``EngineEvent/serverState``.
+  ///   - event: The event.
+  ///   - policy: The policy in force.
+  ///   - now: The time, in seconds on the engine's clock.
+  /// - Returns: What routing noticed, in order.
+  static func step(
+    _ memory: inout RouteTracking, _ server: ServerView?, _ event: EngineEvent,
+    _ policy: Policy, now: Double
+  ) -> [RoutingNotice] {
+    switch event {
+    case .serverState(let fresh):
+      guard let server else { return [] }
+      recognizeSentDefaults(&memory, in: server.mirror, fresh: fresh)
+      return observe(&memory, server, policy, now: now)
+    case .presence:
+      guard let server else { return [] }
+      memory.notePresence(
+        of: server.registered, sinks: server.mirror.sinks,
+        headphonesByBlueZ: server.headphonesByBlueZ,
+        defaultOutput: memory.outputs.decidingOn(
+          server.mirror.serverInfo.defaultSinkName),
+        reappearGrace: policy.reappearGraceSeconds, now: now)
+      return []
+    case .routeConcluded(let conclusion):
+      conclude(conclusion, &memory)
+      return []
+    case .confirmDue:
+      guard let server else { return [] }
+      return confirm(&memory, server.mirror)
+    case .personsMovesConfirmed(let streams):
+      let present = Set(server?.mirror.sinkInputs.map(\.index) ?? [])
+      let moved = memory.confirmMoves(streams).sorted().filter {
+        present.contains($0)
+      }
+      return moved.isEmpty ? [] : [.streamsMovedByThePerson(moved)]
+    case .serverLost:
+      memory.forgetConnection()
+      return []
+    case .paired(let addresses):
+      memory.notePaired(addresses)
+      return []
+    case .choose(let device, let isInput):
+      memory.choose(device, isInput: isInput, at: now)
+      return isInput
+        ? [] : [.outputChosen(ManualChoice(output: device, at: now))]
+    case .forgetChoices:
+      return [.choicesForgotten(memory.forgetManualChoices())]
+    case .decide, .routeAnswered, .media:
+      return []
+    }
+  }
+
+  /// Learns from a state of the server.
+  private static func observe(
+    _ memory: inout RouteTracking, _ server: ServerView, _ policy: Policy,
+    now: Double
+  ) -> [RoutingNotice] {
+    let mirror = server.mirror
+    let choiceBefore = memory.manualChoice
+    let inputChoiceBefore = memory.inputs.manualChoice
+    let goneBefore = memory.goneConfiguredOutput
+    memory.observe(
+      server: mirror.serverInfo, sinks: mirror.sinks,
+      sinkInputs: mirror.sinkInputs, sources: mirror.sources,
+      sourceOutputs: mirror.sourceOutputs, accessories: server.registered,
+      headphonesByBlueZ: server.headphonesByBlueZ,
+      reappearGrace: policy.reappearGraceSeconds, now: now)
+    var notices: [RoutingNotice] = []
+    if let gone = memory.goneConfiguredOutput, gone != goneBefore {
+      notices.append(.goneOutputKept(gone))
+    }
+    if let choice = memory.manualChoice, choice != choiceBefore {
+      notices.append(.outputChosen(choice))
+    }
+    if let choice = memory.inputs.manualChoice, choice != inputChoiceBefore {
+      notices.append(.inputChosen(choice))
+    }
+    if !memory.leftTheDefault.isEmpty {
+      notices.append(.defaultsToCheck(memory.leftTheDefault))
+    }
+    let moved = memory.movedByThePerson.filter {
+      !memory.leftTheDefault.contains($0)
+    }
+    if !moved.isEmpty { notices.append(.streamsMovedByThePerson(moved)) }
+    return notices
+  }
+}
+
+/// What a route sends: a decision's changes, less those already sent and
+/// not yet seen (a state that shows an earlier moment would otherwise
+/// repeat them).
+public struct RouteSend: Sendable, Hashable {
+  /// The default output to send, if any.
+  public var defaultChange: String?
+  /// The default input to send, if any.
+  public var inputChange: String?
+  /// Every move decided and not already sent.
+  public var moves: [StreamMove]
+  /// The streams of ``moves`` a default change carries by itself (on
+  /// PulseAudio, those on the old default): moved only if they stay
+  /// behind.
+  public var carried: Set<UInt32>
+  /// The card profiles to switch, first.
+  public var profiles: [ProfileRequest]
+  /// The default set again so that the server forgets a gone output it
+  /// keeps as its configured default.
+  public var reassert: DefaultReassertion?
+
+  /// Whether the route sends anything to the server.
+  public var sendsSomething: Bool {
+    defaultChange != nil || !moves.isEmpty || !profiles.isEmpty
+      || inputChange != nil
+  }
+}
+
+/// A default set again, changing nothing that plays: setting a default
+/// replaces the configured one, so the server forgets a gone output it
+/// kept as its configured default (and would make the default again when
+/// it comes back).
+public struct DefaultReassertion: Sendable, Hashable {
+  /// The default the server shows, which stays.
+  public var keeping: String
+  /// The gone output forgotten, if known.
+  public var forgotten: String?
+}
+
+/// What the server answered to a route, as routing remembers it.
+public struct RouteConclusion: Sendable, Hashable {
+  /// What was sent.
+  public var send: RouteSend
+  /// Whether the batch failed whole (the server went away): nothing of it
+  /// is expected any more.
+  public var failedWhole: Bool
+  /// Whether the server refused the default output.
+  public var defaultRefused: Bool
+  /// Whether the server refused the default input.
+  public var inputRefused: Bool
+  /// The moves the server refused.
+  public var refusedMoves: [StreamMove]
+
+  /// Creates a conclusion.
+  public init(
+    send: RouteSend, failedWhole: Bool = false, defaultRefused: Bool = false,
+    inputRefused: Bool = false, refusedMoves: [StreamMove] = []
+  ) {
+    self.send = send
+    self.failedWhole = failedWhole
+    self.defaultRefused = defaultRefused
+    self.inputRefused = inputRefused
+    self.refusedMoves = refusedMoves
+  }
+}
+
+extension RoutingRules {
+  /// What a decision sends, remembered as sent: the echo filter.
+  ///
+  /// - Parameters:
+  ///   - decision: The decision.
+  ///   - memory: What routing remembers; the defaults and moves sent are
+  ///     expected from now on.
+  ///   - server: The state decided on, for the moves a default carries.
+  ///   - leavingFollowers: On PulseAudio, whether to leave the streams
+  ///     that follow the default to the default change.
+  ///   - now: The time of the decision.
+  static func send(
+    _ decision: Decision, _ memory: inout RouteTracking, server: ServerMirror?,
+    leavingFollowers: Bool, now: Double
+  ) -> RouteSend {
+    let defaultChange =
+      decision.defaultChange == memory.expectedDefault
+      ? nil : decision.defaultChange
+    let moves = decision.moves.filter {
+      memory.expectedMoves[$0.stream] != $0.to
+    }
+    let inputChange =
+      decision.defaultInputChange == memory.expectedDefaultInput
+      ? nil : decision.defaultInputChange
+    var reassert: DefaultReassertion?
+    if decision.reassertsDefault, let target = decision.target {
+      reassert = DefaultReassertion(
+        keeping: target, forgotten: memory.goneConfiguredOutput?.name)
+      memory.forgetGoneConfiguredOutput()
+    }
+    let carried =
+      leavingFollowers
+      ? movesCarriedByDefault(moves, to: defaultChange, on: server) : []
+    let send = RouteSend(
+      defaultChange: defaultChange, inputChange: inputChange, moves: moves,
+      carried: carried, profiles: decision.profileRequests, reassert: reassert)
+    guard send.sendsSomething else { return send }
+    if let defaultChange { memory.sendDefault(defaultChange, at: now) }
+    if let inputChange {
+      memory.sendDefault(inputChange, isInput: true, at: now)
+    }
+    for move in moves { memory.expectedMoves[move.stream] = move.to }
+    return send
+  }
+
+  /// The streams of `moves` that a default change to `newDefault` carries
+  /// by itself: on PulseAudio, those on the current default that move to
+  /// the new one (unless pinned, which only the server knows).
+  static func movesCarriedByDefault(
+    _ moves: [StreamMove], to newDefault: String?, on mirror: ServerMirror?
+  ) -> Set<UInt32> {
+    guard let mirror, let newDefault, !mirror.serverInfo.isPipeWire,
+      let oldDefault = mirror.defaultSink
+    else { return [] }
+    let onOldDefault = Set(
+      mirror.sinkInputs(onSinkNamed: oldDefault.name).map(\.index))
+    return Set(
+      moves.filter { $0.to == newDefault && onOldDefault.contains($0.stream) }
+        .map(\.stream))
+  }
+
+  /// Forgets what the server refused of a route, or all of it when the
+  /// batch failed whole: only what this route set, since the states taken
+  /// in meanwhile may already have settled some.
+  static func conclude(
+    _ conclusion: RouteConclusion, _ memory: inout RouteTracking
+  ) {
+    let send = conclusion.send
+    func forgetOwn(_ moves: [StreamMove]) {
+      for move in moves where memory.expectedMoves[move.stream] == move.to {
+        memory.expectedMoves[move.stream] = nil
+      }
+    }
+    if conclusion.failedWhole {
+      if let change = send.defaultChange {
+        memory.forgetExpectedDefault(change)
+      }
+      if let change = send.inputChange {
+        memory.forgetExpectedDefaultInput(change)
+      }
+      forgetOwn(send.moves)
+      memory.routeRefused = false
+      return
+    }
+    if conclusion.defaultRefused, let change = send.defaultChange {
+      memory.forgetExpectedDefault(change)
+    }
+    if conclusion.inputRefused, let change = send.inputChange {
+      memory.forgetExpectedDefaultInput(change)
+    }
+    forgetOwn(conclusion.refusedMoves)
+    memory.routeRefused =
+      conclusion.defaultRefused || !conclusion.refusedMoves.isEmpty
+  }
+
+  /// Checks, once the server has had time, that what was sent showed up.
+  static func confirm(
+    _ memory: inout RouteTracking, _ mirror: ServerMirror
+  ) -> [RoutingNotice] {
+    let output = memory.expectedDefault.flatMap {
+      mirror.defaultSinkName == $0 ? nil : $0
+    }
+    let input = memory.expectedDefaultInput.flatMap {
+      mirror.defaultSourceName == $0 ? nil : $0
+    }
+    if output != nil || input != nil {
+      if let output {
+        memory.expectedDefault = nil
+        memory.awaitingFreshOutput = output
+      }
+      if let input {
+        memory.expectedDefaultInput = nil
+        memory.awaitingFreshInput = input
+      }
+      memory.expectedMoves = [:]
+      return [.defaultsNotShown(output: output, input: input)]
+    }
+    let refused = memory.routeRefused
+    memory.routeRefused = false
+    guard refused || !memory.expectedMoves.isEmpty else { return [] }
+    memory.expectedMoves = [:]
+    return [.routeNotCarriedOut]
+  }
+
+  /// Before a state is learnt from: one that shows a default sent and not
+  /// shown in time shows this service's own change; the first state of a
+  /// new connection answers the question either way.
+  static func recognizeSentDefaults(
+    _ memory: inout RouteTracking, in mirror: ServerMirror, fresh: Bool
+  ) {
+    if let sent = memory.awaitingFreshInput,
+      mirror.defaultSourceName == sent
+    {
+      memory.awaitingFreshInput = nil
+      memory.expectedDefaultInput = sent
+    }
+    if let sent = memory.awaitingFreshOutput,
+      mirror.defaultSinkName == sent
+    {
+      memory.awaitingFreshOutput = nil
+      memory.expectedDefault = sent
+    }
+    if fresh {
+      memory.awaitingFreshOutput = nil
+      memory.awaitingFreshInput = nil
+    }
+  }
+}

@@ -1,0 +1,216 @@
+// Routing's part of the engine's step, as pure scenarios: the step learns
+// from the server's states, sends only what it has not sent, forgets what
+// the server refused, and tells its own late default from the person's
+// choice. No server, no clock.
+
+import RoutingCore
+import SoundServerModel
+import Testing
+
+@Suite("The engine's step: routing's memory and the echo filter")
+struct RoutingStepTests {
+  static let speaker = Sink(
+    index: 0, name: "speaker", description: "Speaker", properties: [:],
+    ports: [], activePortName: nil, state: .running, isMuted: false)
+  static let buds = Sink(
+    index: 1, name: "bluez_output.AA_BB_CC_DD_EE_01.1",
+    description: "Buds",
+    properties: [
+      "api.bluez5.address": "AA:BB:CC:DD:EE:01",
+      "device.form_factor": "headphone",
+    ],
+    ports: [], activePortName: nil, state: .running, isMuted: false)
+  static let music = SinkInput(
+    index: 7, sinkIndex: 0, properties: [:], isCorked: false, isMuted: false)
+
+  /// A state of the server with the speaker and the buds.
+  static func state(
+    default name: String, streamOn sink: UInt32 = 0, pipeWire: Bool = true
+  ) -> ServerMirror {
+    var stream = music
+    stream.sinkIndex = sink
+    return ServerMirror(
+      serverInfo: ServerInfo(
+        serverName: pipeWire ? "PulseAudio (on PipeWire 1.4.2)" : "pulseaudio",
+        serverVersion: "16.1", defaultSinkName: name, hostName: "h",
+        userName: "u"),
+      sinks: [speaker, buds], sinkInputs: [stream], cards: [])
+  }
+
+  /// Steps one event on a state and returns the effects.
+  static func take(
+    _ memory: inout EngineMemory, _ event: EngineEvent, on state: ServerMirror,
+    snapshot: Snapshot? = nil, at now: Double
+  ) -> [EngineEffect] {
+    let (next, effects) = EngineRules.step(
+      memory,
+      EngineView(
+        snapshot: snapshot, server: ServerView(mirror: state, registered: [])),
+      event, Policy(), now: now)
+    memory = next
+    return effects
+  }
+
+  /// A snapshot whose decision makes the buds the default and moves the
+  /// stream to them.
+  static func decidingForTheBuds(now: Double) -> Snapshot {
+    Snapshot(
+      accessories: [
+        Accessory(
+          address: "AA:BB:CC:DD:EE:01", name: "Buds", placement: .inEar,
+          placementChangedAt: 0.5, connectionChangedAt: 0.5, registeredAt: 0)
+      ],
+      outputs: [
+        Output(name: speaker.name, description: "Speaker"),
+        Output(
+          name: buds.name, description: "Buds",
+          properties: buds.properties, accessory: "AA:BB:CC:DD:EE:01",
+          isHeadphones: true),
+      ],
+      streams: [Stream(id: 7, output: speaker.name, role: "music")],
+      defaultOutput: speaker.name, now: now)
+  }
+
+  /// What routing noticed, in order.
+  static func notices(_ effects: [EngineEffect]) -> [RoutingNotice] {
+    effects.compactMap {
+      if case .routing(let notice) = $0 { notice } else { nil }
+    }
+  }
+
+  /// Takes in the first state, then decides for the buds on it: what the
+  /// route sends.
+  static func connectAndDecide(
+    _ memory: inout EngineMemory, on state: ServerMirror,
+    leavingFollowers: Bool = false
+  ) throws -> RouteSend {
+    _ = take(&memory, .serverState(fresh: true), on: state, at: 1)
+    return try decideForTheBuds(
+      &memory, on: state, leavingFollowers: leavingFollowers, at: 2)
+  }
+
+  /// Decides for the buds on a state: what the route sends.
+  static func decideForTheBuds(
+    _ memory: inout EngineMemory, on state: ServerMirror,
+    leavingFollowers: Bool = false, at now: Double
+  ) throws -> RouteSend {
+    try #require(
+      sent(
+        take(
+          &memory, .decide(leavingFollowersToTheDefault: leavingFollowers),
+          on: state, snapshot: decidingForTheBuds(now: now), at: now)))
+  }
+
+  /// What a route sends, if the effects route.
+  static func sent(_ effects: [EngineEffect]) -> RouteSend? {
+    for case .route(_, _, let sending) in effects { return sending }
+    return nil
+  }
+
+  @Test("A route sent and not yet shown is not sent again")
+  func theEchoFilterKeepsWhatWasSent() throws {
+    var memory = EngineMemory()
+    let before = Self.state(default: Self.speaker.name)
+    let first = try Self.connectAndDecide(&memory, on: before)
+    #expect(first.defaultChange == Self.buds.name)
+    #expect(first.moves.map(\.stream) == [7])
+    #expect(memory.routing.expectedDefault == Self.buds.name)
+
+    // The server has not shown it yet: deciding again sends nothing.
+    let again = try Self.decideForTheBuds(&memory, on: before, at: 2.1)
+    #expect(!again.sendsSomething)
+
+    // Shown: this service's own change, not the person's choice.
+    let effects = Self.take(
+      &memory, .serverState(fresh: false),
+      on: Self.state(default: Self.buds.name, streamOn: 1), at: 2.2)
+    #expect(Self.notices(effects).isEmpty)
+    #expect(memory.routing.manualChoice == nil)
+  }
+
+  @Test("What the server refused is forgotten, and the check sends it again")
+  func aRefusedRouteIsSentAgain() throws {
+    var memory = EngineMemory()
+    let before = Self.state(default: Self.speaker.name)
+    let send = try Self.connectAndDecide(&memory, on: before)
+    _ = Self.take(
+      &memory,
+      .routeConcluded(
+        RouteConclusion(
+          send: send, defaultRefused: true, refusedMoves: send.moves)),
+      on: before, at: 2.05)
+    #expect(memory.routing.expectedDefault == nil)
+    #expect(memory.routing.expectedMoves.isEmpty)
+    #expect(memory.routing.routeRefused)
+
+    let check = Self.take(&memory, .confirmDue, on: before, at: 3.5)
+    #expect(Self.notices(check) == [.routeNotCarriedOut])
+    #expect(!memory.routing.routeRefused)
+
+    // Decided again, it is sent whole.
+    let resent = try Self.decideForTheBuds(&memory, on: before, at: 3.6)
+    #expect(resent.defaultChange == Self.buds.name)
+  }
+
+  @Test(
+    "A default sent that the server shows only to a new client is this service's, not the person's"
+  )
+  func aLateDefaultIsRecognizedInTheFreshState() throws {
+    var memory = EngineMemory()
+    let before = Self.state(default: Self.speaker.name)
+    let send = try Self.connectAndDecide(&memory, on: before)
+    _ = Self.take(
+      &memory, .routeConcluded(RouteConclusion(send: send)), on: before,
+      at: 2.05)
+
+    // PipeWire did not tell this client: the check asks for a fresh state.
+    let check = Self.take(&memory, .confirmDue, on: before, at: 3.5)
+    #expect(
+      Self.notices(check) == [
+        .defaultsNotShown(output: Self.buds.name, input: nil)
+      ])
+    #expect(memory.routing.expectedDefault == nil)
+    #expect(memory.routing.awaitingFreshOutput == Self.buds.name)
+
+    // The fresh state shows it: recognized as sent, no choice noticed.
+    let fresh = Self.take(
+      &memory, .serverState(fresh: true),
+      on: Self.state(default: Self.buds.name, streamOn: 1), at: 3.7)
+    #expect(Self.notices(fresh).isEmpty)
+    #expect(memory.routing.manualChoice == nil)
+    #expect(memory.routing.awaitingFreshOutput == nil)
+  }
+
+  @Test("A default another program sets is the person's choice, told once")
+  func anotherProgramsDefaultIsNoticed() {
+    var memory = EngineMemory()
+    _ = Self.take(
+      &memory, .serverState(fresh: true),
+      on: Self.state(default: Self.speaker.name), at: 1)
+    let effects = Self.take(
+      &memory, .serverState(fresh: false),
+      on: Self.state(default: Self.buds.name), at: 5)
+    #expect(
+      Self.notices(effects) == [
+        .outputChosen(ManualChoice(output: Self.buds.name, at: 5))
+      ])
+    let again = Self.take(
+      &memory, .serverState(fresh: false),
+      on: Self.state(default: Self.buds.name), at: 6)
+    #expect(Self.notices(again).isEmpty)
+  }
+
+  @Test("On PulseAudio the default carries the streams on the old default")
+  func theDefaultCarriesItsFollowers() throws {
+    var memory = EngineMemory()
+    let before = Self.state(default: Self.speaker.name, pipeWire: false)
+    let send = try Self.connectAndDecide(
+      &memory, on: before, leavingFollowers: true)
+    #expect(send.carried == [7])
+    var onPipeWire = EngineMemory()
+    let pipeWire = Self.state(default: Self.speaker.name)
+    let direct = try Self.connectAndDecide(
+      &onPipeWire, on: pipeWire, leavingFollowers: true)
+    #expect(direct.carried.isEmpty)
+  }
+}
