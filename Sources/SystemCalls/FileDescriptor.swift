@@ -119,18 +119,7 @@ public struct FileDescriptor: ~Copyable, Sendable {
   /// - Parameter limit: The most bytes to read; a file with more fails
   ///   with `EFBIG` rather than filling memory.
   public func readToEnd(limit: Int = .max) throws(Errno) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = try Errno.check {
-        chunk.withUnsafeMutableBytes {
-          Glibc.read(rawValue, $0.baseAddress, $0.count)
-        }
-      }
-      guard count > 0 else { return bytes }
-      guard bytes.count + count <= limit else { throw .fileTooLarge }
-      bytes += chunk[..<count]
-    }
+    try WholeTransfers.readAll(rawValue, limit: limit).get()
   }
 
   // MARK: - Writing

@@ -56,14 +56,30 @@ public enum WholeTransfers {
   /// - Returns: Every byte, or nil if a read failed (``Errno/current``
   ///   holds why).
   public static func readToEnd(_ descriptor: Int32) -> [UInt8]? {
+    guard case .success(let bytes) = readAll(descriptor, limit: .max) else {
+      return nil
+    }
+    return bytes
+  }
+
+  /// Reads until the end of the file, going on after `EINTR`.
+  ///
+  /// - Returns: Every byte, or why not: the call's ``Errno``, or
+  ///   ``Errno/fileTooLarge`` past `limit` bytes.
+  static func readAll(
+    _ descriptor: Int32, limit: Int
+  ) -> Result<[UInt8], Errno> {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
       let count = Errno.retryingInterrupts {
         read(descriptor, &chunk, chunk.count)
       }
-      guard count >= 0 else { return nil }
-      guard count > 0 else { return bytes }
+      guard count >= 0 else { return .failure(Errno.current) }
+      guard count > 0 else { return .success(bytes) }
+      guard bytes.count + count <= limit else {
+        return .failure(.fileTooLarge)
+      }
       bytes += chunk[..<count]
     }
   }

@@ -17,7 +17,7 @@ struct EngineStepTests {
       memory, EngineView(snapshot: snapshot), event, Policy(),
       now: snapshot?.now ?? 0)
     let decisions = effects.compactMap {
-      if case .route(let decision, _, _) = $0 { decision } else { nil }
+      if case .route(let decision, _, _, _) = $0 { decision } else { nil }
     }
     return (next, decisions.first)
   }

@@ -101,9 +101,15 @@ struct RoutingStepTests {
           on: state, snapshot: decidingForTheBuds(now: now), at: now)))
   }
 
+  /// The server's answer to a route with no card profiles.
+  static func answer(_ conclusion: RouteConclusion) -> EngineEvent {
+    .routeAnswered(
+      RouteAnswer(profiles: [], profilesSwitched: [], routing: conclusion))
+  }
+
   /// What a route sends, if the effects route.
   static func sent(_ effects: [EngineEffect]) -> RouteSend? {
-    for case .route(_, _, let sending) in effects { return sending }
+    for case .route(_, _, let sending, _) in effects { return sending }
     return nil
   }
 
@@ -135,7 +141,7 @@ struct RoutingStepTests {
     let send = try Self.connectAndDecide(&memory, on: before)
     _ = Self.take(
       &memory,
-      .routeConcluded(
+      Self.answer(
         RouteConclusion(
           send: send, defaultRefused: true, refusedMoves: send.moves)),
       on: before, at: 2.05)
@@ -160,8 +166,7 @@ struct RoutingStepTests {
     let before = Self.state(default: Self.speaker.name)
     let send = try Self.connectAndDecide(&memory, on: before)
     _ = Self.take(
-      &memory, .routeConcluded(RouteConclusion(send: send)), on: before,
-      at: 2.05)
+      &memory, Self.answer(RouteConclusion(send: send)), on: before, at: 2.05)
 
     // PipeWire did not tell this client: the check asks for a fresh state.
     let check = Self.take(&memory, .confirmDue, on: before, at: 3.5)
@@ -212,5 +217,33 @@ struct RoutingStepTests {
     let direct = try Self.connectAndDecide(
       &onPipeWire, on: pipeWire, leavingFollowers: true)
     #expect(direct.carried.isEmpty)
+  }
+
+  @Test("An echo that changes nothing is not what route --explain shows")
+  func theExplainedDecisionIsTheStepsChoice() throws {
+    var memory = EngineMemory()
+    let before = Self.state(default: Self.speaker.name)
+    _ = Self.take(&memory, .serverState(fresh: true), on: before, at: 1)
+    func explained(_ event: EngineEvent, at now: Double) -> Bool? {
+      for case .route(_, _, _, let explained) in Self.take(
+        &memory, event, on: before,
+        snapshot: Self.decidingForTheBuds(now: now), at: now)
+      {
+        return explained
+      }
+      return nil
+    }
+    // The first decision sends the route: explained.
+    #expect(
+      explained(.decide(leavingFollowersToTheDefault: false), at: 2) == true)
+    // The server's echo of it changes nothing and chooses the same output.
+    #expect(
+      explained(
+        .decide(leavingFollowersToTheDefault: false, echo: true), at: 2.1)
+        == false)
+    // A request's decision is explained even when it changes nothing.
+    #expect(
+      explained(.decide(leavingFollowersToTheDefault: false), at: 2.2) == true)
+    #expect(memory.routing.explained?.target == Self.buds.name)
   }
 }

@@ -67,9 +67,13 @@ extension EngineLoop {
       hostAddresses: hostAddresses, now: now)
     let callInputBefore = rules.calls.input
     let effects = step(
-      .decide(leavingFollowersToTheDefault: leavingFollowersToTheDefault),
+      .decide(
+        leavingFollowersToTheDefault: leavingFollowersToTheDefault,
+        echo: reason.isEcho),
       EngineView(snapshot: built, server: server), policy: policy, now: now)
-    guard case .route(let decision, let snapshot, let send)? = effects.first
+    guard
+      case .route(let decision, let snapshot, let send, let explained)? =
+        effects.first
     else { return pending }
     if decisionCount > decisionsAtPassStart { decisionsBeyondOneAPass += 1 }
     decisionCount += 1
@@ -86,7 +90,7 @@ extension EngineLoop {
       sentDefault: send.defaultChange != nil, sentMoves: send.moves.count,
       sentProfiles: !send.profiles.isEmpty,
       sentInput: send.inputChange != nil)
-    keep(record)
+    if explained { explainedDecision = record }
     if let reassertion = send.reassert {
       await reassert(reassertion)
     }
@@ -194,19 +198,16 @@ extension EngineLoop {
       if case .failure = result.defaultSink { defaultRefused = true }
       var inputRefused = false
       if case .failure = result.defaultSource { inputRefused = true }
-      _ = step(
-        .routeConcluded(
-          RouteConclusion(
-            send: send, defaultRefused: defaultRefused,
-            inputRefused: inputRefused, refusedMoves: refusedMoves)),
-        policy: sending.record.policy)
       takeAnswer(
         sending,
         profilesSwitched: result.cardProfiles.map {
           if case .success = $0 { true } else { false }
         },
         callInputRefused: inputRefused && send.inputChange != nil
-          && send.inputChange == decision.callInput)
+          && send.inputChange == decision.callInput,
+        routing: RouteConclusion(
+          send: send, defaultRefused: defaultRefused,
+          inputRefused: inputRefused, refusedMoves: refusedMoves))
       confirmAt = clock.now().addingTimeInterval(Self.confirmationDelay)
       for error in result.errors {
         logger.warning(
@@ -217,13 +218,11 @@ extension EngineLoop {
       }
       pending = false
     case .failure(let error):
-      _ = step(
-        .routeConcluded(RouteConclusion(send: send, failedWhole: true)),
-        policy: sending.record.policy)
       takeAnswer(
         sending, profilesSwitched: [],
         callInputRefused: send.inputChange != nil
-          && send.inputChange == decision.callInput)
+          && send.inputChange == decision.callInput,
+        routing: RouteConclusion(send: send, failedWhole: true))
       pending = true
       logger.warning(
         "Cannot apply the route now; it is pending",
@@ -300,19 +299,20 @@ extension EngineLoop {
     }
   }
 
-  /// Gives the rules what the server answered to a route's card profiles
-  /// and call input.
+  /// Gives the rules what the server answered to a route: its card
+  /// profiles and call input for the call's memory, its defaults and moves
+  /// for routing's.
   func takeAnswer(
-    _ sending: RouteSending, profilesSwitched: [Bool], callInputRefused: Bool
+    _ sending: RouteSending, profilesSwitched: [Bool], callInputRefused: Bool,
+    routing: RouteConclusion
   ) {
     let answer = RouteAnswer(
       profiles: sending.record.decision.profileRequests,
       profilesSwitched: profilesSwitched,
       refusedCallInput: callInputRefused
-        ? .init(before: sending.callInputBefore) : nil)
-    (rules, _) = EngineRules.step(
-      rules, EngineView(), .routeAnswered(answer), sending.record.policy,
-      now: clock.now().timeIntervalSince1970)
+        ? .init(before: sending.callInputBefore) : nil,
+      routing: routing)
+    _ = step(.routeAnswered(answer), policy: sending.record.policy)
   }
 
   /// Checks, once the server has had time, that what this router sent
@@ -403,42 +403,6 @@ extension EngineLoop {
       step(
         .personsMovesConfirmed(streams),
         EngineView(server: ServerView(mirror: mirror, registered: []))))
-  }
-
-  /// Keeps a decision for `route --explain`: one that changed something,
-  /// chose another output, was not the server's echo, or was made as
-  /// headphones or an accessory's output came (why headphones that
-  /// connected did not take the output is worth explaining; another
-  /// device, or the same headphones under another profile's output, is
-  /// not).
-  func keep(_ record: DecisionRecord) {
-    let choseAnother =
-      record.decision.target != explainedDecision?.decision.target
-    if record.changedSomething || choseAnother || !record.trigger.isEcho
-      || Self.headphonesCame(
-        in: record.snapshot, since: explainedDecision?.snapshot)
-    {
-      explainedDecision = record
-    }
-  }
-
-  /// Whether a snapshot shows headphones, or an accessory's output, that
-  /// an earlier one did not: a new device, not one of them under another
-  /// name.
-  static func headphonesCame(
-    in snapshot: Snapshot, since earlier: Snapshot?
-  )
-    -> Bool
-  {
-    guard let earlier else { return false }
-    let names = Set(earlier.outputs.map(\.name))
-    let devices = Set(earlier.outputs.compactMap(\.accessory))
-    return snapshot.outputs.contains { output in
-      guard !names.contains(output.name),
-        output.isHeadphones || output.accessory != nil
-      else { return false }
-      return output.accessory.map { !devices.contains($0) } ?? true
-    }
   }
 
   /// Keeps a decision that changed something for `route.history` once its

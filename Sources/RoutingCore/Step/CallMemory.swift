@@ -93,14 +93,19 @@ public struct RouteAnswer: Sendable, Hashable {
   public var profilesSwitched: [Bool]
   /// The call's input the server refused, if it did.
   public var refusedCallInput: RefusedCallInput?
+  /// What the server did with the route's defaults and moves, for
+  /// routing's memory; nil when only the profiles and the input matter.
+  public var routing: RouteConclusion?
 
   /// Creates an answer.
   public init(
     profiles: [ProfileRequest], profilesSwitched: [Bool],
-    refusedCallInput: RefusedCallInput? = nil
+    refusedCallInput: RefusedCallInput? = nil,
+    routing: RouteConclusion? = nil
   ) {
     self.profiles = profiles
     self.profilesSwitched = profilesSwitched
     self.refusedCallInput = refusedCallInput
+    self.routing = routing
   }
 }

@@ -69,8 +69,9 @@ public enum EngineEvent: Sendable, Hashable {
   ///
   /// `leavingFollowersToTheDefault`: on PulseAudio, leave the streams
   /// that follow the default to the default change (the view's server
-  /// tells which).
-  case decide(leavingFollowersToTheDefault: Bool)
+  /// tells which). `echo`: nothing but the server's own changes asked for
+  /// it, so it is worth explaining only if it changes something.
+  case decide(leavingFollowersToTheDefault: Bool, echo: Bool = false)
   /// What the sound server answered to the last route.
   case routeAnswered(RouteAnswer)
   /// An event of the media rules, on the view's media part.
@@ -81,8 +82,6 @@ public enum EngineEvent: Sendable, Hashable {
   /// Before a decision: which accessories' and headphones' outputs the
   /// view's server shows now.
   case presence
-  /// What the server answered to a route's defaults and moves.
-  case routeConcluded(RouteConclusion)
   /// The time to check that what was sent shows in the view's server.
   case confirmDue
   /// Streams that left a default PipeWire showed unchanged are the
@@ -102,8 +101,9 @@ public enum EngineEvent: Sendable, Hashable {
 public enum EngineEffect: Sendable {
   /// Apply a decision: the route batch, the default input and the card
   /// profiles. `on` is the snapshot as decided on, with the call's memory
-  /// in it, for `route --explain`; `sending`, what goes to the server.
-  case route(Decision, on: Snapshot, sending: RouteSend)
+  /// in it, for `route --explain`; `sending`, what goes to the server;
+  /// `explained`, whether `route --explain` shows it from now on.
+  case route(Decision, on: Snapshot, sending: RouteSend, explained: Bool)
   /// One of the media rules' effects.
   case media(MediaEffect)
   /// Something routing noticed, to tell or to follow up.
@@ -128,7 +128,7 @@ public enum EngineRules {
   ) -> (EngineMemory, [EngineEffect]) {
     var memory = memory
     switch event {
-    case .decide(let leavingFollowers):
+    case .decide(let leavingFollowers, let echo):
       guard var snapshot = view.snapshot else { return (memory, []) }
       memory.calls.note(snapshot, policy)
       snapshot.callProfiles = memory.calls.profiles
@@ -139,9 +139,17 @@ public enum EngineRules {
       let sending = RoutingRules.send(
         decision, &memory.routing, server: view.server?.mirror,
         leavingFollowers: leavingFollowers, now: now)
-      return (memory, [.route(decision, on: snapshot, sending: sending)])
+      let explained = memory.routing.explain(
+        decision, on: snapshot, changing: sending.sendsSomething, echo: echo)
+      return (
+        memory,
+        [.route(decision, on: snapshot, sending: sending, explained: explained)]
+      )
     case .routeAnswered(let answer):
       memory.calls.record(answer)
+      if let conclusion = answer.routing {
+        RoutingRules.conclude(conclusion, &memory.routing)
+      }
       return (memory, [])
     case .media(let input):
       guard let view = view.media else { return (memory, []) }
@@ -150,7 +158,7 @@ public enum EngineRules {
       memory.media = media
       return (memory, effects.map(EngineEffect.media))
     case .serverState, .serverLost, .paired, .choose, .forgetChoices, .presence,
-      .routeConcluded, .confirmDue, .personsMovesConfirmed:
+      .confirmDue, .personsMovesConfirmed:
       let notices = RoutingRules.step(
         &memory.routing, view.server, event, policy, now: now)
       return (memory, notices.map(EngineEffect.routing))

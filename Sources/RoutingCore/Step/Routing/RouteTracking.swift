@@ -313,6 +313,8 @@ public struct RouteTracking: Sendable {
   public internal(set) var awaitingFreshOutput: String?
   /// The default input, likewise.
   public internal(set) var awaitingFreshInput: String?
+  /// The decision `route --explain` shows.
+  public internal(set) var explained: ExplainedRoute?
   /// Whether the server refused a default or a move of the last route
   /// (PipeWire answers "No such entity" for an output it lists but cannot
   /// take streams on yet): the check sends the route again.

@@ -56,9 +56,6 @@ public enum RoutingRules {
           server.mirror.serverInfo.defaultSinkName),
         reappearGrace: policy.reappearGraceSeconds, now: now)
       return []
-    case .routeConcluded(let conclusion):
-      conclude(conclusion, &memory)
-      return []
     case .confirmDue:
       guard let server else { return [] }
       return confirm(&memory, server.mirror)
@@ -332,5 +329,52 @@ extension RoutingRules {
       memory.awaitingFreshOutput = nil
       memory.awaitingFreshInput = nil
     }
+  }
+}
+
+/// The decision `route --explain` shows, as routing remembers it: its
+/// output, and the outputs its snapshot had.
+public struct ExplainedRoute: Sendable, Hashable {
+  /// The output it chose.
+  public var target: String?
+  /// The names of its snapshot's outputs.
+  public var outputs: Set<String>
+  /// The accessories its snapshot's outputs belonged to.
+  public var accessories: Set<String>
+
+  /// Remembers a decision.
+  init(_ decision: Decision, on snapshot: Snapshot) {
+    target = decision.target
+    outputs = Set(snapshot.outputs.map(\.name))
+    accessories = Set(snapshot.outputs.compactMap(\.accessory))
+  }
+
+  /// Whether a snapshot shows headphones, or an accessory's output, that
+  /// this one did not: a new device, not one of them under another name.
+  func headphonesCame(in snapshot: Snapshot) -> Bool {
+    snapshot.outputs.contains { output in
+      guard !outputs.contains(output.name),
+        output.isHeadphones || output.accessory != nil
+      else { return false }
+      return output.accessory.map { !accessories.contains($0) } ?? true
+    }
+  }
+}
+
+extension RouteTracking {
+  /// Whether `route --explain` shows a decision from now on: one that
+  /// changes something, chooses another output, was not asked for by the
+  /// server's echo alone, or was made as headphones or an accessory's
+  /// output came (why headphones that connected did not take the output
+  /// is worth explaining; another device, or the same headphones under
+  /// another profile's output, is not).
+  mutating func explain(
+    _ decision: Decision, on snapshot: Snapshot, changing: Bool, echo: Bool
+  ) -> Bool {
+    let worth =
+      changing || decision.target != explained?.target || !echo
+      || explained?.headphonesCame(in: snapshot) == true
+    if worth { explained = ExplainedRoute(decision, on: snapshot) }
+    return worth
   }
 }
