@@ -246,4 +246,31 @@ struct RoutingStepTests {
       explained(.decide(leavingFollowersToTheDefault: false), at: 2.2) == true)
     #expect(memory.routing.explained?.target == Self.buds.name)
   }
+
+  @Test("Taken off with the audio, the media pause first, as the policy says")
+  func pauseBeforeStagingIsTheStepsChoice() {
+    let update = ArrivingUpdate(
+      accessory: "AA:BB:CC:DD:EE:01", wasWorn: true, takesOff: true,
+      outputWithTheAudio: 1, followsMedia: true)
+    func notices(_ update: ArrivingUpdate, _ policy: Policy) -> [RoutingNotice]
+    {
+      Self.notices(
+        EngineRules.step(
+          EngineMemory(), EngineView(), .updateArrives(update), policy, now: 1
+        ).1)
+    }
+    #expect(
+      notices(update, Policy()) == [
+        .pauseBeforeStaging(accessory: "AA:BB:CC:DD:EE:01", output: 1)
+      ])
+    var off = Policy()
+    off.pauseWhenTakenOff = false
+    #expect(notices(update, off).isEmpty)
+    var elsewhere = update
+    elsewhere.outputWithTheAudio = nil
+    #expect(notices(elsewhere, Policy()).isEmpty)
+    var notWorn = update
+    notWorn.wasWorn = false
+    #expect(notices(notWorn, Policy()).isEmpty)
+  }
 }

@@ -169,7 +169,21 @@ extension EngineLoop {
     let before = engine.registry.registrations[address]
     var after = before?.configuration
     if after != nil { update.edit(&after!) }
-    guard let output = outputTakenOff(address, before, after) else {
+    let arriving = ArrivingUpdate(
+      accessory: address.description,
+      wasWorn: before.map {
+        !$0.isInvalidated
+          && $0.configuration.deviceCapabilities.contains(.placement)
+          && $0.configuration.devicePlacement?.isWorn == true
+      } ?? false,
+      takesOff: after?.devicePlacement == .offHead,
+      outputWithTheAudio: outputWithTheAudio(of: address),
+      followsMedia: followsMedia)
+    guard
+      case .routing(.pauseBeforeStaging(_, let output))? = step(
+        .updateArrives(arriving)
+      ).first
+    else {
       return await stage(update, pausedFirst: false)
     }
     updatesAwaitingPause[address] = [update]
@@ -321,28 +335,15 @@ extension EngineLoop {
     }
   }
 
-  /// The output index of an accessory this update takes off while it has
-  /// the output and was worn, with `media.pauseWhenTakenOff` on: its media
-  /// is paused before the route may change.
-  func outputTakenOff(
-    _ address: BluetoothAddress,
-    _ before: AccessoryRegistry.Registration?,
-    _ after: AccessoryControlDevice.Configuration?
-  ) -> UInt32? {
-    guard followsMedia, let before, !before.isInvalidated,
-      before.configuration.deviceCapabilities.contains(.placement),
-      before.configuration.devicePlacement?.isWorn == true,
-      after?.devicePlacement == .offHead,
-      policies.policy.pauseWhenTakenOff,
-      let mirror, let output = outputName(for: address),
-      let sink = mirror.sink(named: output)
+  /// The server's index of an accessory's output when that output has
+  /// the audio: by the server's default, or by the route when the server
+  /// has not reported its default (PipeWire 0.3.65 sometimes does not tell
+  /// its clients).
+  func outputWithTheAudio(of address: BluetoothAddress) -> UInt32? {
+    guard let mirror, let output = outputName(for: address),
+      let sink = mirror.sink(named: output),
+      mirror.defaultSinkName == output || reportedOutput == output
     else { return nil }
-    // The output is the accessory's by the server's default, or by the
-    // router's decision when the server has not reported its default
-    // (PipeWire 0.3.65 sometimes does not tell its clients).
-    if mirror.defaultSinkName != output {
-      guard reportedOutput == output else { return nil }
-    }
     return sink.index
   }
 

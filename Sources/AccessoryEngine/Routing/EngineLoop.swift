@@ -644,8 +644,9 @@ public actor EngineLoop: Service {
         logger.info(
           "The person's choices were forgotten",
           metadata: ["route.devices": devices.joined(separator: ",")])
-      case .defaultsNotShown, .routeNotCarriedOut:
-        // The check that asked carries them out (confirmSentChanges).
+      case .defaultsNotShown, .routeNotCarriedOut, .pauseBeforeStaging:
+        // Carried out where they were asked for (confirmSentChanges,
+        // take(_:)).
         continue
       }
     }

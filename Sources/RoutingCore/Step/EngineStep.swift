@@ -87,6 +87,9 @@ public enum EngineEvent: Sendable, Hashable {
   /// Streams that left a default PipeWire showed unchanged are the
   /// person's moves: a new client saw the same defaults.
   case personsMovesConfirmed(Set<UInt32>)
+  /// An accessory's update arrives, before it is staged: whether its
+  /// media is paused first.
+  case updateArrives(ArrivingUpdate)
   /// The connection to the sound server was lost.
   case serverLost
   /// The accessories paired now, by normalized address.
@@ -158,7 +161,7 @@ public enum EngineRules {
       memory.media = media
       return (memory, effects.map(EngineEffect.media))
     case .serverState, .serverLost, .paired, .choose, .forgetChoices, .presence,
-      .confirmDue, .personsMovesConfirmed:
+      .confirmDue, .personsMovesConfirmed, .updateArrives:
       let notices = RoutingRules.step(
         &memory.routing, view.server, event, policy, now: now)
       return (memory, notices.map(EngineEffect.routing))

@@ -25,6 +25,37 @@ public enum RoutingNotice: Sendable, Hashable {
   /// The server refused the last route, or never showed its moves: it is
   /// to be decided and sent again.
   case routeNotCarriedOut
+  /// The update takes off the headphones that have the output: their
+  /// media is paused (the media rules' `takenOff`) before it is staged.
+  case pauseBeforeStaging(accessory: String, output: UInt32)
+}
+
+/// An accessory's update as it arrives, before it is staged.
+public struct ArrivingUpdate: Sendable, Hashable {
+  /// The accessory's normalized address.
+  public var accessory: String
+  /// Whether it is registered, reports its placement, and was worn.
+  public var wasWorn: Bool
+  /// Whether the update makes it off the head.
+  public var takesOff: Bool
+  /// The server's index of its output when that output has the audio (the
+  /// server's default, or the route's when the server has not reported
+  /// its default); nil otherwise.
+  public var outputWithTheAudio: UInt32?
+  /// Whether the engine follows the media players.
+  public var followsMedia: Bool
+
+  /// Creates an arriving update.
+  public init(
+    accessory: String, wasWorn: Bool, takesOff: Bool,
+    outputWithTheAudio: UInt32?, followsMedia: Bool
+  ) {
+    self.accessory = accessory
+    self.wasWorn = wasWorn
+    self.takesOff = takesOff
+    self.outputWithTheAudio = outputWithTheAudio
+    self.followsMedia = followsMedia
+  }
 }
 
 /// Routing's rules for the events that change what it remembers.
@@ -77,6 +108,13 @@ public enum RoutingRules {
         ? [] : [.outputChosen(ManualChoice(output: device, at: now))]
     case .forgetChoices:
       return [.choicesForgotten(memory.forgetManualChoices())]
+    case .updateArrives(let update):
+      // Taken off while it has the audio, with `media.pauseWhenTakenOff`
+      // on: its media is paused before the route may change.
+      guard update.followsMedia, update.wasWorn, update.takesOff,
+        policy.pauseWhenTakenOff, let output = update.outputWithTheAudio
+      else { return [] }
+      return [.pauseBeforeStaging(accessory: update.accessory, output: output)]
     case .decide, .routeAnswered, .media:
       return []
     }
