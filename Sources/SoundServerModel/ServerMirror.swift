@@ -168,7 +168,7 @@ public func bluetoothAddress(of sink: Sink) -> String? {
   bluetoothAddress(properties: sink.properties)
 }
 
-/// The prefix of a wired headphone jack's identity: ``headphonesIdentity(of:)``.
+/// The prefix of a wired headphone jack's identity: ``headphonesKey(of:)``.
 public let wiredHeadphonesPrefix = "jack:"
 
 /// Whether a sink plays on headphones: Bluetooth headphones

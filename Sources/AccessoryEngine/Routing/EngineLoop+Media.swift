@@ -30,10 +30,8 @@ extension EngineLoop {
   func mediaTake(_ input: MediaInput) async -> [MediaEffect] {
     guard followsMedia else { return [] }
     let mirror = self.mirror
-    let (next, effects) = EngineRules.step(
-      rules, EngineView(media: mediaView(input)), .media(input),
-      policies.policy, now: mediaNow)
-    rules = next
+    let effects = step(
+      .media(input), EngineView(media: mediaView(input)), now: mediaNow)
     holdMutes()
     let mediaEffects = effects.compactMap {
       if case .media(let effect) = $0 { effect } else { nil }

@@ -83,13 +83,12 @@ extension EngineLoop {
     reconsiderAt = decision.reconsiderAt.map {
       Date(timeIntervalSince1970: $0 + 0.001)
     }
-    // The step sent only what was not sent already and not yet seen.
+    // The step chose to send only what was not sent already and not yet
+    // seen; the loop sends it.
     let record = DecisionRecord(
       decidedAt: decidedAt, trigger: reason, snapshot: snapshot,
       policy: policy, decision: decision,
-      sentDefault: send.defaultChange != nil, sentMoves: send.moves.count,
-      sentProfiles: !send.profiles.isEmpty,
-      sentInput: send.inputChange != nil)
+      sentDefault: send.defaultChange != nil, sentMoves: send.moves.count)
     if explained { explainedDecision = record }
     if let reassertion = send.reassert {
       await reassert(reassertion)

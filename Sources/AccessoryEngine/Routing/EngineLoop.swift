@@ -159,16 +159,10 @@ public actor EngineLoop: Service {
     let snapshot: Snapshot
     let policy: Policy
     let decision: Decision
-    /// What it sent: changes already sent and not yet seen are not sent,
-    /// nor counted, again.
+    /// What it sent, for the history: changes already sent and not yet
+    /// seen are not sent, nor counted, again.
     let sentDefault: Bool
     let sentMoves: Int
-    let sentProfiles: Bool
-    let sentInput: Bool
-
-    var changedSomething: Bool {
-      sentDefault || sentMoves > 0 || sentProfiles || sentInput
-    }
   }
 
   var pending = false
@@ -608,11 +602,9 @@ public actor EngineLoop: Service {
     _ event: EngineEvent, _ view: EngineView = EngineView(),
     policy: Policy? = nil, now: Double? = nil
   ) -> [EngineEffect] {
-    let (next, effects) = EngineRules.step(
-      rules, view, event, policy ?? policies.policy,
+    EngineRules.step(
+      &rules, view, event, policy ?? policies.policy,
       now: now ?? clock.now().timeIntervalSince1970)
-    rules = next
-    return effects
   }
 
   /// Carries out what routing noticed; other effects are carried out

@@ -19,7 +19,7 @@ public protocol RoutingLink: Sendable {
   /// Sends a batch and returns one result per operation; a success is the
   /// server's acknowledgement, and the change shows up in ``updates()``.
   ///
-  /// - Throws: ``PulseAudio/SoundServerError/connectionTerminated`` when not
+  /// - Throws: ``SoundServerModel/SoundServerError/connectionTerminated`` when not
   ///   connected.
   func apply(
     _ batch: ServerBatch

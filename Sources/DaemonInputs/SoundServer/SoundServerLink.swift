@@ -267,7 +267,7 @@ public actor SoundServerLink {
   /// first and up to 2 seconds apart with the standard ``Backoff``. On
   /// cancellation the link closes its connections at once, publishes
   /// ``LinkUpdate/disconnected(_:)`` with
-  /// ``PulseAudio/PulseError/connectionTerminated`` and ends every
+  /// ``SoundServerModel/SoundServerError/connectionTerminated`` and ends every
   /// ``updates()`` stream. A connection attempt in progress finishes
   /// first; it takes at most the connect timeout of ``options``.
   ///

@@ -75,7 +75,8 @@ public struct CallMemory: Sendable, Hashable {
   }
 }
 
-/// What the sound server answered to a route, as the call rules need it.
+/// What the sound server answered to a route: its card profiles and the
+/// call's input for the call rules, its defaults and moves for routing.
 public struct RouteAnswer: Sendable, Hashable {
   /// The input the server refused to make the default, when it was the
   /// call's: the call's input remembered before the decision.

@@ -10,7 +10,7 @@ import SoundServerModel
 public struct EngineMemory: Sendable {
   /// What routing remembers of the sound server: the defaults used,
   /// chosen and sent, pins, the outputs that came and went, the
-  /// headphones nobody registered.
+  /// headphones nobody registered, the decision `route --explain` shows.
   public var routing = RouteTracking()
   /// What the call rules remember.
   public var calls = CallMemory()
@@ -28,7 +28,11 @@ public struct EngineView: Sendable {
   public var snapshot: Snapshot?
   /// What the media rules see, for ``EngineEvent/media(_:)``.
   public var media: MediaView?
-  /// The sound server's state, for ``EngineEvent/serverState``.
+  /// The sound server's state, for the events that read it
+  /// (``EngineEvent/serverState(fresh:)``, ``EngineEvent/presence``,
+  /// ``EngineEvent/decide(leavingFollowersToTheDefault:echo:)``,
+  /// ``EngineEvent/confirmDue`` and
+  /// ``EngineEvent/personsMovesConfirmed(_:)``).
   public var server: ServerView?
 
   /// Creates a view.
@@ -130,9 +134,28 @@ public enum EngineRules {
     _ policy: Policy, now: Double
   ) -> (EngineMemory, [EngineEffect]) {
     var memory = memory
+    let effects = step(&memory, view, event, policy, now: now)
+    return (memory, effects)
+  }
+
+  /// Takes one event, changing the memory in place: the engine keeps one
+  /// memory, and what routing remembers grows with the registry, so it is
+  /// not copied at each event.
+  ///
+  /// - Parameters:
+  ///   - memory: What the rules remember, changed in place.
+  ///   - view: The world at the event.
+  ///   - event: The event.
+  ///   - policy: The policy in force.
+  ///   - now: The time, in seconds since 1970 on the engine's clock.
+  /// - Returns: The effects, in the order to carry them out.
+  public static func step(
+    _ memory: inout EngineMemory, _ view: EngineView, _ event: EngineEvent,
+    _ policy: Policy, now: Double
+  ) -> [EngineEffect] {
     switch event {
     case .decide(let leavingFollowers, let echo):
-      guard var snapshot = view.snapshot else { return (memory, []) }
+      guard var snapshot = view.snapshot else { return [] }
       memory.calls.note(snapshot, policy)
       snapshot.callProfiles = memory.calls.profiles
       snapshot.callEndedAt = memory.calls.endedAt
@@ -144,27 +167,26 @@ public enum EngineRules {
         leavingFollowers: leavingFollowers, now: now)
       let explained = memory.routing.explain(
         decision, on: snapshot, changing: sending.sendsSomething, echo: echo)
-      return (
-        memory,
-        [.route(decision, on: snapshot, sending: sending, explained: explained)]
-      )
+      return [
+        .route(decision, on: snapshot, sending: sending, explained: explained)
+      ]
     case .routeAnswered(let answer):
       memory.calls.record(answer)
       if let conclusion = answer.routing {
         RoutingRules.conclude(conclusion, &memory.routing)
       }
-      return (memory, [])
+      return []
     case .media(let input):
-      guard let view = view.media else { return (memory, []) }
+      guard let view = view.media else { return [] }
       let (media, effects) = MediaRules.step(
         memory.media, view, input, policy, now: now)
       memory.media = media
-      return (memory, effects.map(EngineEffect.media))
+      return effects.map(EngineEffect.media)
     case .serverState, .serverLost, .paired, .choose, .forgetChoices, .presence,
       .confirmDue, .personsMovesConfirmed, .updateArrives:
       let notices = RoutingRules.step(
         &memory.routing, view.server, event, policy, now: now)
-      return (memory, notices.map(EngineEffect.routing))
+      return notices.map(EngineEffect.routing)
     }
   }
 }

@@ -1,7 +1,8 @@
-// What the router remembers between decisions, learned from the sound
+// What routing remembers between decisions, learned from the sound
 // server's changes: the outputs used before, the person's own choices,
 // streams the person moved, and when accessories' outputs came and went.
-// Pure bookkeeping: the router feeds it server states and the clock.
+// Pure bookkeeping, the step's memory: the step feeds it the server's
+// states and the time.
 
 import SoundServerModel
 
@@ -283,7 +284,8 @@ public struct DefaultTracking: Sendable, Hashable {
   }
 }
 
-/// The router's memory of the sound server between decisions.
+/// Routing's memory between decisions: what it saw of the sound server and
+/// sent to it, and the decision `route --explain` shows.
 public struct RouteTracking: Sendable {
   /// When an accessory's output came and went.
   public struct Presence: Sendable, Hashable {

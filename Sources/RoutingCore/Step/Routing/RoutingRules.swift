@@ -59,12 +59,12 @@ public struct ArrivingUpdate: Sendable, Hashable {
 }
 
 /// Routing's rules for the events that change what it remembers.
-public enum RoutingRules {
+enum RoutingRules {
   /// Takes one event of the sound server or of the person's requests.
   ///
   /// - Parameters:
   ///   - memory: What routing remembers, changed in place.
-  ///   - server: The server's state, for ``EngineEvent/serverState``.
+  ///   - server: The server's state, for the events that read it.
   ///   - event: The event.
   ///   - policy: The policy in force.
   ///   - now: The time, in seconds on the engine's clock.
