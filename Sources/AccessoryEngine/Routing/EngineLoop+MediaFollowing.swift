@@ -159,6 +159,7 @@ extension EngineLoop {
       }
     case .outputVanished(let address, let sink, let muted):
       defer { mutedLedger?.takeOver(muted) }
+      media.mutedByTheLink.formUnion(muted)
       guard followsMedia else {
         if let mirror {
           await unmute(
@@ -210,6 +211,10 @@ extension EngineLoop {
       let server = mediaServerNow()
       media.followed = (server, mirrorNumber)
       if let mirror {
+        // Shown muted, or gone: the state says the rest.
+        media.mutedByTheLink = media.mutedByTheLink.filter { index in
+          mirror.sinkInputs.contains { $0.index == index && !$0.isMuted }
+        }
         mutedLedger?.useServer(MutedStreamLedger.Server(mirror.serverInfo))
         // A new server dropped the old one's streams from the ledger.
         holdMutes()
@@ -357,8 +362,12 @@ extension EngineLoop {
     _ streams: Set<UInt32>, on mirror: ServerMirror, _ accessory: String,
     reason: String
   ) async -> Set<UInt32> {
+    // Muted as the state shows, or by the link in a mute the server has
+    // not shown yet.
     let stillMuted = streams.filter { index in
-      mirror.sinkInputs.first { $0.index == index }?.isMuted ?? false
+      guard let input = mirror.sinkInputs.first(where: { $0.index == index })
+      else { return false }
+      return input.isMuted || media.mutedByTheLink.contains(index)
     }
     guard !stillMuted.isEmpty else { return [] }
     let address = HeadphonesIdentity(accessory)
@@ -366,6 +375,7 @@ extension EngineLoop {
     holdMutes()
     let done = await setMute(
       stillMuted.sorted(), muted: false, accessory, reason: reason)
+    media.mutedByTheLink.subtract(done)
     for stream in stillMuted { media.releasing[stream] = nil }
     holdMutes()
     return stillMuted.subtracting(done)

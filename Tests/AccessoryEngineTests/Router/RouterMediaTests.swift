@@ -238,6 +238,23 @@ struct RouterMediaTests {
   }
 
   @Test(
+    "Gone for good before the server showed the link's mute: the paused player's stream is still given back"
+  )
+  func goneForGoodWithTheMuteNotShown() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      let players = try await budsPlaying(rig)
+      await rig.server.removeSink(Rig.buds, tellingOfTheMute: false)
+      _ = await rig.events.nextMedia("streamMuted")
+      rig.clock.advance(by: 5.5)
+      _ = await rig.events.nextMedia("mediaPaused")
+      _ = await rig.events.nextMedia("streamUnmuted")
+      #expect(players.status("mpv") == .paused)
+      #expect(!(await rig.server.isMuted(1)))
+      #expect(await rig.server.isMuted(2))
+    }
+  }
+
+  @Test(
     "Gone for good and back, worn, with the output on it: resumed when the policy asks"
   )
   func backAfterGoneForGood() async throws {
