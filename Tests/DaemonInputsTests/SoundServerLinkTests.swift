@@ -114,7 +114,11 @@ private func firstChange(
   where condition: @escaping @Sendable (ServerMirror) -> Bool
 ) async throws -> ServerMirror {
   let update = try await firstUpdate(in: updates, what) { update in
-    if case .changed(let mirror) = update { condition(mirror) } else { false }
+    if case .changed(let mirror, _) = update {
+      condition(mirror)
+    } else {
+      false
+    }
   }
   return try #require(update.mirror)
 }
@@ -189,6 +193,63 @@ struct SoundServerLinkTests {
     let notice = logs.records.first { $0.message.contains("connected") }
     #expect(notice?.level == .notice)
     #expect(notice?.metadata["pulse.server"] == server.serverAddress)
+  }
+
+  /// The link's reflex mutes the streams of a headphone sink the moment
+  /// it goes, and the state that shows the sink gone is the update that
+  /// tells of it, with the streams shown muted: a subscriber takes the two
+  /// as one event, never the state without the mute.
+  @Test(arguments: SoundServerKind.allCases)
+  func aVanishingSinksMuteComesWithTheStateThatShowsItGone(
+    _ kind: SoundServerKind
+  ) async throws {
+    let server = try await startServer(kind)
+    defer { server.stop() }
+    let module = try await server.loadNullSink(
+      .bluetoothHeadphones(
+        name: "going", address: "11:22:33:44:55:66",
+        description: "Going Buds", deviceAPI: kind.bluetoothDeviceAPI))
+    let streams = try await server.startStreams(1, on: "going")
+    defer { for stream in streams { stream.stop() } }
+    let told = Mutex<[[UInt32]]>([])
+    try await withLink(to: server) { link in
+      _ = try await connected(link)
+      await link.muteStreams(
+        whenTheirSinkVanishes: VanishingSinkMute(
+          appliesTo: { $0.name == "going" },
+          muted: { _, muted in told.withLock { $0.append(muted) } }))
+      let updates = await link.updates()
+      // The stream plays on the sink in the state the rule watches.
+      let playing = try await firstUpdate(in: updates, "the stream") {
+        guard let mirror = $0.mirror, let sink = mirror.sink(named: "going")
+        else { return false }
+        return mirror.sinkInputs.contains { $0.sinkIndex == sink.index }
+      }
+      let sink = try #require(playing.mirror?.sink(named: "going"))
+      let stream = try #require(
+        playing.mirror?.sinkInputs.first { $0.sinkIndex == sink.index }
+      ).index
+      try await server.unloadModule(module)
+      let gone = try await firstUpdate(in: updates, "the sink gone") {
+        $0.mirror.map { $0.sink(named: "going") == nil } ?? true
+      }
+      guard case .changed(let mirror, let reflexes) = gone else {
+        Issue.record("expected a change, got \(summary(of: gone))")
+        return
+      }
+      // The sink as the link last watched it: its name and index are
+      // those of the state the stream played in.
+      guard case .muted(let muted, let of) = try #require(reflexes.first)
+      else {
+        Issue.record("expected a mute, got \(reflexes)")
+        return
+      }
+      #expect(reflexes.count == 1)
+      #expect(muted == [stream])
+      #expect(of.name == sink.name && of.index == sink.index)
+      #expect(mirror.sinkInputs.first { $0.index == stream }?.isMuted == true)
+      #expect(told.withLock { $0 } == [[stream]])
+    }
   }
 
   @Test(arguments: SoundServerKind.allCases)

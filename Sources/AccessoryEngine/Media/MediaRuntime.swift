@@ -27,10 +27,6 @@ struct MediaRuntime {
   /// stream ends then): the next waits for it, so that one accessory's
   /// resumes run one at a time, in order.
   var resumesDone: [String: AsyncStream<Void>] = [:]
-  /// Streams the link muted as their output vanished, while no state of
-  /// the server has shown them muted: the server may tell of a mute late,
-  /// and an unmute decided meanwhile must still go out.
-  var mutedByTheLink: Set<UInt32> = []
   /// Streams the link muted as their output vanished whose news came too
   /// late for the loop: given back as the engine stops.
   var mutedAfterTheLoop: [UInt32: HeadphonesIdentity] = [:]

@@ -20,7 +20,8 @@ extension EngineLoop {
 
   /// Reads what an earlier daemon left muted and starts the link's mute
   /// reflex: the streams of a registered accessory's output that vanishes
-  /// are muted on the link's thread, and the loop hears of it.
+  /// are muted on the link's thread, and the loop hears of it with the
+  /// state that shows the output gone.
   func startMedia() async {
     guard players != nil else { return }
     if let ledger = mutedLedger {
@@ -36,7 +37,6 @@ extension EngineLoop {
     }
     let engine = self.engine
     let ledger = self.mutedLedger
-    let inbox = self.inbox
     let policies = self.policies
     let classes = self.headphoneClasses
     await link.muteStreams(
@@ -55,18 +55,11 @@ extension EngineLoop {
             && isHeadphones(sink, byBlueZ: classes.addresses)
         },
         muted: { sink, streams in
+          // On the link's thread, before the loop hears of it in the
+          // next state: a daemon killed now leaves them muted, and the
+          // next one must know.
           guard let identity = headphonesIdentity(of: sink) else { return }
-          // On the link's thread, before the loop: a daemon killed now
-          // leaves them muted, and the next one must know.
           ledger?.mutedAsTheirSinkVanished(streams, for: identity)
-          _ = inbox.post(
-            .media(.outputVanished(identity, sink: sink.index, muted: streams)))
-        },
-        jackBack: { sink in
-          _ = inbox.post(
-            .media(
-              .jackBack(HeadphonesIdentity(jackOf: sink.name), sink: sink.index)
-            ))
         }))
   }
 
@@ -85,11 +78,18 @@ extension EngineLoop {
       for answer in wait.answers { answer() }
     }
     media.resumesAwaitingMoves = [:]
+    // The link's mutes whose news did not reach the loop: the ledger
+    // recorded each on the link's thread.
+    for (stream, identity) in mutedLedger?.notTakenOver ?? [:] {
+      media.mutedAfterTheLoop[stream] = identity
+    }
     var held = rules.media.heldMuted
     for (stream, address) in media.mutedAfterTheLoop {
       held[stream] = address.description
     }
-    mutedLedger?.takeOver(Array(media.mutedAfterTheLoop.keys))
+    // The loop's last state may not show the link's last mutes.
+    let mutedByTheLink = Set(media.mutedAfterTheLoop.keys)
+    mutedLedger?.takeOver(Array(mutedByTheLink))
     media.mutedAfterTheLoop = [:]
     rules.media = MediaMemory()
     guard let mirror else {
@@ -99,8 +99,7 @@ extension EngineLoop {
       return
     }
     // What the server did not confirm given back stays in the ledger, for
-    // the next daemon; so do the streams the link muted whose news has
-    // not reached the loop.
+    // the next daemon.
     var byAccessory: [String: Set<UInt32>] = [:]
     for (stream, accessory) in held {
       byAccessory[accessory, default: []].insert(stream)
@@ -108,7 +107,8 @@ extension EngineLoop {
     var kept: [UInt32: HeadphonesIdentity] = [:]
     for (accessory, streams) in byAccessory.sorted(by: { $0.key < $1.key }) {
       let failed = await unmute(
-        streams, on: mirror, accessory, reason: "accessoryd is stopping")
+        streams, on: mirror, accessory, reason: "accessoryd is stopping",
+        knownMuted: mutedByTheLink)
       if let identity = HeadphonesIdentity(accessory) {
         for stream in failed { kept[stream] = identity }
       }
@@ -157,28 +157,41 @@ extension EngineLoop {
             status: MediaView.PlayerStatus(rawValue: status.rawValue)
               ?? .stopped))
       }
-    case .outputVanished(let address, let sink, let muted):
+    case .reflexes(let reflexes):
+      await mediaFollowServer()
+      for reflex in reflexes { await take(reflex) }
+      return []
+    case .input(let input):
+      return await mediaTake(input)
+    }
+  }
+
+  /// Takes what the link's reflex did, told with the state that caused
+  /// it (taken in first).
+  func take(_ reflex: LinkReflex) async {
+    switch reflex {
+    case .muted(let muted, let sink):
+      guard let identity = headphonesIdentity(of: sink) else { return }
       defer { mutedLedger?.takeOver(muted) }
-      media.mutedByTheLink.formUnion(muted)
       guard followsMedia else {
         if let mirror {
           await unmute(
-            Set(muted), on: mirror, address.description,
+            Set(muted), on: mirror, identity.description,
             reason: "accessoryd is stopping")
         }
-        return []
+        return
       }
       // A headphone jack's sink stays when the jack is pulled.
-      return await mediaTake(
+      await mediaTake(
         .outputWentAway(
-          accessory: address.description, output: sink, muted: Set(muted),
-          sinkStays: address.isJack))
-    case .jackBack(let identity, let sink):
-      guard followsMedia else { return [] }
-      return await mediaTake(
-        .jackBack(accessory: identity.description, output: sink))
-    case .input(let input):
-      return await mediaTake(input)
+          accessory: identity.description, output: sink.index,
+          muted: Set(muted), sinkStays: identity.isJack))
+    case .jackBack(let sink):
+      guard followsMedia else { return }
+      await mediaTake(
+        .jackBack(
+          accessory: HeadphonesIdentity(jackOf: sink.name).description,
+          output: sink.index))
     }
   }
 
@@ -211,10 +224,6 @@ extension EngineLoop {
       let server = mediaServerNow()
       media.followed = (server, mirrorNumber)
       if let mirror {
-        // Shown muted, or gone: the state says the rest.
-        media.mutedByTheLink = media.mutedByTheLink.filter { index in
-          mirror.sinkInputs.contains { $0.index == index && !$0.isMuted }
-        }
         mutedLedger?.useServer(MutedStreamLedger.Server(mirror.serverInfo))
         // A new server dropped the old one's streams from the ledger.
         holdMutes()
@@ -356,18 +365,24 @@ extension EngineLoop {
   /// Unmutes the streams muted for an accessory that are still there and
   /// still muted (one the person unmuted is theirs).
   ///
+  /// - Parameters:
+  ///   - streams: The streams.
+  ///   - mirror: The state they are judged by; the link's states show its
+  ///     own mutes, even before the server does.
+  ///   - accessory: Whose they are, for the log and the event.
+  ///   - reason: Why, for the log and the event.
+  ///   - knownMuted: Streams muted after `mirror` was shown, by the
+  ///     link: unmuted if `mirror` shows them at all.
   /// - Returns: Those the server did not confirm unmuted.
   @discardableResult
   func unmute(
     _ streams: Set<UInt32>, on mirror: ServerMirror, _ accessory: String,
-    reason: String
+    reason: String, knownMuted: Set<UInt32> = []
   ) async -> Set<UInt32> {
-    // Muted as the state shows, or by the link in a mute the server has
-    // not shown yet.
     let stillMuted = streams.filter { index in
       guard let input = mirror.sinkInputs.first(where: { $0.index == index })
       else { return false }
-      return input.isMuted || media.mutedByTheLink.contains(index)
+      return input.isMuted || knownMuted.contains(index)
     }
     guard !stillMuted.isEmpty else { return [] }
     let address = HeadphonesIdentity(accessory)
@@ -375,7 +390,6 @@ extension EngineLoop {
     holdMutes()
     let done = await setMute(
       stillMuted.sorted(), muted: false, accessory, reason: reason)
-    media.mutedByTheLink.subtract(done)
     for stream in stillMuted { media.releasing[stream] = nil }
     holdMutes()
     return stillMuted.subtracting(done)

@@ -85,7 +85,7 @@ struct LoopPhase {
 
 extension EngineLoop {
   /// Waits in a phase: takes in the server's states and keeps every other
-  /// event for after it.
+  /// event, and what the link's reflex did, for after it.
   ///
   /// - Returns: Whether the phase ended: the state came, or the deadline
   ///   passed.
@@ -97,6 +97,10 @@ extension EngineLoop {
         continue
       }
       if let reason = handle(update) { followUpReasons.append(reason) }
+      // What the link's reflex did waits for the media, after the phase.
+      if case .changed(_, let reflexes) = update, !reflexes.isEmpty {
+        deferred.append(.media(.reflexes(reflexes)))
+      }
       answered = answered || phase.isAnswered(by: update)
     }
     if answered || clock.now() >= phase.until { return true }

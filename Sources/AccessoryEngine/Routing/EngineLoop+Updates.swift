@@ -364,8 +364,11 @@ extension EngineLoop {
       case .update(let update): updates.append(update)
       case .saved(let waiting, let saved):
         waiting.reply.resume(returning: saved.map { waiting.staged })
-      case .media(.outputVanished(let address, _, let muted)):
-        for stream in muted { media.mutedAfterTheLoop[stream] = address }
+      case .link(.changed(_, let reflexes)), .media(.reflexes(let reflexes)):
+        for case .muted(let muted, let sink) in reflexes {
+          guard let identity = headphonesIdentity(of: sink) else { continue }
+          for stream in muted { media.mutedAfterTheLoop[stream] = identity }
+        }
       case .link, .media: break
       }
     }

@@ -284,7 +284,7 @@ public actor EngineLoop: Service {
     for reply in repliesAfterPhase { reply.resume(returning: true) }
     repliesAfterPhase = []
     // No more mutes by the link's reflex: what it muted until now is in
-    // the inbox or the memory, and is given back below.
+    // the inbox, the memory or the ledger, and is given back below.
     if players != nil { await link.muteStreams(whenTheirSinkVanishes: nil) }
     let left = deferred + inbox.close()
     deferred = []
@@ -368,6 +368,10 @@ public actor EngineLoop: Service {
         switch trigger {
         case .link(let update):
           if let reason = handle(update) { reasons.append(reason) }
+          // What the link's reflex did, after the state that shows it.
+          if case .changed(_, let reflexes) = update, !reflexes.isEmpty {
+            await take(.reflexes(reflexes))
+          }
         case .request(let request):
           reasons.append(request.reason)
           replies.append(request.reply)
@@ -501,7 +505,7 @@ public actor EngineLoop: Service {
       events.publish(.soundServer(.init(state: .connected)))
       observe(mirror, fresh: true)
       return .serverConnected
-    case .changed(let mirror):
+    case .changed(let mirror, _):
       // A state that differs only in what no rule reads (a player's cork,
       // the engine's own mutes) is taken in, and decides nothing, unless
       // a route is pending.

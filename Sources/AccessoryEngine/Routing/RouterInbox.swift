@@ -1,6 +1,7 @@
 // The engine's one queue of events: sound-server states, requests to
 // route again, accessories' updates, and what the media rules follow
-// (players, the link's mute reflex, the players' answer to a pause). The
+// (players, the players' answer to a pause; the link's mute reflex comes
+// inside the state that caused it). The
 // loop takes everything queued at once, so that events arriving while it
 // reconciles are merged into the next pass.
 
@@ -45,12 +46,9 @@ struct UpdateAwaitingSave: Sendable {
 enum MediaTrigger: Sendable {
   /// A player appeared, changed or went away.
   case player(MediaPlayerChange)
-  /// The link muted the streams the server moved off an accessory's (or
-  /// headphones') output that vanished.
-  case outputVanished(HeadphonesIdentity, sink: UInt32, muted: [UInt32])
-  /// The link saw a pulled headphone jack, whose streams it muted, plugged
-  /// in again.
-  case jackBack(HeadphonesIdentity, sink: UInt32)
+  /// What the link's reflex did, told with a state that a phase took in:
+  /// taken after the phase.
+  case reflexes([LinkReflex])
   /// One of the rules' own inputs (the players' answer to a pause, an
   /// unpaired accessory, an undone change).
   case input(MediaInput)

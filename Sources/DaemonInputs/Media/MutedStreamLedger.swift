@@ -211,6 +211,12 @@ public final class MutedStreamLedger: Sendable {
     }
   }
 
+  /// The streams the link muted that the controller has not taken over:
+  /// the news of them has not reached it.
+  public var notTakenOver: [UInt32: HeadphonesIdentity] {
+    state.withLock { $0.reflex }
+  }
+
   /// Records everything the controller holds muted now.
   public func hold(_ streams: [UInt32: HeadphonesIdentity]) {
     change { state in state.held = streams }

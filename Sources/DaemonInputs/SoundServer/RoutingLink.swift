@@ -37,7 +37,9 @@ public protocol RoutingLink: Sendable {
   func checkDefaults() async -> DefaultsCheck?
 
   /// Mutes, the moment a sink disappears, the audible streams that played
-  /// on it, by the rule given; nil stops muting.
+  /// on it, by the rule given; nil stops muting. What it did comes with
+  /// the next state, in ``LinkUpdate/changed(_:reflexes:)``, which shows
+  /// the streams muted.
   func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) async
 }
 

@@ -126,9 +126,15 @@ public actor SoundServerLink {
 
   // MARK: - State
 
-  /// The server's current state, or `nil` while disconnected.
+  /// The server's current state, or `nil` while disconnected; with the
+  /// streams the link's reflex muted shown muted even where the server
+  /// does not show it yet (see ``LinkUpdate/changed(_:reflexes:)``).
   public var mirror: ServerMirror? {
-    if case .connected(let mirror) = status { mirror } else { nil }
+    if case .connected(let mirror) = status {
+      vanishing.shown(mirror)
+    } else {
+      nil
+    }
   }
 
   /// Whether the link is connected and has loaded the server's state.
@@ -143,13 +149,15 @@ public actor SoundServerLink {
   /// attempt to connect), then every later update.
   /// Any number of streams can be open. A stream that falls more than 64
   /// updates behind loses the oldest; since each update carries the whole
-  /// state, the latest one is always right. Streams end when ``run()``
-  /// ends.
+  /// state, the latest one is always right, but the reflex's news in the
+  /// lost ones is lost (``VanishingSinkMute/muted`` is told of each mute on
+  /// the link's thread, for a record that must not miss one). Streams end
+  /// when ``run()`` ends.
   public func updates() -> AsyncStream<LinkUpdate> {
     let current: LinkUpdate? =
       switch status {
       case .idle: nil
-      case .connected(let mirror): .connected(mirror)
+      case .connected(let mirror): .connected(vanishing.shown(mirror))
       case .disconnected(let error): .disconnected(error)
       }
     return subscribers.subscribe(startingWith: current)
@@ -161,7 +169,9 @@ public actor SoundServerLink {
   ///
   /// The streams are the ones the last state showed on the sink, not
   /// corked and not muted. The mute goes out on the command connection as
-  /// soon as the sink's removal event arrives.
+  /// soon as the sink's removal event arrives. The next update, whose
+  /// state shows the sink gone, waits for the server's answer and tells
+  /// which streams it muted (``LinkReflex/muted(_:of:)``).
   public func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) {
     vanishing.setRule(rule, watching: mirror)
   }
@@ -183,7 +193,13 @@ public actor SoundServerLink {
     _ batch: ServerBatch
   ) async throws(SoundServerError) -> ServerBatchResult {
     guard let session else { throw .connectionTerminated }
-    return await session.commander.apply(batch)
+    let result = await session.commander.apply(batch)
+    // Unmuted as asked: the reflex's mute of them is no longer shown.
+    vanishing.unmuted(
+      zip(batch.mutes, result.mutes).lazy.filter { mute, outcome in
+        !mute.muted && (try? outcome.get()) != nil
+      }.map(\.0.sinkInput))
+    return result
   }
 
   /// Reads the server's defaults through a new, short-lived connection,
@@ -362,14 +378,17 @@ public actor SoundServerLink {
     }
     session = Session(observer: observer, commander: commander)
     status = .connected(mirror)
-    vanishing.connect(commander, watching: mirror)
+    // The reflex's mutes of an earlier session that this state does not
+    // show yet are still shown.
+    let shown = vanishing.shown(following: mirror)
+    vanishing.connect(commander, watching: shown) { wakeUp.yield() }
     logger.notice(
       "Sound server connected",
       metadata: [
         "pulse.server.name": mirror.serverInfo.serverName,
         "pulse.server.version": mirror.serverInfo.serverVersion,
       ])
-    subscribers.publish(.connected(mirror))
+    subscribers.publish(.connected(shown))
     let error = await withTaskCancellationHandler {
       await follow(
         observer, commander, changes: changes, wakeUps: wakeUps,
@@ -384,6 +403,13 @@ public actor SoundServerLink {
       }
     }
     session = nil
+    // What the reflex did before the connection ended is told, with the
+    // last state: the closed connection answers what was under way.
+    await vanishing.settled()
+    if vanishing.hasNews, case .connected(let mirror) = status {
+      let (shown, reflexes) = vanishing.news(with: mirror)
+      subscribers.publish(.changed(shown, reflexes: reflexes))
+    }
     vanishing.disconnect()
     return (error, true)
   }
@@ -448,7 +474,7 @@ public actor SoundServerLink {
             on: clock)
         }
         let facilities = changes.take()
-        guard !facilities.isEmpty else { continue }
+        guard !facilities.isEmpty || vanishing.hasNews else { continue }
         do throws(PulseError) {
           try await refresh(facilities, from: observer)
         } catch {
@@ -467,12 +493,13 @@ public actor SoundServerLink {
   }
 
   /// Refetches the lists that changed and publishes the new mirror if it
-  /// differs.
+  /// differs, or if the link's reflex did something since the last
+  /// update: what it did goes out with the state that caused it.
   private func refresh(
     _ facilities: Set<ServerEvent.Facility>, from connection: PulseConnection
   ) async throws(PulseError) {
     var lists = Set(facilities.compactMap(MirrorList.init))
-    guard !lists.isEmpty else { return }
+    guard !lists.isEmpty || vanishing.hasNews else { return }
     // A new default comes with the sinks and sources it was chosen from:
     // PulseAudio announces the default it falls back to while it unlinks
     // the old default, before the old one's removal, and the two can
@@ -483,13 +510,17 @@ public actor SoundServerLink {
       lists.formUnion([.sinks, .sources])
     }
     let parts = try await Self.fetch(lists, from: connection)
+    // A sink's removal that these lists show has its streams' mute under
+    // way, sent from the events' thread: the update waits for its answer.
+    await vanishing.settled()
     guard case .connected(var mirror) = status else { return }
     let previous = mirror
     for part in parts { part.apply(to: &mirror) }
-    guard mirror != previous else { return }
+    guard mirror != previous || vanishing.hasNews else { return }
     status = .connected(mirror)
-    vanishing.watch(mirror)
-    subscribers.publish(.changed(mirror))
+    let (shown, reflexes) = vanishing.news(with: mirror)
+    vanishing.watch(shown)
+    subscribers.publish(.changed(shown, reflexes: reflexes))
   }
 
   // MARK: - Loading

@@ -218,18 +218,13 @@ struct RouterMediaTests {
     }
   }
 
-  /// Gone for good: after the grace time the players pause; what sounds
-  /// stays muted.
-  ///
-  /// With `tellingOfTheMute` false the server shows the link's mute only
-  /// later, and the paused player's stream is still given back.
   @Test(
-    "Gone for good: after the grace time the players pause; what sounds stays muted, whether or not the server showed the link's mute yet",
-    arguments: [true, false])
-  func goneForGood(tellingOfTheMute: Bool) async throws {
+    "Gone for good: after the grace time the players pause; what sounds stays muted"
+  )
+  func goneForGood() async throws {
     try await Rig.run(withPlayers: true) { rig in
       let players = try await budsPlaying(rig)
-      await rig.server.removeSink(Rig.buds, tellingOfTheMute: tellingOfTheMute)
+      await rig.server.removeSink(Rig.buds)
       _ = await rig.events.nextMedia("streamMuted")
       rig.clock.advance(by: 5.5)
       _ = await rig.events.nextMedia("mediaPaused")
@@ -239,6 +234,40 @@ struct RouterMediaTests {
       #expect(await rig.server.isMuted(2))
       let report = await rig.router.pausedMedia(resumingWithin: 60)
       #expect(report.map(\.cause) == [.disconnected])
+    }
+  }
+
+  /// The loop waits for the server to show a default it sent (a phase)
+  /// when the buds' output goes: the state that ends the wait carries the
+  /// link's mute, which the loop takes after the wait.
+  @Test(
+    "An output gone while the loop waits for a default: the link's mutes are taken after the wait"
+  )
+  func goneDuringAPhase() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      _ = try await budsPlaying(rig)
+      // Stream 3 stays on the buds when the default leaves them.
+      await rig.server.startStream(3, on: Rig.buds, pinnedByApplication: true)
+      await rig.caughtUp()
+      rig.clock.advance(by: 1)
+      let sent = await rig.batches.count
+      // The headset's route goes out and the server tells nothing: the
+      // loop waits for it to show the headset's default.
+      await rig.server.behave(.appliesSilently)
+      let registering = Task {
+        try await rig.register(Rig.headsetAddress, placement: .onHead)
+      }
+      await rig.server.waitForBatches(sent + 1)
+      #expect(await rig.server.defaultSink == Rig.headset)
+      // The buds' output goes: the state that shows it ends the wait.
+      await rig.server.behave(.applies)
+      await rig.server.removeSink(Rig.buds)
+      _ = try await registering.value
+      await rig.router.reconcile(because: "a test asked")
+      let away = await rig.router.pausedMedia(resumingWithin: 60)
+      #expect(away.map(\.accessory) == [Rig.budsAddress])
+      #expect(away.map(\.mutedStreams) == [[3]])
+      #expect(await rig.server.isMuted(3))
     }
   }
 

@@ -49,10 +49,6 @@ actor ScriptedSoundServer: RoutingLink {
   /// The default the server keeps showing its existing clients after a
   /// change it did not tell them of; nil when they see the truth.
   private var shownDefaultSink: String?
-  /// Streams the server muted without telling its clients yet (the
-  /// change event of a mute may come late): shown unmuted until the
-  /// engine unmutes them.
-  private var mutesNotShown: Set<UInt32> = []
   /// Streams that keep their sink when the default changes, like streams
   /// with a target of their own on PulseAudio.
   private var pinned: Set<UInt32> = []
@@ -129,8 +125,6 @@ actor ScriptedSoundServer: RoutingLink {
       throw .connectionTerminated
     }
     guard state != nil else { throw .connectionTerminated }
-    mutesNotShown.subtract(
-      batch.mutes.lazy.filter { !$0.muted }.map(\.sinkInput))
     let refusesInput = behavior == .refusesDefaultInput
     var applied = batch
     if refusesInput { applied.defaultSource = nil }
@@ -161,14 +155,12 @@ actor ScriptedSoundServer: RoutingLink {
 
   /// A sink goes away, as a Bluetooth output does: its streams move to
   /// the default (or the first other sink), muted first when the
-  /// engine's rule applies to it, as the link does on its own thread.
+  /// engine's rule applies to it, as the link does on its own thread;
+  /// the state that shows the sink gone tells of the mute, as the link's
+  /// do.
   ///
-  /// - Parameters:
-  ///   - name: The sink's name.
-  ///   - tellingOfTheMute: Whether the states the server shows from now
-  ///     on show the link's mute; when not, the streams are muted but
-  ///     shown unmuted until the engine unmutes them.
-  func removeSink(_ name: String, tellingOfTheMute: Bool = true) {
+  /// - Parameter name: The sink's name.
+  func removeSink(_ name: String) {
     guard var state, let sink = state.sink(named: name) else { return }
     let fallback =
       state.defaultSink.flatMap { $0.name == name ? nil : $0 }
@@ -188,10 +180,10 @@ actor ScriptedSoundServer: RoutingLink {
       }
       return input
     }
-    if mutes, !tellingOfTheMute { mutesNotShown.formUnion(moved) }
-    if mutes, !moved.isEmpty { vanishingSinkMute?.muted(sink, moved) }
+    let muted = mutes && !moved.isEmpty
+    if muted { vanishingSinkMute?.muted(sink, moved) }
     self.state = state
-    publish(.changed(state))
+    publish(.changed(state, reflexes: muted ? [.muted(moved, of: sink)] : []))
   }
 
   /// A sink comes (back) with a new index, as a Bluetooth output does
@@ -428,15 +420,7 @@ actor ScriptedSoundServer: RoutingLink {
   var defaultSink: String? { state?.defaultSinkName }
 
   private func publish(_ update: LinkUpdate) {
-    var shown = update
-    if case .changed(var state) = update, !mutesNotShown.isEmpty {
-      for (position, input) in state.sinkInputs.enumerated()
-      where mutesNotShown.contains(input.index) {
-        state.sinkInputs[position].isMuted = false
-      }
-      shown = .changed(state)
-    }
-    for subscriber in subscribers { subscriber.yield(shown) }
+    for subscriber in subscribers { subscriber.yield(update) }
   }
 
   // MARK: - Values

@@ -99,7 +99,8 @@ extension MediaRun {
     memory.lastAbsence += 1
     let grace = policy.reappearGraceSeconds + MediaRules.graceMargin
     // "At once" still waits for the server's state that shows the change
-    // and for the link's mutes, which come apart.
+    // and for the link's mutes: those come with it, or with the state
+    // before it when the output went while that one was being fetched.
     let window: Double =
       switch (isJack, view.bluetoothConnected[address]) {
       case (true, _), (false, false?): MediaRules.settleMargin
@@ -119,7 +120,8 @@ extension MediaRules {
   /// grace time, and the streams stay muted until it has.
   public static let graceMargin = 0.5
   /// How long the rules wait, at least, before deciding on an output that
-  /// went away, in seconds: the server's state that shows it gone and the
-  /// link's mutes of the streams it moved arrive apart.
+  /// went away, in seconds: the link's mutes of the streams it moved may
+  /// come with the state before the one that shows it gone, when it went
+  /// while that state was being fetched.
   public static let settleMargin = 0.1
 }

@@ -1,0 +1,390 @@
+// The link's reflex: the sinks whose streams are muted the moment they
+// disappear (or their headphone jack is pulled), what the reflex did
+// that no update told yet, and the mutes no state of the server showed
+// yet. Shared between the thread that reads the server's events and the
+// link, which hands what the reflex did to its subscribers inside the
+// next update.
+
+import ConcurrencyHelpers
+import PulseAudio
+import SoundServerModel
+
+/// The sinks whose streams are muted when they disappear, the streams on
+/// each, and what the reflex did; shared with the thread that reads the
+/// server's events.
+final class VanishingSinks: Sendable {
+  private struct State {
+    var rule: VanishingSinkMute?
+    var commander: PulseConnection?
+    /// Wakes the link's follower: the reflex did something to tell.
+    var wake: (@Sendable () -> Void)?
+    /// By sink index: the sink and its audible streams.
+    var watched: [UInt32: (sink: Sink, streams: [UInt32])] = [:]
+    /// The headphone jacks' sinks whose port is being asked for.
+    var asking: Set<UInt32> = []
+    /// Those of ``asking`` that changed again meanwhile: asked once more.
+    var changedAgain: Set<UInt32> = []
+    /// The headphone jacks' sinks whose streams were muted as the jack
+    /// was pulled, until they play on the headphones again.
+    var pulled: [UInt32: Sink] = [:]
+    /// Mutes sent and jacks asked for that the server has not answered.
+    var underWay = 0
+    /// Waiting for ``underWay`` to be none.
+    var settledWaiters: [CheckedContinuation<Void, Never>] = []
+    /// What the reflex did that no update has told yet, in order.
+    var done: [LinkReflex] = []
+    /// Whether the states the link shows changed without a state of the
+    /// server: the link unmuted a stream it showed muted.
+    var reshown = false
+    /// The reflex's mutes that no state of the server has shown yet.
+    var mutesNotShown = MutesNotShown()
+  }
+  private let state = Mutex(State())
+
+  /// Sets the rule and applies it to a state, if any.
+  func setRule(_ rule: VanishingSinkMute?, watching mirror: ServerMirror?) {
+    state.withLock {
+      $0.rule = rule
+      if rule == nil { $0.watched = [:] }
+    }
+    if let mirror { watch(mirror) }
+  }
+
+  /// Takes the command connection of a new session, its first state, and
+  /// how to wake its follower.
+  func connect(
+    _ commander: PulseConnection, watching mirror: ServerMirror,
+    wake: @escaping @Sendable () -> Void
+  ) {
+    state.withLock {
+      $0.commander = commander
+      $0.wake = wake
+    }
+    watch(mirror)
+  }
+
+  /// Forgets the ended session; what the reflex did is still told, and
+  /// its mutes the server did not show yet are still shown in the next
+  /// session's states of the same server.
+  func disconnect() {
+    state.withLock {
+      $0.commander = nil
+      $0.wake = nil
+      $0.watched = [:]
+      $0.asking = []
+      $0.changedAgain = []
+      $0.pulled = [:]
+    }
+  }
+
+  /// Notes which sinks the rule applies to in a new state, and their
+  /// audible streams.
+  func watch(_ mirror: ServerMirror) {
+    guard let rule = state.withLock({ $0.rule }) else { return }
+    var watched: [UInt32: (sink: Sink, streams: [UInt32])] = [:]
+    for sink in mirror.sinks where rule.appliesTo(sink) {
+      watched[sink.index] = (
+        sink,
+        mirror.sinkInputs.filter {
+          $0.sinkIndex == sink.index && !$0.isCorked && !$0.isMuted
+        }.map(\.index)
+      )
+    }
+    state.withLock { $0.watched = watched }
+  }
+
+  // MARK: - Telling what the reflex did
+
+  /// Returns once no mute or jack question is under way.
+  ///
+  /// What the reflex did then goes out with the state that caused it.
+  /// Each is answered by the server or by the connection's operation
+  /// timeout.
+  func settled() async {
+    await withCheckedContinuation { continuation in
+      let now = state.withLock { state -> Bool in
+        if state.underWay == 0 { return true }
+        state.settledWaiters.append(continuation)
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
+
+  /// Whether the reflex did something no update has told, or the link
+  /// stopped showing one of its mutes.
+  var hasNews: Bool { state.withLock { !$0.done.isEmpty || $0.reshown } }
+
+  /// Takes what the reflex did, for an update with a state of the server
+  /// fetched after it, and that state as the update shows it: the
+  /// reflex's mutes the server does not show yet are shown.
+  ///
+  /// - Parameter fetched: The state as the server showed it.
+  /// - Returns: The state to publish and what the reflex did, in order.
+  func news(
+    with fetched: ServerMirror
+  ) -> (mirror: ServerMirror, reflexes: [LinkReflex]) {
+    state.withLock { state in
+      let reflexes = state.done
+      state.done = []
+      state.reshown = false
+      state.mutesNotShown.follow(fetched, after: reflexes)
+      return (state.mutesNotShown.shown(in: fetched), reflexes)
+    }
+  }
+
+  /// A new session's first state as the link publishes it: the reflex's
+  /// mutes that it shows, or whose streams it lacks, are no longer shown
+  /// by the link; the others are.
+  func shown(following fetched: ServerMirror) -> ServerMirror {
+    state.withLock { state in
+      state.mutesNotShown.follow(fetched, after: [])
+      return state.mutesNotShown.shown(in: fetched)
+    }
+  }
+
+  /// A state as the link publishes it: with the reflex's mutes that the
+  /// server does not show yet.
+  func shown(_ fetched: ServerMirror) -> ServerMirror {
+    state.withLock { $0.mutesNotShown.shown(in: fetched) }
+  }
+
+  /// Notes streams the server unmuted at the link's request: the
+  /// reflex's mutes of them are no longer shown, and the follower is
+  /// woken to publish the state without them (the server may tell of no
+  /// change: it never showed the mute).
+  func unmuted(_ streams: some Sequence<UInt32>) {
+    let wake = state.withLock { state -> (@Sendable () -> Void)? in
+      let before = state.mutesNotShown
+      state.mutesNotShown.unmuted(streams)
+      guard state.mutesNotShown != before else { return nil }
+      state.reshown = true
+      return state.wake
+    }
+    wake?()
+  }
+
+  /// Ends one mute or jack question, with what it did if anything, and
+  /// wakes who waits for it.
+  private func conclude(_ reflex: LinkReflex?) {
+    let (waiters, wake) = state.withLock {
+      state -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) in
+      state.underWay -= 1
+      if let reflex { state.done.append(reflex) }
+      guard state.underWay == 0 else { return ([], nil) }
+      defer { state.settledWaiters = [] }
+      return (state.settledWaiters, state.done.isEmpty ? nil : state.wake)
+    }
+    for waiter in waiters { waiter.resume() }
+    wake?()
+  }
+
+  // MARK: - On the events' thread
+
+  /// On the events' thread: a sink disappeared; mutes its streams.
+  func removed(_ index: UInt32) {
+    let taken = state.withLock {
+      state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32])? in
+      state.pulled[index] = nil
+      guard let entry = state.watched.removeValue(forKey: index),
+        !entry.streams.isEmpty, let rule = state.rule,
+        let commander = state.commander
+      else { return nil }
+      // Counted before the event is recorded: the follower, woken by
+      // it, waits for the answer.
+      state.underWay += 1
+      return (rule, commander, entry.sink, entry.streams)
+    }
+    guard let (rule, commander, sink, streams) = taken else { return }
+    // Sent from this thread at once: a task would start later, while the
+    // server already plays the streams where it moved them.
+    mute(streams, of: sink, through: commander, telling: rule)
+  }
+
+  /// On the events' thread: a sink changed.
+  ///
+  /// When it is a headphone jack's sink with streams, its active port is
+  /// asked for at once: the jack pulled (the port switched to the
+  /// speakers, or the jack unplugged), its streams are muted, as those of
+  /// a sink that disappeared are. When it is one whose streams were muted
+  /// so, it is asked for too: plugged again, the subscribers hear it, so
+  /// that what was muted is unmuted even when no state in between showed
+  /// the jack pulled.
+  func changed(_ index: UInt32) {
+    let taken = state.withLock {
+      state -> (VanishingSinkMute, PulseConnection, Sink)? in
+      guard let rule = state.rule, let commander = state.commander else {
+        return nil
+      }
+      // A jack's sink with audible streams, or a pulled jack's sink,
+      // whose plugging in again is told.
+      let sink: Sink
+      if let entry = state.watched[index], !entry.streams.isEmpty,
+        wiredHeadphonesJack(of: entry.sink) != nil
+      {
+        sink = entry.sink
+      } else if let pulled = state.pulled[index] {
+        sink = pulled
+      } else {
+        return nil
+      }
+      // Asked already: asked again once the answer comes, as the answer
+      // may be from before this change.
+      guard state.asking.insert(index).inserted else {
+        state.changedAgain.insert(index)
+        return nil
+      }
+      state.underWay += 1
+      return (rule, commander, sink)
+    }
+    guard let (rule, commander, sink) = taken else { return }
+    Task {
+      while true {
+        let now = try? await commander.sink(named: sink.name)
+        let outcome = state.withLock { state -> JackOutcome in
+          var outcome = JackOutcome.unchanged
+          if let now, now.index == index {
+            if wiredHeadphonesJack(of: now) == nil,
+              let entry = state.watched.removeValue(forKey: index)
+            {
+              state.pulled[index] = entry.sink
+              outcome = .pulled(entry.streams)
+              // The mute is under way before the question ends.
+              if !entry.streams.isEmpty { state.underWay += 1 }
+            } else if wiredHeadphonesJack(of: now) != nil,
+              state.pulled.removeValue(forKey: index) != nil
+            {
+              outcome = .back(now)
+            }
+          }
+          // Changed again meanwhile: asked once more, after acting on
+          // this answer (a pull, then a plug, each told).
+          let again =
+            state.changedAgain.remove(index) != nil
+            && state.commander === commander
+          if !again { state.asking.remove(index) }
+          return again ? outcome.thenAskAgain : outcome
+        }
+        switch outcome {
+        case .pulled(let streams), .pulledThenAskAgain(let streams):
+          if !streams.isEmpty {
+            mute(streams, of: sink, through: commander, telling: rule)
+          }
+        case .back(let now), .backThenAskAgain(let now):
+          state.withLock { $0.done.append(.jackBack(now)) }
+        case .unchanged, .askAgain:
+          break
+        }
+        guard outcome.asksAgain else { break }
+      }
+      conclude(nil)
+    }
+  }
+
+  /// What the answer about a headphone jack's sink shows, and whether it
+  /// is asked for again.
+  private enum JackOutcome {
+    /// The jack was pulled: these streams are muted.
+    case pulled([UInt32])
+    case pulledThenAskAgain([UInt32])
+    /// The jack pulled before plays on the headphones again.
+    case back(Sink)
+    case backThenAskAgain(Sink)
+    /// Nothing to do.
+    case unchanged
+    case askAgain
+
+    /// The same, then asked again: it changed again meanwhile.
+    var thenAskAgain: Self {
+      switch self {
+      case .pulled(let streams): .pulledThenAskAgain(streams)
+      case .back(let sink): .backThenAskAgain(sink)
+      case .unchanged: .askAgain
+      default: self
+      }
+    }
+
+    /// Whether the sink is asked for again.
+    var asksAgain: Bool {
+      switch self {
+      case .pulledThenAskAgain, .backThenAskAgain, .askAgain: true
+      case .pulled, .back, .unchanged: false
+      }
+    }
+  }
+
+  /// Mutes streams of a sink that went (or whose headphones went), counted
+  /// under way by the caller; tells the rule which the server muted, and
+  /// keeps them for the next update.
+  private func mute(
+    _ streams: [UInt32], of sink: Sink, through commander: PulseConnection,
+    telling rule: VanishingSinkMute
+  ) {
+    commander.send(
+      ServerBatch(mutes: streams.map { .init(sinkInput: $0, muted: true) })
+    ) { [self] result in
+      let muted = zip(streams, result.mutes).compactMap { stream, outcome in
+        (try? outcome.get()) == nil ? nil : stream
+      }
+      if !muted.isEmpty { rule.muted(sink, muted) }
+      conclude(muted.isEmpty ? nil : .muted(muted, of: sink))
+    }
+  }
+}
+
+/// The streams the link's reflex muted that no state of the server has
+/// shown muted yet.
+///
+/// A server may tell of a mute late (PipeWire's pulse server answers the
+/// mute before its stream shows it), and a subscriber that saw the stream
+/// unmuted would not give it back. The link shows them muted in the
+/// states it publishes until the server shows them so, they go, or the
+/// link unmutes them.
+package struct MutesNotShown: Sendable, Hashable {
+  private var streams: Set<UInt32> = []
+  /// The cookie of the server whose streams these are: a server that
+  /// restarted numbers its streams anew.
+  private var cookie: UInt32?
+
+  /// None.
+  package init() {}
+
+  /// Whether the link shows no mute the server does not.
+  package var isEmpty: Bool { streams.isEmpty }
+
+  /// Follows a state of the server fetched after what the reflex did.
+  ///
+  /// - Parameters:
+  ///   - fetched: The state as the server showed it.
+  ///   - reflexes: What the reflex did, which the update with this state
+  ///     tells.
+  package mutating func follow(
+    _ fetched: ServerMirror, after reflexes: [LinkReflex]
+  ) {
+    if cookie != fetched.serverInfo.cookie {
+      streams = []
+      cookie = fetched.serverInfo.cookie
+    }
+    for case .muted(let muted, _) in reflexes { streams.formUnion(muted) }
+    // Shown muted by the server, or gone: the server's word is enough.
+    streams = streams.filter { index in
+      fetched.sinkInputs.contains { $0.index == index && !$0.isMuted }
+    }
+  }
+
+  /// Notes streams the server unmuted at the link's request.
+  package mutating func unmuted(_ unmuted: some Sequence<UInt32>) {
+    streams.subtract(unmuted)
+  }
+
+  /// A state of the server with these mutes shown.
+  package func shown(in mirror: ServerMirror) -> ServerMirror {
+    guard !streams.isEmpty else { return mirror }
+    var mirror = mirror
+    for position in mirror.sinkInputs.indices
+    where streams.contains(mirror.sinkInputs[position].index) {
+      mirror.sinkInputs[position].isMuted = true
+    }
+    return mirror
+  }
+}
