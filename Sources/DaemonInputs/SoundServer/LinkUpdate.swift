@@ -11,8 +11,10 @@ public enum LinkUpdate: Sendable, Hashable {
   /// The link connected, or reconnected, and loaded the server's state.
   case connected(ServerMirror)
   /// The server's state changed while connected, with what the link's
-  /// reflex (``VanishingSinkMute``) did since the last update: the state
-  /// shows its mutes, and the loop takes both as one event.
+  /// reflex (``VanishingSinkMute``) did for causes that came before the
+  /// state was fetched: the state shows them (a sink gone, a jack
+  /// pulled) and the reflex's mutes, and the loop takes both as one
+  /// event.
   case changed(ServerMirror, reflexes: [LinkReflex] = [])
   /// The link lost the server, or could not reach it; it keeps trying.
   case disconnected(SoundServerError)

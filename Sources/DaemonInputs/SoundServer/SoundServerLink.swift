@@ -169,9 +169,9 @@ public actor SoundServerLink {
   ///
   /// The streams are the ones the last state showed on the sink, not
   /// corked and not muted. The mute goes out on the command connection as
-  /// soon as the sink's removal event arrives. The next update, whose
-  /// state shows the sink gone, waits for the server's answer and tells
-  /// which streams it muted (``LinkReflex/muted(_:of:)``).
+  /// soon as the sink's removal event arrives. The first update whose
+  /// state was fetched after the removal waits for the server's answer
+  /// and tells which streams it muted (``LinkReflex/muted(_:of:)``).
   public func muteStreams(whenTheirSinkVanishes rule: VanishingSinkMute?) {
     vanishing.setRule(rule, watching: mirror)
   }
@@ -405,9 +405,10 @@ public actor SoundServerLink {
     session = nil
     // What the reflex did before the connection ended is told, with the
     // last state: the closed connection answers what was under way.
-    await vanishing.settled()
-    if vanishing.hasNews, case .connected(let mirror) = status {
-      let (shown, reflexes) = vanishing.news(with: mirror)
+    let last = vanishing.mark()
+    await vanishing.settled(through: last)
+    if vanishing.hasNews(through: last), case .connected(let mirror) = status {
+      let (shown, reflexes) = vanishing.news(with: mirror, through: last)
       subscribers.publish(.changed(shown, reflexes: reflexes))
     }
     vanishing.disconnect()
@@ -474,7 +475,9 @@ public actor SoundServerLink {
             on: clock)
         }
         let facilities = changes.take()
-        guard !facilities.isEmpty || vanishing.hasNews else { continue }
+        guard !facilities.isEmpty || vanishing.hasNews(through: .max) else {
+          continue
+        }
         do throws(PulseError) {
           try await refresh(facilities, from: observer)
         } catch {
@@ -499,7 +502,12 @@ public actor SoundServerLink {
     _ facilities: Set<ServerEvent.Facility>, from connection: PulseConnection
   ) async throws(PulseError) {
     var lists = Set(facilities.compactMap(MirrorList.init))
-    guard !lists.isEmpty || vanishing.hasNews else { return }
+    // The reflexes started so far: their causes are in what is fetched
+    // now, and they go out with it.
+    let reflexes = vanishing.mark()
+    guard !lists.isEmpty || vanishing.hasNews(through: reflexes) else {
+      return
+    }
     // A new default comes with the sinks and sources it was chosen from:
     // PulseAudio announces the default it falls back to while it unlinks
     // the old default, before the old one's removal, and the two can
@@ -510,17 +518,21 @@ public actor SoundServerLink {
       lists.formUnion([.sinks, .sources])
     }
     let parts = try await Self.fetch(lists, from: connection)
-    // A sink's removal that these lists show has its streams' mute under
-    // way, sent from the events' thread: the update waits for its answer.
-    await vanishing.settled()
+    // A sink's removal (or a jack's pull) that came before the fetch has
+    // its streams' mute under way, sent from the events' thread: the
+    // update waits for its answer. One that came during the fetch goes
+    // with the next update, whose fetch shows it.
+    await vanishing.settled(through: reflexes)
     guard case .connected(var mirror) = status else { return }
     let previous = mirror
     for part in parts { part.apply(to: &mirror) }
-    guard mirror != previous || vanishing.hasNews else { return }
+    guard mirror != previous || vanishing.hasNews(through: reflexes) else {
+      return
+    }
     status = .connected(mirror)
-    let (shown, reflexes) = vanishing.news(with: mirror)
-    vanishing.watch(shown)
-    subscribers.publish(.changed(shown, reflexes: reflexes))
+    let news = vanishing.news(with: mirror, through: reflexes)
+    vanishing.watch(news.mirror)
+    subscribers.publish(.changed(news.mirror, reflexes: news.reflexes))
   }
 
   // MARK: - Loading

@@ -27,12 +27,18 @@ final class VanishingSinks: Sendable {
     /// The headphone jacks' sinks whose streams were muted as the jack
     /// was pulled, until they play on the headphones again.
     var pulled: [UInt32: Sink] = [:]
-    /// Mutes sent and jacks asked for that the server has not answered.
-    var underWay = 0
-    /// Waiting for ``underWay`` to be none.
-    var settledWaiters: [CheckedContinuation<Void, Never>] = []
-    /// What the reflex did that no update has told yet, in order.
-    var done: [LinkReflex] = []
+    /// The number of the last reflex started: each removal or jack
+    /// question, with the mute it leads to.
+    var lastStarted: UInt64 = 0
+    /// The mutes sent and jacks asked for that the server has not
+    /// answered, by the number of their reflex.
+    var underWay: [UInt64: Int] = [:]
+    /// Waiting for the reflexes up to a number to be answered.
+    var settledWaiters: [(through: UInt64, CheckedContinuation<Void, Never>)] =
+      []
+    /// What the reflex did that no update has told yet, in order, with the
+    /// number of the reflex.
+    var done: [(number: UInt64, reflex: LinkReflex)] = []
     /// Whether the states the link shows changed without a state of the
     /// server: the link unmuted a stream it showed muted.
     var reshown = false
@@ -95,38 +101,54 @@ final class VanishingSinks: Sendable {
 
   // MARK: - Telling what the reflex did
 
-  /// Returns once no mute or jack question is under way.
+  /// The number of the last reflex started: a state fetched from now on
+  /// shows what caused the reflexes up to it, and goes out with them.
+  func mark() -> UInt64 { state.withLock { $0.lastStarted } }
+
+  /// Returns once the reflexes up to a number are answered.
   ///
-  /// What the reflex did then goes out with the state that caused it.
-  /// Each is answered by the server or by the connection's operation
-  /// timeout.
-  func settled() async {
+  /// What they did then goes out with the state fetched after them. Each
+  /// is answered by the server or by the connection's operation timeout.
+  /// A reflex started later goes with a later state: one fetched before
+  /// its cause would show the sink as it was.
+  ///
+  /// - Parameter number: The last reflex to wait for (``mark()``).
+  func settled(through number: UInt64) async {
     await withCheckedContinuation { continuation in
       let now = state.withLock { state -> Bool in
-        if state.underWay == 0 { return true }
-        state.settledWaiters.append(continuation)
+        guard state.underWay.keys.contains(where: { $0 <= number }) else {
+          return true
+        }
+        state.settledWaiters.append((number, continuation))
         return false
       }
       if now { continuation.resume() }
     }
   }
 
-  /// Whether the reflex did something no update has told, or the link
-  /// stopped showing one of its mutes.
-  var hasNews: Bool { state.withLock { !$0.done.isEmpty || $0.reshown } }
+  /// Whether the reflexes up to a number did something no update has
+  /// told, or the link stopped showing one of its mutes.
+  func hasNews(through number: UInt64) -> Bool {
+    state.withLock { state in
+      state.reshown || state.done.contains { $0.number <= number }
+    }
+  }
 
-  /// Takes what the reflex did, for an update with a state of the server
-  /// fetched after it, and that state as the update shows it: the
-  /// reflex's mutes the server does not show yet are shown.
+  /// Takes what the reflexes up to a number did, for an update with a
+  /// state of the server fetched after them, and that state as the update
+  /// shows it: the reflexes' mutes the server does not show yet are
+  /// shown.
   ///
-  /// - Parameter fetched: The state as the server showed it.
-  /// - Returns: The state to publish and what the reflex did, in order.
+  /// - Parameters:
+  ///   - fetched: The state as the server showed it.
+  ///   - number: The last reflex the state was fetched after.
+  /// - Returns: The state to publish and what the reflexes did, in order.
   func news(
-    with fetched: ServerMirror
+    with fetched: ServerMirror, through number: UInt64
   ) -> (mirror: ServerMirror, reflexes: [LinkReflex]) {
     state.withLock { state in
-      let reflexes = state.done
-      state.done = []
+      let reflexes = state.done.filter { $0.number <= number }.map(\.reflex)
+      state.done.removeAll { $0.number <= number }
       state.reshown = false
       state.mutesNotShown.follow(fetched, after: reflexes)
       return (state.mutesNotShown.shown(in: fetched), reflexes)
@@ -164,16 +186,31 @@ final class VanishingSinks: Sendable {
     wake?()
   }
 
-  /// Ends one mute or jack question, with what it did if anything, and
-  /// wakes who waits for it.
-  private func conclude(_ reflex: LinkReflex?) {
+  /// Starts a reflex, under the lock.
+  ///
+  /// - Returns: Its number.
+  private static func start(_ state: inout State) -> UInt64 {
+    state.lastStarted += 1
+    state.underWay[state.lastStarted] = 1
+    return state.lastStarted
+  }
+
+  /// Ends one mute or jack question of a reflex, with what it did if
+  /// anything, and wakes who waits for it.
+  private func conclude(_ number: UInt64, _ reflex: LinkReflex?) {
     let (waiters, wake) = state.withLock {
       state -> ([CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) in
-      state.underWay -= 1
-      if let reflex { state.done.append(reflex) }
-      guard state.underWay == 0 else { return ([], nil) }
-      defer { state.settledWaiters = [] }
-      return (state.settledWaiters, state.done.isEmpty ? nil : state.wake)
+      if let left = state.underWay[number], left > 1 {
+        state.underWay[number] = left - 1
+      } else {
+        state.underWay[number] = nil
+      }
+      if let reflex { state.done.append((number, reflex)) }
+      let oldest = state.underWay.keys.min() ?? .max
+      let ready = state.settledWaiters.filter { $0.through < oldest }
+      state.settledWaiters.removeAll { $0.through < oldest }
+      let wake = state.underWay[number] == nil && !state.done.isEmpty
+      return (ready.map(\.1), wake ? state.wake : nil)
     }
     for waiter in waiters { waiter.resume() }
     wake?()
@@ -184,21 +221,22 @@ final class VanishingSinks: Sendable {
   /// On the events' thread: a sink disappeared; mutes its streams.
   func removed(_ index: UInt32) {
     let taken = state.withLock {
-      state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32])? in
+      state -> (VanishingSinkMute, PulseConnection, Sink, [UInt32], UInt64)?
+      in
       state.pulled[index] = nil
       guard let entry = state.watched.removeValue(forKey: index),
         !entry.streams.isEmpty, let rule = state.rule,
         let commander = state.commander
       else { return nil }
-      // Counted before the event is recorded: the follower, woken by
-      // it, waits for the answer.
-      state.underWay += 1
-      return (rule, commander, entry.sink, entry.streams)
+      // Numbered before the event is recorded: the state the follower
+      // fetches for it waits for the answer.
+      let number = Self.start(&state)
+      return (rule, commander, entry.sink, entry.streams, number)
     }
-    guard let (rule, commander, sink, streams) = taken else { return }
+    guard let (rule, commander, sink, streams, number) = taken else { return }
     // Sent from this thread at once: a task would start later, while the
     // server already plays the streams where it moved them.
-    mute(streams, of: sink, through: commander, telling: rule)
+    mute(streams, of: sink, through: commander, telling: rule, as: number)
   }
 
   /// On the events' thread: a sink changed.
@@ -212,7 +250,7 @@ final class VanishingSinks: Sendable {
   /// the jack pulled.
   func changed(_ index: UInt32) {
     let taken = state.withLock {
-      state -> (VanishingSinkMute, PulseConnection, Sink)? in
+      state -> (VanishingSinkMute, PulseConnection, Sink, UInt64)? in
       guard let rule = state.rule, let commander = state.commander else {
         return nil
       }
@@ -234,10 +272,9 @@ final class VanishingSinks: Sendable {
         state.changedAgain.insert(index)
         return nil
       }
-      state.underWay += 1
-      return (rule, commander, sink)
+      return (rule, commander, sink, Self.start(&state))
     }
-    guard let (rule, commander, sink) = taken else { return }
+    guard let (rule, commander, sink, number) = taken else { return }
     Task {
       while true {
         let now = try? await commander.sink(named: sink.name)
@@ -249,8 +286,11 @@ final class VanishingSinks: Sendable {
             {
               state.pulled[index] = entry.sink
               outcome = .pulled(entry.streams)
-              // The mute is under way before the question ends.
-              if !entry.streams.isEmpty { state.underWay += 1 }
+              // The mute is under way, as part of the same reflex, before
+              // the question ends.
+              if !entry.streams.isEmpty {
+                state.underWay[number, default: 0] += 1
+              }
             } else if wiredHeadphonesJack(of: now) != nil,
               state.pulled.removeValue(forKey: index) != nil
             {
@@ -268,16 +308,18 @@ final class VanishingSinks: Sendable {
         switch outcome {
         case .pulled(let streams), .pulledThenAskAgain(let streams):
           if !streams.isEmpty {
-            mute(streams, of: sink, through: commander, telling: rule)
+            mute(
+              streams, of: sink, through: commander, telling: rule,
+              as: number)
           }
         case .back(let now), .backThenAskAgain(let now):
-          state.withLock { $0.done.append(.jackBack(now)) }
+          state.withLock { $0.done.append((number, .jackBack(now))) }
         case .unchanged, .askAgain:
           break
         }
         guard outcome.asksAgain else { break }
       }
-      conclude(nil)
+      conclude(number, nil)
     }
   }
 
@@ -314,11 +356,11 @@ final class VanishingSinks: Sendable {
   }
 
   /// Mutes streams of a sink that went (or whose headphones went), counted
-  /// under way by the caller; tells the rule which the server muted, and
-  /// keeps them for the next update.
+  /// under way by the caller as part of a reflex; tells the rule which the
+  /// server muted, and keeps them for the update that tells the reflex.
   private func mute(
     _ streams: [UInt32], of sink: Sink, through commander: PulseConnection,
-    telling rule: VanishingSinkMute
+    telling rule: VanishingSinkMute, as number: UInt64
   ) {
     commander.send(
       ServerBatch(mutes: streams.map { .init(sinkInput: $0, muted: true) })
@@ -327,7 +369,7 @@ final class VanishingSinks: Sendable {
         (try? outcome.get()) == nil ? nil : stream
       }
       if !muted.isEmpty { rule.muted(sink, muted) }
-      conclude(muted.isEmpty ? nil : .muted(muted, of: sink))
+      conclude(number, muted.isEmpty ? nil : .muted(muted, of: sink))
     }
   }
 }

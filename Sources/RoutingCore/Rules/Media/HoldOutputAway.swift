@@ -100,7 +100,7 @@ extension MediaRun {
     let grace = policy.reappearGraceSeconds + MediaRules.graceMargin
     // "At once" still waits for the server's state that shows the change
     // and for the link's mutes: those come with it, or with the state
-    // before it when the output went while that one was being fetched.
+    // after it when the output went while that one was being fetched.
     let window: Double =
       switch (isJack, view.bluetoothConnected[address]) {
       case (true, _), (false, false?): MediaRules.settleMargin
@@ -121,7 +121,7 @@ extension MediaRules {
   public static let graceMargin = 0.5
   /// How long the rules wait, at least, before deciding on an output that
   /// went away, in seconds: the link's mutes of the streams it moved may
-  /// come with the state before the one that shows it gone, when it went
+  /// come with the state after the one that shows it gone, when it went
   /// while that state was being fetched.
   public static let settleMargin = 0.1
 }
