@@ -5,6 +5,7 @@ import AccessoryControl
 import AccessoryEngine
 import AudioAccessoryKit
 import FoundationEssentials
+import RoutingCore
 
 extension DaemonMethods {
   /// `daemon.status`: the version, the sound server, the files, BlueZ in
@@ -14,8 +15,8 @@ extension DaemonMethods {
     status.policyPath = policies.loaded.path ?? "built-in default"
     status.policySearchPath = policies.searchPath
     status.policyRefused = policies.lastRefusal
-    status.hostAddresses = await router.currentHostAddresses
-    let server = await router.serverInfo
+    status.hostAddresses = router.board.hostAddresses
+    let server = router.board.serverInfo
     status.soundServer = DaemonStatus.SoundServer(
       state: server == nil ? .disconnected : .connected,
       name: server?.serverName, version: server?.serverVersion)
@@ -33,7 +34,7 @@ extension DaemonMethods {
   /// The desktop parts read it in the process, without the wire's JSON.
   public func overview() async -> DaemonOverview {
     DaemonOverview(
-      status: await daemonStatus(), devices: await router.audioDevices(),
+      status: await daemonStatus(), devices: router.board.audioDevices(),
       accessories: await list(.init(includesHeadphones: true)).accessories,
       players: await mediaPlayers())
   }

@@ -31,9 +31,9 @@ extension DaemonMethods {
   /// threads (it reads `/proc`).
   func mediaPlayers() async -> MediaPlayerList {
     let players = media?.players ?? []
-    let paused = await pausedMedia()
+    let paused = pausedMedia()
     let pausedPlayers = Set(paused.flatMap { $0.players.map(\.busName) })
-    let mirror = await router.currentMirror
+    let mirror = router.board.mirror
     let inputs = mirror?.sinkInputs ?? []
     let listed = await BlockingPool.shared.run(named: "media.players") {
       players.map { player in
@@ -57,16 +57,16 @@ extension DaemonMethods {
 
   /// What the media rules hold paused or muted now; nothing when the
   /// players are not followed.
-  func pausedMedia() async -> [PausedMedia] {
+  func pausedMedia() -> [PausedMedia] {
     guard media != nil else { return [] }
-    return await router.pausedMedia(
+    return router.board.pausedMedia(
       resumingWithin: policies.loaded.policy.resumeWhenPutBackWithinSeconds)
   }
 
   // MARK: - Route and policy
 
   func routeHistory(_ request: RouteHistoryRequest) async -> RouteHistory {
-    RouteHistory(decisions: await router.history(limit: request.limit ?? 10))
+    RouteHistory(decisions: router.board.history(limit: request.limit ?? 10))
   }
 
   /// `route.get`: the route, and with `explain` the decision and what
@@ -74,7 +74,7 @@ extension DaemonMethods {
   func route(_ request: RouteGetRequest) async -> RouteReport {
     var report = router.board.report(explaining: request.explain)
     if request.explain, media != nil {
-      report.paused = await pausedMedia()
+      report.paused = pausedMedia()
     }
     return report
   }
@@ -207,7 +207,7 @@ extension DaemonMethods {
       registration: registration.map {
         .init(configuration: $0.configuration, invalidated: $0.isInvalidated)
       },
-      output: await router.outputName(for: address),
+      output: router.board.outputName(for: address),
       routePending: routePending,
       placementSource: registration?.placementSource?.rawValue,
       placementSourceChoice: registration.map {

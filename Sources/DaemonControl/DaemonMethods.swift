@@ -148,7 +148,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
         return try reply(await overview())
       case OutputListRequest.method:
         _ = try OutputListRequest(params: params)
-        return try reply(await router.audioDevices())
+        return try reply(router.board.audioDevices())
       case OutputChooseRequest.method:
         return try reply(await chooseDevice(.init(params: params)))
       case OutputForgetRequest.method:
@@ -243,7 +243,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     let blueZ = BluetoothStatus.whyNotAsked(state).map {
       ", and \($0) (acctl doctor says why)"
     }
-    guard await router.serverInfo != nil else {
+    guard router.board.serverInfo != nil else {
       return .invalidRequest(
         reason: "accessoryd has no sound server now (it connects again by "
           + "itself once the server is back)"
@@ -337,7 +337,7 @@ public struct DaemonMethods: ControlHandler, HeadphoneReports {
     // routes to: Bluetooth headphones, and wired ones in a jack.
     if request.includesHeadphones, policies.policy.guardUnregisteredHeadphones {
       var seen = Set(addresses.map(\.description))
-      for output in await router.headphoneOutputs()
+      for output in router.board.headphoneOutputs()
       where seen.insert(output.identity.description).inserted {
         var formFactor: String?
         var known = ["soundServer"]

@@ -273,4 +273,59 @@ struct RoutingStepTests {
     notWorn.wasWorn = false
     #expect(notices(notWorn, Policy()).isEmpty)
   }
+
+  /// `acctl output NAME`: the step tells which device the words name, or
+  /// why none is taken, and remembers the choice it takes.
+  @Test(
+    "A request names a device: by name or description, else refused with why"
+  )
+  func aRequestNamesADevice() {
+    var memory = EngineMemory()
+    let state = Self.state(default: Self.speaker.name)
+    // By description, in any case: the buds' output, the person's choice.
+    let chosen = Self.notices(
+      Self.take(&memory, .choose(device: "bUDS"), on: state, at: 1))
+    #expect(
+      chosen == [
+        .deviceChosen(ChosenDevice(name: Self.buds.name, isInput: false)),
+        .outputChosen(ManualChoice(output: Self.buds.name, at: 1)),
+      ])
+    #expect(memory.routing.manualChoice?.output == Self.buds.name)
+    // No such device: refused, naming what there is.
+    #expect(
+      Self.notices(
+        Self.take(&memory, .choose(device: "hdmi"), on: state, at: 2))
+        == [
+          .choiceRefused(
+            .unknown("hdmi", known: [Self.speaker.name, Self.buds.name]))
+        ])
+    // Two outputs with one description: refused, naming both.
+    var twins = state
+    twins.sinks[1].description = "Speaker"
+    #expect(
+      Self.notices(
+        Self.take(&memory, .choose(device: "speaker"), on: twins, at: 3))
+        == [
+          .deviceChosen(ChosenDevice(name: Self.speaker.name, isInput: false)),
+          .outputChosen(ManualChoice(output: Self.speaker.name, at: 3)),
+        ])
+    #expect(
+      Self.notices(
+        Self.take(&memory, .choose(device: "SPEAKER"), on: twins, at: 4))
+        == [
+          .choiceRefused(
+            .ambiguous("SPEAKER", names: [Self.speaker.name, Self.buds.name]))
+        ])
+    // Unplugged, as the last snapshot says: refused; the choice stays.
+    var snapshot = Self.decidingForTheBuds(now: 5)
+    snapshot.outputs[1].ports = [.init(name: "out", isAvailable: false)]
+    snapshot.outputs[1].activePort = "out"
+    #expect(
+      Self.notices(
+        Self.take(
+          &memory, .choose(device: "Buds"), on: state, snapshot: snapshot,
+          at: 5))
+        == [.choiceRefused(.unavailable(Self.buds.name))])
+    #expect(memory.routing.manualChoice?.output == Self.speaker.name)
+  }
 }

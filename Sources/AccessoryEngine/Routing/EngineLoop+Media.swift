@@ -146,13 +146,15 @@ extension EngineLoop {
               eventType: .mediaPaused, accessory: accessory,
               players: Self.players(paused), reason: reason)))
       case .mute(let accessory, let streams, let reason):
-        let done = await setMute(
-          streams, muted: true, accessory, reason: reason)
-        // What the server did not mute is not held muted.
-        let failed = Set(streams).subtracting(done)
-        if !failed.isEmpty {
-          rules.media.pauses[accessory]?.muted.subtract(failed)
-          holdMutes()
+        await setMute(streams, muted: true, accessory, reason: reason) {
+          done in
+          // What the server did not mute is not held muted: forgotten
+          // before the mute is told.
+          let failed = Set(streams).subtracting(done)
+          if !failed.isEmpty {
+            rules.media.pauses[accessory]?.muted.subtract(failed)
+            holdMutes()
+          }
         }
       case .announceMuted(let accessory, let streams, let reason):
         logger.notice(

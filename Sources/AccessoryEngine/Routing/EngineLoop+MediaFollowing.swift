@@ -333,18 +333,31 @@ extension EngineLoop {
 
   /// Mutes or unmutes streams in one batch, and tells.
   ///
+  /// - Parameters:
+  ///   - streams: The streams.
+  ///   - muted: Whether to mute or unmute them.
+  ///   - accessory: Whose they are, for the log and the event.
+  ///   - reason: Why, for the log and the event.
+  ///   - answered: Takes the streams the server muted or unmuted, before
+  ///     anything is told.
   /// - Returns: The streams the server muted or unmuted.
+  @discardableResult
   func setMute(
-    _ streams: [UInt32], muted: Bool, _ accessory: String, reason: String
+    _ streams: [UInt32], muted: Bool, _ accessory: String, reason: String,
+    answered: (Set<UInt32>) -> Void = { _ in }
   ) async -> Set<UInt32> {
     guard !streams.isEmpty else { return [] }
     let batch = ServerBatch(
       mutes: streams.map { .init(sinkInput: $0, muted: muted) })
-    guard let result = try? await link.apply(batch) else { return [] }
+    guard let result = try? await link.apply(batch) else {
+      answered([])
+      return []
+    }
     let done = Set(
       zip(streams, result.mutes).compactMap { stream, outcome in
         (try? outcome.get()) == nil ? nil : stream
       })
+    answered(done)
     guard !done.isEmpty else { return [] }
     let list = done.sorted().map { "#\($0)" }.joined(separator: ",")
     logger.notice(
@@ -393,45 +406,5 @@ extension EngineLoop {
     for stream in stillMuted { media.releasing[stream] = nil }
     holdMutes()
     return stillMuted.subtracting(done)
-  }
-
-  // MARK: - For route --explain
-
-  /// What is paused and muted now, for `route --explain`.
-  ///
-  /// - Parameter window: How long after a pause putting the accessory
-  ///   back on resumes it; zero never.
-  public func pausedMedia(resumingWithin window: Double) -> [PausedMedia] {
-    let resumesOnReconnect = policies.policy.resumeOnReconnect
-    let paused = rules.media.pauses.map { accessory, pause in
-      let resumes =
-        window > 0 && !pause.players.isEmpty
-        && (!pause.disconnected || resumesOnReconnect)
-      var paused = PausedMedia(
-        accessory: accessory, players: Self.players(pause.players),
-        pausedAt: pause.at,
-        resumeUntil: resumes ? pause.awayFrom + window : nil,
-        mutedStreams: pause.muted.sorted(),
-        cause: pause.disconnected || pause.cause == .disconnected
-          ? .disconnected : .takenOff)
-      // A resume that waits for the reconnect to settle, when one will come.
-      if resumes,
-        let resumesAt = pause.resumesAt,
-        resumesAt - policies.policy.reconnectSettleSeconds
-          <= pause.awayFrom + window
-      {
-        paused.resumesAt = resumesAt
-      }
-      return paused
-    }
-    let away = rules.media.absences.map { accessory, absence in
-      PausedMedia(
-        accessory: accessory, players: [], pausedAt: absence.since,
-        resumeUntil: nil, mutedStreams: absence.streams.sorted(),
-        cause: .outputAway)
-    }
-    return (paused + away).sorted {
-      ($0.accessory, $0.pausedAt) < ($1.accessory, $1.pausedAt)
-    }
   }
 }

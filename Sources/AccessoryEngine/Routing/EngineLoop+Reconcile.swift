@@ -98,6 +98,7 @@ extension EngineLoop {
       return false
     }
     changeInFlight = record
+    publishHistory()
     // On PulseAudio a new default carries every stream that follows the
     // default before the server acknowledges it. The moves of the streams
     // on the old default to the new one wait until the server has shown
@@ -325,7 +326,7 @@ extension EngineLoop {
     guard let mirror else { return false }
     let effects = step(
       .confirmDue,
-      EngineView(server: ServerView(mirror: mirror, registered: [])))
+      EngineView(server: ServerView(mirror: mirror)))
     for case .routing(let notice) in effects {
       switch notice {
       case .defaultsNotShown(let output, let input):
@@ -401,7 +402,7 @@ extension EngineLoop {
     carryOut(
       step(
         .personsMovesConfirmed(streams),
-        EngineView(server: ServerView(mirror: mirror, registered: []))))
+        EngineView(server: ServerView(mirror: mirror))))
   }
 
   /// Keeps a decision that changed something for `route.history` once its
@@ -420,6 +421,7 @@ extension EngineLoop {
       last.resends += 1
       changes[changes.count - 1] = last
       changeInFlight = nil
+      publishHistory()
       return change.summary
     }
     changes.append(change)
@@ -427,7 +429,18 @@ extension EngineLoop {
       changes.removeFirst(changes.count - Self.historyLimit)
     }
     changeInFlight = nil
+    publishHistory()
     return change.summary
+  }
+
+  /// Publishes the history and the change going out for the queries,
+  /// together: a query never lists one decision twice.
+  func publishHistory() {
+    let (changes, inFlight) = (self.changes, changeInFlight)
+    board.note {
+      $0.changes = changes
+      $0.changeInFlight = inFlight
+    }
   }
 
   /// A decision as `route.history` lists it, with the summary its
@@ -440,17 +453,6 @@ extension EngineLoop {
       output: record.decision.target,
       summary: decide(record.snapshot, record.policy).explanation.summary,
       defaultChanged: record.sentDefault, moves: record.sentMoves)
-  }
-
-  /// Returns the last decisions that changed the route, newest first: the
-  /// one whose changes are going out, if any, then those that went out.
-  ///
-  /// - Parameter limit: How many at most.
-  public func history(limit: Int) -> [RouteHistory.Change] {
-    let inFlight = changeInFlight.map { [Self.historyChange(of: $0)] } ?? []
-    return Array(
-      (inFlight + changes.suffix(max(0, limit)).reversed()).prefix(
-        max(0, limit)))
   }
 
   /// The output ``report(explaining:)`` names, without deciding again
@@ -521,26 +523,72 @@ extension EngineLoop {
   }
 
   /// Takes the host's Bluetooth adapters' addresses as its identities for
-  /// multipoint decisions, unless addresses were configured; routes again
-  /// if they changed.
-  public func useAdapterAddresses(_ addresses: [BluetoothAddress]) async {
-    guard !hostAddressesConfigured else { return }
+  /// multipoint decisions, unless addresses were configured: in the loop,
+  /// in order, routing again if they changed.
+  public nonisolated func useAdapterAddresses(
+    _ addresses: [BluetoothAddress]
+  ) async {
+    await makeInTheLoop(because: .adaptersChanged) { router in
+      router.takeAdapterAddresses(addresses)
+    }
+  }
+
+  /// Takes in what BlueZ reports of its devices, in the loop, in order:
+  /// whether each is connected, for the media rules (a device that
+  /// disconnected is told to them at once), and the Bluetooth devices
+  /// whose class calls them headphones (``headphoneClasses``), routing
+  /// again when those change.
+  ///
+  /// - Parameter devices: The devices BlueZ reports.
+  public nonisolated func useBlueZDevices(
+    _ devices: [DiscoveredDevice]
+  ) async {
+    await makeInTheLoop(because: .headphoneClassesChanged) { router in
+      router.takeBlueZDevices(devices)
+    }
+  }
+
+  /// Makes a change to what routing reads in the loop, in the order
+  /// events came, and routes it if it changed something.
+  ///
+  /// Returns once it has routed. Once the engine has stopped, nothing is
+  /// made.
+  ///
+  /// - Parameters:
+  ///   - reason: Why it routes.
+  ///   - make: Makes the change; whether it changed what routing reads.
+  nonisolated func makeInTheLoop(
+    because reason: RouteReason,
+    _ make: @escaping @Sendable (isolated EngineLoop) -> Bool
+  ) async {
+    _ = await withCheckedContinuation { continuation in
+      let change = RequestedChange(
+        reason: reason, leavingFollowersToTheDefault: false,
+        forgetsMediaOf: nil, make: make, reply: continuation)
+      if !inbox.post(.change(change)) { continuation.resume(returning: true) }
+    }
+  }
+
+  /// The adapters' addresses as the host's, unless addresses were
+  /// configured.
+  ///
+  /// - Returns: Whether they changed.
+  func takeAdapterAddresses(_ addresses: [BluetoothAddress]) -> Bool {
+    guard !hostAddressesConfigured else { return false }
     let texts = addresses.map(\.description)
-    guard texts != hostAddresses else { return }
+    guard texts != hostAddresses else { return false }
     hostAddresses = texts
     logger.info(
       "Host addresses from the Bluetooth adapters",
       metadata: ["host.addresses": texts.joined(separator: ",")])
-    await reconcile(because: .adaptersChanged)
+    return true
   }
 
-  /// Takes in what BlueZ reports of its devices: whether each is
-  /// connected, for the media rules (a device that disconnected is told
-  /// to them at once), and the Bluetooth devices whose class calls them
-  /// headphones (``headphoneClasses``), routing again when those change.
+  /// What BlueZ reports of its devices.
   ///
-  /// - Parameter devices: The devices BlueZ reports.
-  public func useBlueZDevices(_ devices: [DiscoveredDevice]) async {
+  /// - Returns: Whether the devices BlueZ's class calls headphones
+  ///   changed: the route is decided again.
+  func takeBlueZDevices(_ devices: [DiscoveredDevice]) -> Bool {
     let connected = Dictionary(
       devices.map { ($0.address.description, $0.isConnected) },
       uniquingKeysWith: { $0 || $1 })
@@ -568,7 +616,7 @@ extension EngineLoop {
         metadata: ["accessory.address": address])
       _ = inbox.post(.media(.input(.bluetoothDisconnected(accessory: address))))
     }
-    guard headphoneClasses.replace(from: devices) else { return }
+    guard headphoneClasses.replace(from: devices) else { return false }
     // The media rules' view of the outputs depends on them.
     media.converted = (-1, nil)
     logger.info(
@@ -577,39 +625,8 @@ extension EngineLoop {
         "headphones.addresses": headphoneClasses.addresses.sorted().joined(
           separator: ",")
       ])
-    await reconcile(because: .headphoneClassesChanged)
+    return true
   }
-
-  /// The host's Bluetooth addresses in use.
-  public var currentHostAddresses: [String] { hostAddresses }
-
-  /// The outputs the server shows that are headphones (a Bluetooth
-  /// headphone, headset or hands-free device), registered or not, with
-  /// their address, name and description.
-  public func headphoneOutputs() -> [(
-    identity: HeadphonesIdentity, name: String, description: String
-  )] {
-    let classes = headphoneClasses.addresses
-    return (mirror?.sinks ?? []).compactMap { sink in
-      guard isHeadphones(sink, byBlueZ: classes),
-        let identity = headphonesIdentity(of: sink)
-      else { return nil }
-      return (identity, sink.name, sink.description)
-    }
-  }
-
-  /// Returns the name of the output that carries an accessory's address.
-  public func outputName(for address: BluetoothAddress) -> String? {
-    mirror?.sinks.first { bluetoothAddress(of: $0) == address.description }?
-      .name
-  }
-
-  /// The state of the sound server the router last took in, for tests
-  /// that wait for it to catch up with a scripted server.
-  package var currentMirror: ServerMirror? { mirror }
-
-  /// The connected sound server's identity, or nil.
-  public var serverInfo: ServerInfo? { mirror?.serverInfo }
 
   /// Tells event subscribers that the person chose a default output with
   /// another program.

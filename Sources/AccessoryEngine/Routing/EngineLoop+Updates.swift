@@ -347,6 +347,12 @@ extension EngineLoop {
     return sink.index
   }
 
+  /// The name of the output that carries an accessory's address, in the
+  /// state the loop took in last.
+  func outputName(for address: BluetoothAddress) -> String? {
+    mirror?.sinks(forBluetoothAddress: address.description).first?.name
+  }
+
   /// Once the loop has stopped: stages the updates that wait, and answers
   /// them and every other waiter.
   func answerAfterStopping(_ triggers: [RouterTrigger]) {

@@ -53,7 +53,7 @@ public actor EngineLoop: Service {
   let link: any RoutingLink
   /// The Bluetooth devices BlueZ's class calls headphones: for outputs
   /// whose properties do not say.
-  public nonisolated let headphoneClasses = BlueZHeadphoneClasses()
+  public nonisolated let headphoneClasses: BlueZHeadphoneClasses
   /// BlueZ's word on whether each device it knows is connected, by
   /// address: the media rules tell a disconnect from a profile switch by
   /// it.
@@ -61,7 +61,12 @@ public actor EngineLoop: Service {
   let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
   /// its adapters.
-  var hostAddresses: [String]
+  var hostAddresses: [String] {
+    didSet {
+      let addresses = hostAddresses
+      board.note { $0.hostAddresses = addresses }
+    }
+  }
   /// Whether the addresses were configured, so adapters do not replace
   /// them.
   let hostAddressesConfigured: Bool
@@ -79,7 +84,11 @@ public actor EngineLoop: Service {
   /// only by the step.
   var tracking: RouteTracking { rules.routing }
   var mirror: ServerMirror? {
-    didSet { mirrorNumber += 1 }
+    didSet {
+      mirrorNumber += 1
+      let mirror = self.mirror
+      board.note { $0.mirror = mirror }
+    }
   }
   /// Counts the server's states taken in (and losses of the server), so
   /// that the media part knows whether it followed the last.
@@ -125,8 +134,24 @@ public actor EngineLoop: Service {
       .subtracting(tracking.unconfirmedMoves)
   }
   /// What the rules remember: routing's, the call's and the media's.
-  var rules = EngineMemory()
-  var lastSnapshot: Snapshot?
+  ///
+  /// What the media rules hold is published for the queries as it
+  /// changes (the memory itself is changed in place, not copied).
+  var rules = EngineMemory() {
+    didSet {
+      let (pauses, absences) = (rules.media.pauses, rules.media.absences)
+      board.note {
+        $0.pauses = pauses
+        $0.absences = absences
+      }
+    }
+  }
+  var lastSnapshot: Snapshot? {
+    didSet {
+      let snapshot = lastSnapshot
+      board.note { $0.snapshot = snapshot }
+    }
+  }
   var lastDecision: Decision?
   var lastPolicy: Policy?
   /// The decision `route --explain` shows: the last one that changed
@@ -140,11 +165,14 @@ public actor EngineLoop: Service {
   var explainedNumber = 0
   /// The route as the loop last published it, for the control methods:
   /// they read it without entering the loop.
-  public nonisolated let board = RouteBoard()
+  public nonisolated let board: RouteBoard
   /// The last decisions that changed something, oldest first, each with
   /// its one-line summary: not the snapshot it was made from, which holds
   /// every output and stream and would make the history grow with the
   /// square of the accessories.
+  ///
+  /// Published with ``changeInFlight`` by ``publishHistory()``, the two
+  /// together.
   var changes: [RouteHistory.Change] = []
   /// The decision whose changes are going out, kept whole until they went
   /// out and it joins `changes`; `route.history` lists it first meanwhile.
@@ -153,7 +181,7 @@ public actor EngineLoop: Service {
   public static let historyLimit = RouteHistory.maximumLimit
 
   /// One decision with what it was made from.
-  struct DecisionRecord {
+  struct DecisionRecord: Sendable {
     let decidedAt: Date
     let trigger: RouteReason
     let snapshot: Snapshot
@@ -235,6 +263,12 @@ public actor EngineLoop: Service {
     self.events = events
     self.logger = logger
     self.clock = clock
+    let classes = BlueZHeadphoneClasses()
+    self.headphoneClasses = classes
+    self.board = RouteBoard(
+      policies: policies, headphoneClasses: classes, clock: clock)
+    let addresses = self.hostAddresses
+    board.note { $0.hostAddresses = addresses }
   }
 
   // MARK: - The loop
@@ -502,8 +536,9 @@ public actor EngineLoop: Service {
     switch update {
     case .connected(let mirror):
       // SoundServerLink logs the connection once, with the version.
-      events.publish(.soundServer(.init(state: .connected)))
-      observe(mirror, fresh: true)
+      observe(mirror, fresh: true) {
+        events.publish(.soundServer(.init(state: .connected)))
+      }
       return .serverConnected
     case .changed(let mirror, _):
       // A state that differs only in what no rule reads (a player's cork,
@@ -513,13 +548,15 @@ public actor EngineLoop: Service {
       observe(mirror, fresh: false)
       return routesAlike && !pending ? nil : .serverChanged
     case .disconnected(let error):
-      if self.mirror != nil {
+      // Published before it is told, as every fact the queries read.
+      let wasConnected = mirror != nil
+      mirror = nil
+      if wasConnected {
         logger.warning(
           "Sound server disconnected",
           metadata: ["pulse.error": error.description])
         events.publish(.soundServer(.init(state: .disconnected)))
       }
-      mirror = nil
       _ = step(.serverLost)
       pending = lastDecision?.hasActions ?? false
       return nil
@@ -586,8 +623,13 @@ public actor EngineLoop: Service {
   /// - Parameters:
   ///   - mirror: The state.
   ///   - fresh: Whether it is the first state of a new connection.
-  func observe(_ mirror: ServerMirror, fresh: Bool) {
+  ///   - announce: Tells of it, once the state is published for the
+  ///     queries and before routing learns from it.
+  func observe(
+    _ mirror: ServerMirror, fresh: Bool, announce: () -> Void = {}
+  ) {
     self.mirror = mirror
+    announce()
     let view = ServerView(
       mirror: mirror, registered: registeredAddresses,
       headphonesByBlueZ: headphoneClasses.addresses)
@@ -640,9 +682,10 @@ public actor EngineLoop: Service {
         logger.info(
           "The person's choices were forgotten",
           metadata: ["route.devices": devices.joined(separator: ",")])
-      case .defaultsNotShown, .routeNotCarriedOut, .pauseBeforeStaging:
+      case .defaultsNotShown, .routeNotCarriedOut, .pauseBeforeStaging,
+        .deviceChosen, .choiceRefused:
         // Carried out where they were asked for (confirmSentChanges,
-        // take(_:)).
+        // take(_:), choose(_:)).
         continue
       }
     }

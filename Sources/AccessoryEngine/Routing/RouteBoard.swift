@@ -1,15 +1,21 @@
-// The route as the loop last published it. The loop publishes it at the
-// end of each pass and as it takes in a state of the sound server; the
-// control methods read it without entering the loop, and the loop decides
-// once per pass whatever they ask. The explanation of the decision
-// `route --explain` shows is written once, by the first query that asks
-// for it, outside the loop. A reader that follows the route (the desktop)
-// is told each time the published output or input changes.
+// What the loop published for the queries: the route as of the end of its
+// last pass (and of each state of the sound server it takes in), and the
+// facts the queries read as the loop changes them: the server's state,
+// this host's addresses, the last snapshot, the history of changes, what
+// the media rules hold paused. The control methods read it without
+// entering the loop, and the loop decides once per pass whatever they
+// ask. The explanation of the decision `route --explain` shows is written
+// once, by the first query that asks for it, outside the loop. A reader
+// that follows the route (the desktop) is told each time the published
+// output or input changes.
 
 import AccessoryControl
 import ConcurrencyHelpers
+import DaemonInputs
 import FoundationEssentials
+import PolicyFiles
 import RoutingCore
+import SoundServerModel
 
 /// What the loop published last: the route, and the decision it
 /// explains.
@@ -33,8 +39,28 @@ public final class RouteBoard: Sendable {
     var explained: Explained?
   }
 
+  /// What the loop knows besides the route, published as the loop
+  /// changes it, before anything it changed is announced.
+  struct Facts: Sendable {
+    /// The server's state the loop took in last; nil while it is away.
+    var mirror: ServerMirror?
+    /// This host's Bluetooth addresses in use.
+    var hostAddresses: [String] = []
+    /// What the last decision was made from.
+    var snapshot: Snapshot?
+    /// The decisions that changed something, oldest first.
+    var changes: [RouteHistory.Change] = []
+    /// The decision whose changes are going out, until they have.
+    var changeInFlight: EngineLoop.DecisionRecord?
+    /// What the media rules hold paused, by accessory.
+    var pauses: [String: MediaMemory.Pause] = [:]
+    /// The outputs the media rules wait for, by accessory.
+    var absences: [String: MediaMemory.Absence] = [:]
+  }
+
   private struct State {
     var published: Published
+    var facts = Facts()
     /// The explanation of the published decision, once a query wrote it.
     var explanation: (number: Int, explanation: Explanation)?
     /// How many explanations queries have written, for the tests.
@@ -44,9 +70,26 @@ public final class RouteBoard: Sendable {
   private let state: Mutex<State>
   /// Tells followers the published output or input changed.
   private let moved = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
+  /// The policy in force, for what the queries say of it.
+  let policies: PolicyStore
+  /// The Bluetooth devices BlueZ's class calls headphones.
+  let headphoneClasses: BlueZHeadphoneClasses
+  /// The engine's clock, for how long ago something happened.
+  let clock: any EngineClock
 
   /// Creates a board with nothing decided.
-  init() {
+  ///
+  /// - Parameters:
+  ///   - policies: The policy in force.
+  ///   - headphoneClasses: The devices BlueZ's class calls headphones.
+  ///   - clock: The engine's clock.
+  init(
+    policies: PolicyStore, headphoneClasses: BlueZHeadphoneClasses,
+    clock: any EngineClock
+  ) {
+    self.policies = policies
+    self.headphoneClasses = headphoneClasses
+    self.clock = clock
     state = Mutex(
       State(
         published: Published(
@@ -76,6 +119,15 @@ public final class RouteBoard: Sendable {
     }
     if didMove { moved.publish(()) }
   }
+
+  /// Publishes a change of the facts; the loop calls it as it makes the
+  /// change.
+  func note(_ change: (inout Facts) -> Void) {
+    state.withLock { change(&$0.facts) }
+  }
+
+  /// The facts as the loop last published them.
+  var facts: Facts { state.withLock { $0.facts } }
 
   /// A stream that yields each time the published route names another
   /// output or input.

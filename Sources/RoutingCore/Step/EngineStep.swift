@@ -50,14 +50,17 @@ public struct EngineView: Sendable {
 public struct ServerView: Sendable {
   /// The server's state.
   public var mirror: ServerMirror
-  /// The registered accessories' normalized addresses.
+  /// The registered accessories' normalized addresses: read by the
+  /// events that take in a state (``EngineEvent/serverState(fresh:)``,
+  /// ``EngineEvent/presence``); the checks of what was sent read the
+  /// state alone.
   public var registered: Set<String>
   /// The Bluetooth devices BlueZ's class calls headphones.
   public var headphonesByBlueZ: Set<String>
 
   /// Creates a view of a state.
   public init(
-    mirror: ServerMirror, registered: Set<String>,
+    mirror: ServerMirror, registered: Set<String> = [],
     headphonesByBlueZ: Set<String> = []
   ) {
     self.mirror = mirror
@@ -98,8 +101,10 @@ public enum EngineEvent: Sendable, Hashable {
   case serverLost
   /// The accessories paired now, by normalized address.
   case paired(Set<String>)
-  /// The person chose a device through a request (`output.choose`).
-  case choose(device: String, isInput: Bool)
+  /// The person named a device to choose through a request
+  /// (`output.choose`), by its name or description: the step tells which,
+  /// from the view's server and snapshot, or why none.
+  case choose(device: String)
   /// The person asked to forget their choices of output and input.
   case forgetChoices
 }
@@ -185,7 +190,7 @@ public enum EngineRules {
     case .serverState, .serverLost, .paired, .choose, .forgetChoices, .presence,
       .confirmDue, .personsMovesConfirmed, .updateArrives:
       let notices = RoutingRules.step(
-        &memory.routing, view.server, event, policy, now: now)
+        &memory.routing, view, event, policy, now: now)
       return notices.map(EngineEffect.routing)
     }
   }

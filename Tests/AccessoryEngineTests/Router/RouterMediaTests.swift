@@ -62,7 +62,7 @@ struct RouterMediaTests {
       rig.clock.advance(by: 5)
       await rig.router.reconcile(because: "a test asked")
       #expect(await rig.server.sinkOf(1) == Rig.speaker)
-      let report = await rig.router.pausedMedia(resumingWithin: 60)
+      let report = rig.router.board.pausedMedia(resumingWithin: 60)
       #expect(report.map(\.mutedStreams) == [[2]])
       #expect(report.first?.players.map(\.busName) == [bus("mpv")])
 
@@ -73,7 +73,7 @@ struct RouterMediaTests {
       #expect(!(await rig.server.isMuted(2)))
       #expect(players.status("mpv") == .playing)
       #expect(players.calls.last == "play \(bus("mpv"))")
-      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+      #expect(rig.router.board.pausedMedia(resumingWithin: 60).isEmpty)
     }
   }
 
@@ -119,7 +119,7 @@ struct RouterMediaTests {
       try await rig.report(Rig.budsAddress, .offHead)
       await players.person(sets: "mpv", to: .playing)
       // The engine takes the change in: the record forgets mpv.
-      while await rig.router.pausedMedia(resumingWithin: 60).first?.players
+      while rig.router.board.pausedMedia(resumingWithin: 60).first?.players
         .isEmpty == false
       {
         await Task.yield()
@@ -195,7 +195,7 @@ struct RouterMediaTests {
           .configuration.devicePlacement == .inEar)
       // Nothing can be resumed where it would be heard: kept for later.
       #expect(players.status("mpv") == .paused)
-      #expect(await rig.router.pausedMedia(resumingWithin: 60).count == 1)
+      #expect(rig.router.board.pausedMedia(resumingWithin: 60).count == 1)
     }
   }
 
@@ -232,7 +232,7 @@ struct RouterMediaTests {
       #expect(players.status("mpv") == .paused)
       #expect(!(await rig.server.isMuted(1)))
       #expect(await rig.server.isMuted(2))
-      let report = await rig.router.pausedMedia(resumingWithin: 60)
+      let report = rig.router.board.pausedMedia(resumingWithin: 60)
       #expect(report.map(\.cause) == [.disconnected])
     }
   }
@@ -264,7 +264,7 @@ struct RouterMediaTests {
       await rig.server.removeSink(Rig.buds)
       _ = try await registering.value
       await rig.router.reconcile(because: "a test asked")
-      let away = await rig.router.pausedMedia(resumingWithin: 60)
+      let away = rig.router.board.pausedMedia(resumingWithin: 60)
       #expect(away.map(\.accessory) == [Rig.budsAddress])
       #expect(away.map(\.mutedStreams) == [[3]])
       #expect(await rig.server.isMuted(3))
@@ -294,7 +294,7 @@ struct RouterMediaTests {
       _ = await rig.events.nextMedia("mediaResumed")
       #expect(players.status("mpv") == .playing)
       #expect(await rig.server.sinkOf(1) == Rig.buds)
-      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+      #expect(rig.router.board.pausedMedia(resumingWithin: 60).isEmpty)
     }
   }
 
@@ -315,7 +315,7 @@ struct RouterMediaTests {
           _ = await rig.events.nextMedia("mediaPaused")
         } else {
           // Dropped before the resume was due: it is not any more.
-          while await rig.router.pausedMedia(resumingWithin: 60).first?
+          while rig.router.board.pausedMedia(resumingWithin: 60).first?
             .resumesAt != nil
           {
             await Task.yield()
@@ -341,7 +341,7 @@ struct RouterMediaTests {
   /// Waits until the engine holds a resume due for the buds, back after a
   /// disconnect.
   private func resumeIsDue(_ rig: Rig) async {
-    while await rig.router.pausedMedia(resumingWithin: 60).first?.resumesAt
+    while rig.router.board.pausedMedia(resumingWithin: 60).first?.resumesAt
       == nil
     {
       await Task.yield()
@@ -379,7 +379,7 @@ struct RouterMediaTests {
       #expect(!(await rig.server.isMuted(2)))
       _ = await rig.events.nextMedia("mediaResumed")
       #expect(players.status("mpv") == .playing)
-      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+      #expect(rig.router.board.pausedMedia(resumingWithin: 60).isEmpty)
     }
   }
 
@@ -411,7 +411,7 @@ struct RouterMediaTests {
       }
       #expect(rig.engine.registry.accessories[address] == nil)
       #expect(!(await rig.server.isMuted(2)))
-      #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+      #expect(rig.router.board.pausedMedia(resumingWithin: 60).isEmpty)
     }
   }
 }

@@ -9,6 +9,7 @@ import AccessoryEngine
 import AudioAccessoryKit
 import Foundation
 import Logging
+import RoutingCore
 import Testing
 
 @Suite("Requested changes, made in the engine's loop")

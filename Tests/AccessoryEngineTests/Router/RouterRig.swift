@@ -160,7 +160,10 @@ struct RouterRig: Sendable {
   /// Returns once the router has taken in the server's current state:
   /// a request may overtake the states the server published before it.
   func caughtUp() async {
-    while await router.currentMirror != server.state { await Task.yield() }
+    while await router.board.mirror != server.state { await Task.yield() }
+    // The loop published the state as it took it in: once it is free,
+    // it is done with it.
+    _ = await router.decisionCount
   }
 
   /// The batches sent so far.

@@ -120,6 +120,43 @@ struct RouterTests {
     }
   }
 
+  /// The queries (`route.history`, `output`, `status`, the media the rules
+  /// hold) are answered from what the loop published, without entering
+  /// it: here while the loop waits for the server to answer a batch, with
+  /// the decision going out listed first.
+  @Test(
+    "Queries read what the loop published, while it waits for the server"
+  )
+  func queriesReadWhatTheLoopPublished() async throws {
+    try await Rig.run(withPlayers: true) { rig in
+      await rig.server.behave(.holds)
+      let registering = Task {
+        try await rig.register(Rig.budsAddress, placement: .inEar)
+      }
+      await rig.server.waitUntilHolding()
+      let going = rig.router.board.history(limit: 10)
+      #expect(going.map(\.output) == [Rig.buds])
+      #expect(going.first?.defaultChanged == true)
+      #expect(
+        rig.router.board.outputName(for: BluetoothAddress(Rig.budsAddress)!)
+          == Rig.buds)
+      let devices = rig.router.board.audioDevices()
+      #expect(devices.soundServer == .connected)
+      #expect(
+        devices.outputs.first { $0.name == Rig.buds }?.accessory
+          == Rig.budsAddress)
+      #expect(rig.router.board.serverInfo?.serverName == "pulseaudio")
+      #expect(rig.router.board.pausedMedia(resumingWithin: 60).isEmpty)
+      #expect(
+        rig.router.board.headphoneOutputs().map(\.name).sorted()
+          == [Rig.buds, Rig.headset])
+      await rig.server.release()
+      _ = try await registering.value
+      // Gone out: it joins the history, once.
+      #expect(rig.router.board.history(limit: 10).map(\.output) == [Rig.buds])
+    }
+  }
+
   @Test("The accessory put on last wins")
   func lastPutOnWins() async throws {
     try await Rig.run { rig in
@@ -322,7 +359,7 @@ struct RouterTests {
         await rig.server.waitForBatches(sent)
         await Self.waitForResends(sent - 1, rig)
       }
-      let history = await rig.router.history(limit: 10)
+      let history = rig.router.board.history(limit: 10)
       let batches = await rig.batches
       #expect(batches.filter { !$0.moves.isEmpty }.count == 3, "\(batches)")
       // One entry, the person's and the engine's own change, with the two
@@ -336,11 +373,14 @@ struct RouterTests {
   /// Waits until the history counts `count` re-sends in its newest
   /// entry: the re-send is concluded, and the loop's next check is set.
   private static func waitForResends(_ count: Int, _ rig: Rig) async {
-    var history = await rig.router.history(limit: 1)
+    var history = rig.router.board.history(limit: 1)
     for _ in 0..<10_000 where history.first?.resends != count {
       await Task.yield()
-      history = await rig.router.history(limit: 1)
+      history = rig.router.board.history(limit: 1)
     }
+    // Published as the loop changed it: once the loop is free, it is done
+    // with the re-send.
+    _ = await rig.router.decisionCount
   }
 
   @Test(
@@ -507,7 +547,7 @@ struct RouterTests {
       let report = await rig.router.report(explaining: true)
       #expect(report.trigger == "an accessory was registered")
       #expect(report.output == Rig.buds)
-      let history = await rig.router.history(limit: 10)
+      let history = rig.router.board.history(limit: 10)
       #expect(history.map(\.output) == [Rig.buds])
       #expect(history.first?.defaultChanged == true)
     }
@@ -521,14 +561,14 @@ struct RouterTests {
         try await rig.register(Rig.budsAddress, placement: .inEar)
       }
       await rig.server.waitUntilHolding()
-      let going = await rig.router.history(limit: 10)
+      let going = rig.router.board.history(limit: 10)
       #expect(going.map(\.output) == [Rig.buds])
       #expect(going.first?.trigger == "an accessory was registered")
       #expect(going.first?.summary.isEmpty == false)
-      #expect(await rig.router.history(limit: 0).isEmpty)
+      #expect(rig.router.board.history(limit: 0).isEmpty)
       await rig.server.release()
       _ = try await registering.value
-      let gone = await rig.router.history(limit: 10)
+      let gone = rig.router.board.history(limit: 10)
       #expect(gone == going)
     }
   }

@@ -68,7 +68,7 @@ struct RouterUnregisteredHeadphonesTests {
     rig.clock.advance(by: 5.5)
     await rig.router.reconcile(because: "a test asked")
     #expect(players.calls.isEmpty)
-    #expect(await rig.router.pausedMedia(resumingWithin: 60).isEmpty)
+    #expect(rig.router.board.pausedMedia(resumingWithin: 60).isEmpty)
   }
 
   @Test(
@@ -87,7 +87,7 @@ struct RouterUnregisteredHeadphonesTests {
       #expect(players.status("mpv") == .paused)
       #expect(!(await rig.server.isMuted(1)))
       #expect(await rig.server.isMuted(2))
-      let report = await rig.router.pausedMedia(resumingWithin: 60)
+      let report = rig.router.board.pausedMedia(resumingWithin: 60)
       #expect(report.map(\.accessory) == [Rig.headsetAddress])
     }
   }

@@ -19,6 +19,10 @@ public enum RoutingNotice: Sendable, Hashable {
   case streamsMovedByThePerson([UInt32])
   /// The person's choices were forgotten: the devices that were chosen.
   case choicesForgotten([String])
+  /// The device a request named is the person's choice now.
+  case deviceChosen(ChosenDevice)
+  /// A request named no single device that can be chosen: why.
+  case choiceRefused(DeviceChoiceError)
   /// The server did not show the defaults sent (PipeWire may not tell an
   /// existing client): a fresh state is to be loaded.
   case defaultsNotShown(output: String?, input: String?)
@@ -64,15 +68,17 @@ enum RoutingRules {
   ///
   /// - Parameters:
   ///   - memory: What routing remembers, changed in place.
-  ///   - server: The server's state, for the events that read it.
+  ///   - view: The world at the event: the server's state, for the
+  ///     events that read it, and the last snapshot.
   ///   - event: The event.
   ///   - policy: The policy in force.
   ///   - now: The time, in seconds on the engine's clock.
   /// - Returns: What routing noticed, in order.
   static func step(
-    _ memory: inout RouteTracking, _ server: ServerView?, _ event: EngineEvent,
+    _ memory: inout RouteTracking, _ view: EngineView, _ event: EngineEvent,
     _ policy: Policy, now: Double
   ) -> [RoutingNotice] {
+    let server = view.server
     switch event {
     case .serverState(let fresh):
       guard let server else { return [] }
@@ -102,10 +108,18 @@ enum RoutingRules {
     case .paired(let addresses):
       memory.notePaired(addresses)
       return []
-    case .choose(let device, let isInput):
-      memory.choose(device, isInput: isInput, at: now)
-      return isInput
-        ? [] : [.outputChosen(ManualChoice(output: device, at: now))]
+    case .choose(let words):
+      let chosen: ChosenDevice
+      switch device(
+        named: words, on: server?.mirror, snapshot: view.snapshot)
+      {
+      case .success(let device): chosen = device
+      case .failure(let error): return [.choiceRefused(error)]
+      }
+      memory.choose(chosen.name, isInput: chosen.isInput, at: now)
+      return [.deviceChosen(chosen)]
+        + (chosen.isInput
+          ? [] : [.outputChosen(ManualChoice(output: chosen.name, at: now))])
     case .forgetChoices:
       return [.choicesForgotten(memory.forgetManualChoices())]
     case .updateArrives(let update):
