@@ -382,6 +382,9 @@ public actor SoundServerLink {
     // show yet are still shown.
     let shown = vanishing.shown(following: mirror)
     vanishing.connect(commander, watching: shown) { wakeUp.yield() }
+    // What the reflex did in the last session goes with a state of this
+    // one, fetched now.
+    if vanishing.hasNews(through: .max) { wakeUp.yield() }
     logger.notice(
       "Sound server connected",
       metadata: [
@@ -403,14 +406,8 @@ public actor SoundServerLink {
       }
     }
     session = nil
-    // What the reflex did before the connection ended is told, with the
-    // last state: the closed connection answers what was under way.
-    let last = vanishing.mark()
-    await vanishing.settled(through: last)
-    if vanishing.hasNews(through: last), case .connected(let mirror) = status {
-      let (shown, reflexes) = vanishing.news(with: mirror, through: last)
-      subscribers.publish(.changed(shown, reflexes: reflexes))
-    }
+    // What the reflex did and did not tell goes with the next session's
+    // first state: the last one may be from before its cause.
     vanishing.disconnect()
     return (error, true)
   }
@@ -503,8 +500,12 @@ public actor SoundServerLink {
   ) async throws(PulseError) {
     var lists = Set(facilities.compactMap(MirrorList.init))
     // The reflexes started so far: their causes are in what is fetched
-    // now, and they go out with it.
+    // now, sinks and streams whole, and they go out with it.
     let reflexes = vanishing.mark()
+    if vanishing.isTelling(through: reflexes) {
+      lists.formUnion([.sinks, .sinkInputs])
+    }
+    // Or the link stopped showing one of its mutes: the state as it is.
     guard !lists.isEmpty || vanishing.hasNews(through: reflexes) else {
       return
     }
@@ -518,10 +519,10 @@ public actor SoundServerLink {
       lists.formUnion([.sinks, .sources])
     }
     let parts = try await Self.fetch(lists, from: connection)
-    // A sink's removal (or a jack's pull) that came before the fetch has
-    // its streams' mute under way, sent from the events' thread: the
-    // update waits for its answer. One that came during the fetch goes
-    // with the next update, whose fetch shows it.
+    // A sink's removal (or a jack's pull) the link learnt of before the
+    // fetch has its streams' mute under way, sent at once: the update
+    // waits for its answer. One it learns of during the fetch goes with
+    // the next update, whose fetch shows its cause.
     await vanishing.settled(through: reflexes)
     guard case .connected(var mirror) = status else { return }
     let previous = mirror

@@ -69,9 +69,10 @@ final class VanishingSinks: Sendable {
     watch(mirror)
   }
 
-  /// Forgets the ended session; what the reflex did is still told, and
-  /// its mutes the server did not show yet are still shown in the next
-  /// session's states of the same server.
+  /// Forgets the ended session; what the reflex did is still told, with
+  /// the next session's first state, and its mutes the server did not
+  /// show yet are still shown in the next session's states of the same
+  /// server.
   func disconnect() {
     state.withLock {
       $0.commander = nil
@@ -102,7 +103,9 @@ final class VanishingSinks: Sendable {
   // MARK: - Telling what the reflex did
 
   /// The number of the last reflex started: a state fetched from now on
-  /// shows what caused the reflexes up to it, and goes out with them.
+  /// shows what caused the reflexes up to it (a sink's removal, or a
+  /// jack's pull or plug, numbered as the link learns of it), and goes
+  /// out with them.
   func mark() -> UInt64 { state.withLock { $0.lastStarted } }
 
   /// Returns once the reflexes up to a number are answered.
@@ -123,6 +126,15 @@ final class VanishingSinks: Sendable {
         return false
       }
       if now { continuation.resume() }
+    }
+  }
+
+  /// Whether a reflex up to a number is under way or not yet told: the
+  /// state that tells it is fetched whole (sinks and streams), after it.
+  func isTelling(through number: UInt64) -> Bool {
+    state.withLock { state in
+      state.underWay.keys.contains { $0 <= number }
+        || state.done.contains { $0.number <= number }
     }
   }
 
@@ -228,8 +240,9 @@ final class VanishingSinks: Sendable {
         !entry.streams.isEmpty, let rule = state.rule,
         let commander = state.commander
       else { return nil }
-      // Numbered before the event is recorded: the state the follower
-      // fetches for it waits for the answer.
+      // Numbered as the event comes, after the server removed the sink:
+      // a state fetched from now on shows it gone, and waits for the
+      // answer.
       let number = Self.start(&state)
       return (rule, commander, entry.sink, entry.streams, number)
     }
@@ -250,7 +263,7 @@ final class VanishingSinks: Sendable {
   /// the jack pulled.
   func changed(_ index: UInt32) {
     let taken = state.withLock {
-      state -> (VanishingSinkMute, PulseConnection, Sink, UInt64)? in
+      state -> (VanishingSinkMute, PulseConnection, Sink)? in
       guard let rule = state.rule, let commander = state.commander else {
         return nil
       }
@@ -272,29 +285,31 @@ final class VanishingSinks: Sendable {
         state.changedAgain.insert(index)
         return nil
       }
-      return (rule, commander, sink, Self.start(&state))
+      return (rule, commander, sink)
     }
-    guard let (rule, commander, sink, number) = taken else { return }
+    guard let (rule, commander, sink) = taken else { return }
     Task {
       while true {
         let now = try? await commander.sink(named: sink.name)
-        let outcome = state.withLock { state -> JackOutcome in
+        // A pull or a plug the answer shows is a reflex from now: a state
+        // fetched from now on shows it too (the answer came before the
+        // fetch is asked for), and goes out with it.
+        let (outcome, number) = state.withLock {
+          state -> (JackOutcome, UInt64) in
           var outcome = JackOutcome.unchanged
+          var number: UInt64 = 0
           if let now, now.index == index {
             if wiredHeadphonesJack(of: now) == nil,
               let entry = state.watched.removeValue(forKey: index)
             {
               state.pulled[index] = entry.sink
               outcome = .pulled(entry.streams)
-              // The mute is under way, as part of the same reflex, before
-              // the question ends.
-              if !entry.streams.isEmpty {
-                state.underWay[number, default: 0] += 1
-              }
+              if !entry.streams.isEmpty { number = Self.start(&state) }
             } else if wiredHeadphonesJack(of: now) != nil,
               state.pulled.removeValue(forKey: index) != nil
             {
               outcome = .back(now)
+              number = Self.start(&state)
             }
           }
           // Changed again meanwhile: asked once more, after acting on
@@ -303,7 +318,7 @@ final class VanishingSinks: Sendable {
             state.changedAgain.remove(index) != nil
             && state.commander === commander
           if !again { state.asking.remove(index) }
-          return again ? outcome.thenAskAgain : outcome
+          return (again ? outcome.thenAskAgain : outcome, number)
         }
         switch outcome {
         case .pulled(let streams), .pulledThenAskAgain(let streams):
@@ -313,13 +328,12 @@ final class VanishingSinks: Sendable {
               as: number)
           }
         case .back(let now), .backThenAskAgain(let now):
-          state.withLock { $0.done.append((number, .jackBack(now))) }
+          conclude(number, .jackBack(now))
         case .unchanged, .askAgain:
           break
         }
-        guard outcome.asksAgain else { break }
+        guard outcome.asksAgain else { return }
       }
-      conclude(number, nil)
     }
   }
 
