@@ -27,18 +27,22 @@ final class VanishingSinks: Sendable {
     /// The headphone jacks' sinks whose streams were muted as the jack
     /// was pulled, until they play on the headphones again.
     var pulled: [UInt32: Sink] = [:]
-    /// The number of the last reflex started: each removal or jack
-    /// question, with the mute it leads to.
+    /// The cookie of the server of the current (or last) session: what
+    /// the reflex did is told only with a state of the same server.
+    var cookie: UInt32?
+    /// The number of the last reflex started: a sink's removal, or a
+    /// jack's pull or plug that an answer showed, with the mute it leads
+    /// to.
     var lastStarted: UInt64 = 0
-    /// The mutes sent and jacks asked for that the server has not
-    /// answered, by the number of their reflex.
+    /// The mutes sent that the server has not answered, by the number of
+    /// their reflex.
     var underWay: [UInt64: Int] = [:]
     /// Waiting for the reflexes up to a number to be answered.
     var settledWaiters: [(through: UInt64, CheckedContinuation<Void, Never>)] =
       []
     /// What the reflex did that no update has told yet, in order, with the
-    /// number of the reflex.
-    var done: [(number: UInt64, reflex: LinkReflex)] = []
+    /// number of the reflex and the cookie of its server.
+    var done: [(number: UInt64, reflex: LinkReflex, cookie: UInt32?)] = []
     /// Whether the states the link shows changed without a state of the
     /// server: the link unmuted a stream it showed muted.
     var reshown = false
@@ -65,6 +69,12 @@ final class VanishingSinks: Sendable {
     state.withLock {
       $0.commander = commander
       $0.wake = wake
+      // A restarted server numbers its streams anew: what the reflex did
+      // on the old one is not told (the rule's `muted` recorded it).
+      if $0.cookie != mirror.serverInfo.cookie {
+        $0.done = []
+        $0.cookie = mirror.serverInfo.cookie
+      }
     }
     watch(mirror)
   }
@@ -159,7 +169,9 @@ final class VanishingSinks: Sendable {
     with fetched: ServerMirror, through number: UInt64
   ) -> (mirror: ServerMirror, reflexes: [LinkReflex]) {
     state.withLock { state in
-      let reflexes = state.done.filter { $0.number <= number }.map(\.reflex)
+      let reflexes = state.done.filter {
+        $0.number <= number && $0.cookie == fetched.serverInfo.cookie
+      }.map(\.reflex)
       state.done.removeAll { $0.number <= number }
       state.reshown = false
       state.mutesNotShown.follow(fetched, after: reflexes)
@@ -217,7 +229,7 @@ final class VanishingSinks: Sendable {
       } else {
         state.underWay[number] = nil
       }
-      if let reflex { state.done.append((number, reflex)) }
+      if let reflex { state.done.append((number, reflex, state.cookie)) }
       let oldest = state.underWay.keys.min() ?? .max
       let ready = state.settledWaiters.filter { $0.through < oldest }
       state.settledWaiters.removeAll { $0.through < oldest }
@@ -296,10 +308,14 @@ final class VanishingSinks: Sendable {
         // fetch is asked for), and goes out with it.
         let (outcome, number) = state.withLock {
           state -> (JackOutcome, UInt64) in
+          // Asked in a session that ended: the new one asks its own.
+          guard state.commander === commander else { return (.unchanged, 0) }
           var outcome = JackOutcome.unchanged
           var number: UInt64 = 0
           if let now, now.index == index {
-            if wiredHeadphonesJack(of: now) == nil,
+            // Pulled once: a state fetched before the pull, watched
+            // since, does not make it a second pull.
+            if wiredHeadphonesJack(of: now) == nil, state.pulled[index] == nil,
               let entry = state.watched.removeValue(forKey: index)
             {
               state.pulled[index] = entry.sink
