@@ -41,8 +41,9 @@ final class VanishingSinks: Sendable {
     var settledWaiters: [(through: UInt64, CheckedContinuation<Void, Never>)] =
       []
     /// What the reflex did that no update has told yet, in order, with the
-    /// number of the reflex and the cookie of its server.
-    var done: [(number: UInt64, reflex: LinkReflex, cookie: UInt32?)] = []
+    /// number of the reflex; emptied when a session on another server
+    /// begins.
+    var done: [(number: UInt64, reflex: LinkReflex)] = []
     /// Whether the states the link shows changed without a state of the
     /// server: the link unmuted a stream it showed muted.
     var reshown = false
@@ -169,9 +170,7 @@ final class VanishingSinks: Sendable {
     with fetched: ServerMirror, through number: UInt64
   ) -> (mirror: ServerMirror, reflexes: [LinkReflex]) {
     state.withLock { state in
-      let reflexes = state.done.filter {
-        $0.number <= number && $0.cookie == fetched.serverInfo.cookie
-      }.map(\.reflex)
+      let reflexes = state.done.filter { $0.number <= number }.map(\.reflex)
       state.done.removeAll { $0.number <= number }
       state.reshown = false
       state.mutesNotShown.follow(fetched, after: reflexes)
@@ -229,7 +228,7 @@ final class VanishingSinks: Sendable {
       } else {
         state.underWay[number] = nil
       }
-      if let reflex { state.done.append((number, reflex, state.cookie)) }
+      if let reflex { state.done.append((number, reflex)) }
       let oldest = state.underWay.keys.min() ?? .max
       let ready = state.settledWaiters.filter { $0.through < oldest }
       state.settledWaiters.removeAll { $0.through < oldest }
