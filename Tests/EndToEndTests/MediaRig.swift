@@ -197,9 +197,13 @@ struct MediaRig {
       // The server's side too: what its sinks and its session manager
       // said, for a default neither the daemon nor the server chose.
       let sinks = (try? await server.sinks().map(\.name)) ?? []
+      // And why the daemon routes where it does.
+      let explained =
+        (try? await daemon.acctl(["route", "--explain"]).stdout) ?? ""
       throw FixtureError(
         "\(error); the server lists \(sinks)",
-        logTail: daemon.logTail() + "\n==> the server's log <==\n"
+        logTail: daemon.logTail() + "\n==> acctl route --explain <==\n"
+          + explained + "\n==> the server's log <==\n"
           + server.logTail(lines: 60))
     }
   }
@@ -298,6 +302,15 @@ private func withPlayers(
     _ = try await server.pactl(["set-default-sink", "buds"])
   }
   try await waitForDefault(server, "buds")
+  if !registered {
+    // The daemon guards the headset the person made the default: what
+    // these tests take as given, and the daemon says so itself.
+    try await waitUntil("the headset listed as guarded", within: .seconds(30)) {
+      try await daemon.acctl(["list"]).stdout.split(separator: "\n").contains {
+        $0.contains(budsAddress) && $0.contains("guarded")
+      }
+    }
+  }
   let watcher = try await MPRISClient.connect(busAddress: bus.address)
   defer { watcher.close() }
   var playing: [MediaPlayerProcess] = []
