@@ -159,6 +159,51 @@ struct RoutingStepTests {
   }
 
   @Test(
+    "A route the server never carries out is sent again five times in a row, then given up until another decision"
+  )
+  func resendsAreBoundedInTheStep() throws {
+    var memory = EngineMemory()
+    let before = Self.state(default: Self.speaker.name)
+    var send = try Self.connectAndDecide(&memory, on: before)
+    var now = 2.0
+    func refuseAndCheck() -> [RoutingNotice] {
+      _ = Self.take(
+        &memory,
+        Self.answer(
+          RouteConclusion(
+            send: send, defaultRefused: true, refusedMoves: send.moves)),
+        on: before, at: now + 0.05)
+      now += 1.5
+      return Self.notices(Self.take(&memory, .confirmDue, on: before, at: now))
+    }
+    func resend() throws -> RouteSend {
+      now += 0.1
+      return try #require(
+        Self.sent(
+          Self.take(
+            &memory,
+            .decide(leavingFollowersToTheDefault: false, resending: true),
+            on: before, snapshot: Self.decidingForTheBuds(now: now), at: now)))
+    }
+    for sent in 1...RouteTracking.resendLimit {
+      #expect(refuseAndCheck() == [.routeNotCarriedOut])
+      #expect(memory.routing.resendsInARow == sent)
+      send = try resend()
+      #expect(send.defaultChange == Self.buds.name)
+    }
+    #expect(
+      refuseAndCheck() == [
+        .routeGivenUp(timesSent: RouteTracking.resendLimit + 1)
+      ])
+    #expect(memory.routing.resendingGaveUp)
+    // Another decision that sends something ends it and counts anew.
+    send = try Self.decideForTheBuds(&memory, on: before, at: now + 0.1)
+    #expect(!memory.routing.resendingGaveUp)
+    #expect(memory.routing.resendsInARow == 0)
+    #expect(refuseAndCheck() == [.routeNotCarriedOut])
+  }
+
+  @Test(
     "A default sent that the server shows only to a new client is this service's, not the person's"
   )
   func aLateDefaultIsRecognizedInTheFreshState() throws {

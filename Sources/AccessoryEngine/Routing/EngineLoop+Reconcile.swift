@@ -38,8 +38,6 @@ extension EngineLoop {
       pending = true
       return true
     }
-    // Deciding anew: a route given up is decided on again.
-    resendingGaveUp = false
     let decidedAt = clock.now()
     let now = decidedAt.timeIntervalSince1970
     let current = engine.versionedRegistry
@@ -69,7 +67,7 @@ extension EngineLoop {
     let effects = step(
       .decide(
         leavingFollowersToTheDefault: leavingFollowersToTheDefault,
-        echo: reason.isEcho),
+        echo: reason.isEcho, resending: reason == .sentMovesNotShown),
       EngineView(snapshot: built, server: server), policy: policy, now: now)
     guard
       case .route(let decision, let snapshot, let send, let explained)? =
@@ -343,16 +341,12 @@ extension EngineLoop {
           awaited: .anyState, then: .decideOnTheFreshState)
         return false
       case .routeNotCarriedOut:
-        guard let last = changes.last, last.resends >= Self.resendLimit
-        else { return true }
-        // Not in effect: reported as pending until a change makes the
-        // loop route again; states that route alike (a cork, its own
-        // mutes) still decide nothing.
-        resendingGaveUp = true
+        return true
+      case .routeGivenUp(let timesSent):
         logger.warning(
-          "The sound server did not carry out the route \(last.resends + 1) "
+          "The sound server did not carry out the route \(timesSent) "
             + "times; it is pending until something changes",
-          metadata: ["route.output": last.output ?? "none"])
+          metadata: ["route.output": reportedOutput ?? "none"])
         return false
       default:
         continue
@@ -488,7 +482,7 @@ extension EngineLoop {
         RouteBoard.Published(
           report: RouteReport(
             output: mirror?.defaultSinkName, description: nil,
-            pending: pending || resendingGaveUp,
+            pending: pending || rules.routing.resendingGaveUp,
             soundServer: connected ? .connected : .disconnected,
             summary: connected
               ? "No decision yet" : "No decision yet: the sound server is away"),
@@ -502,7 +496,7 @@ extension EngineLoop {
       description: output.flatMap { name in
         latest.outputs.first { $0.name == name }?.description
       },
-      pending: pending || resendingGaveUp,
+      pending: pending || rules.routing.resendingGaveUp,
       soundServer: connected ? .connected : .disconnected,
       summary: "No decision yet")
     report.input = input

@@ -198,10 +198,6 @@ public actor EngineLoop: Service {
   var reconsiderAt: Date?
   /// When to check that the changes sent showed up.
   var confirmAt: Date?
-  /// Whether the loop stopped sending again a route the server did not
-  /// carry out (``resendLimit``): reported as pending until a state that
-  /// routes differently, or a request, makes it route again.
-  var resendingGaveUp = false
   /// Streams that left a default PipeWire showed unchanged: the defaults
   /// are checked before the next decision.
   var streamsAwaitingDefaultCheck: Set<UInt32> = []
@@ -222,7 +218,7 @@ public actor EngineLoop: Service {
   package static let confirmationDelay = 1.5
   /// How many times in a row the loop sends a route again that the server
   /// did not carry out, before it waits for a change instead.
-  package static let resendLimit = 5
+  package static let resendLimit = RouteTracking.resendLimit
   /// How long the router waits for the fresh state it asked for before it
   /// decides on what it has.
   static let freshMirrorLimit = 2.0
@@ -682,7 +678,8 @@ public actor EngineLoop: Service {
         logger.info(
           "The person's choices were forgotten",
           metadata: ["route.devices": devices.joined(separator: ",")])
-      case .defaultsNotShown, .routeNotCarriedOut, .pauseBeforeStaging,
+      case .defaultsNotShown, .routeNotCarriedOut, .routeGivenUp,
+        .pauseBeforeStaging,
         .deviceChosen, .choiceRefused:
         // Carried out where they were asked for (confirmSentChanges,
         // take(_:), choose(_:)).

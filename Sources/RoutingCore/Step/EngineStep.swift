@@ -78,7 +78,13 @@ public enum EngineEvent: Sendable, Hashable {
   /// that follow the default to the default change (the view's server
   /// tells which). `echo`: nothing but the server's own changes asked for
   /// it, so it is worth explaining only if it changes something.
-  case decide(leavingFollowersToTheDefault: Bool, echo: Bool = false)
+  /// `resending`: the server did not carry out the last route, which is
+  /// decided and sent again; another decision that sends something starts
+  /// the count of re-sends again. Any decision ends a re-sending that gave
+  /// up.
+  case decide(
+    leavingFollowersToTheDefault: Bool, echo: Bool = false,
+    resending: Bool = false)
   /// What the sound server answered to the last route.
   case routeAnswered(RouteAnswer)
   /// An event of the media rules, on the view's media part.
@@ -159,8 +165,9 @@ public enum EngineRules {
     _ policy: Policy, now: Double
   ) -> [EngineEffect] {
     switch event {
-    case .decide(let leavingFollowers, let echo):
+    case .decide(let leavingFollowers, let echo, let resending):
       guard var snapshot = view.snapshot else { return [] }
+      memory.routing.resendingGaveUp = false
       memory.calls.note(snapshot, policy)
       snapshot.callProfiles = memory.calls.profiles
       snapshot.callEndedAt = memory.calls.endedAt
@@ -170,6 +177,9 @@ public enum EngineRules {
       let sending = RoutingRules.send(
         decision, &memory.routing, server: view.server?.mirror,
         leavingFollowers: leavingFollowers, now: now)
+      if !resending, sending.sendsSomething {
+        memory.routing.resendsInARow = 0
+      }
       let explained = memory.routing.explain(
         decision, on: snapshot, changing: sending.sendsSomething, echo: echo)
       return [

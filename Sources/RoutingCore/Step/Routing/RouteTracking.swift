@@ -321,6 +321,17 @@ public struct RouteTracking: Sendable {
   /// (PipeWire answers "No such entity" for an output it lists but cannot
   /// take streams on yet): the check sends the route again.
   public internal(set) var routeRefused = false
+  /// How many times in a row the route was sent again because the server
+  /// did not carry it out; a decision sent for another reason starts the
+  /// count again.
+  public internal(set) var resendsInARow = 0
+  /// Whether sending the route again gave up (``resendLimit``): it is
+  /// pending until a decision for another reason.
+  public internal(set) var resendingGaveUp = false
+
+  /// How many times in a row a route the server did not carry out is
+  /// sent again, before the engine waits for a change instead.
+  public static let resendLimit = 5
 
   /// Defaults used before, most recent first (the current default is not
   /// in it).
@@ -740,6 +751,8 @@ public struct RouteTracking: Sendable {
     awaitingFreshOutput = nil
     awaitingFreshInput = nil
     routeRefused = false
+    resendsInARow = 0
+    resendingGaveUp = false
     outputs.forgetConnection()
     inputs.forgetConnection()
     lastStreamSinks = [:]

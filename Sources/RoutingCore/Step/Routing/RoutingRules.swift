@@ -29,6 +29,9 @@ public enum RoutingNotice: Sendable, Hashable {
   /// The server refused the last route, or never showed its moves: it is
   /// to be decided and sent again.
   case routeNotCarriedOut
+  /// The server did not carry out the route, sent this many times in a
+  /// row: it is pending until something changes.
+  case routeGivenUp(timesSent: Int)
   /// The update takes off the headphones that have the output: their
   /// media is paused (the media rules' `takenOff`) before it is staged.
   case pauseBeforeStaging(accessory: String, output: UInt32)
@@ -356,6 +359,14 @@ extension RoutingRules {
     memory.routeRefused = false
     guard refused || !memory.expectedMoves.isEmpty else { return [] }
     memory.expectedMoves = [:]
+    guard memory.resendsInARow < RouteTracking.resendLimit else {
+      // Not in effect: pending until a change makes the engine route
+      // again; states that route alike (a cork, its own mutes) still
+      // decide nothing.
+      memory.resendingGaveUp = true
+      return [.routeGivenUp(timesSent: memory.resendsInARow + 1)]
+    }
+    memory.resendsInARow += 1
     return [.routeNotCarriedOut]
   }
 
