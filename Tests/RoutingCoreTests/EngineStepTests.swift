@@ -123,4 +123,41 @@ struct EngineStepTests {
     #expect(next.calls == memory.calls)
     #expect(effects.count == mediaEffects.count)
   }
+
+  @Test(
+    "BlueZ's devices: who joined and who dropped, an empty list (BlueZ gone) dropping nobody"
+  )
+  func bluetoothDevices() {
+    var memory = EngineMemory()
+    func take(_ devices: [String: Bool]) -> [BluetoothChange] {
+      EngineRules.step(
+        &memory, EngineView(), .bluetoothDevices(devices), Policy(), now: 1
+      ).compactMap {
+        if case .routing(.bluetoothChanged(let change)) = $0 {
+          change
+        } else {
+          nil
+        }
+      }
+    }
+    let buds = "AA:BB:CC:DD:EE:01"
+    let headset = "AA:BB:CC:DD:EE:02"
+    #expect(
+      take([buds: true, headset: false]) == [
+        BluetoothChange(joined: [buds], dropped: [])
+      ])
+    // Listed again alike: nothing changed.
+    #expect(take([buds: true, headset: false]).isEmpty)
+    // BlueZ gone: says nothing of the devices.
+    #expect(take([:]).isEmpty)
+    #expect(memory.bluetooth.connected.isEmpty)
+    // Back, both connected; then the buds no longer listed: dropped.
+    #expect(
+      take([buds: true, headset: true]) == [
+        BluetoothChange(joined: [buds, headset], dropped: [])
+      ])
+    #expect(
+      take([headset: true]) == [BluetoothChange(joined: [], dropped: [buds])])
+    #expect(memory.bluetooth.connected == [headset: true])
+  }
 }

@@ -89,7 +89,7 @@ extension EngineLoop {
     }
     return MediaView(
       server: server, players: statuses, registered: registered,
-      reportedOffHead: offHead, bluetoothConnected: bluetoothConnections)
+      reportedOffHead: offHead, bluetoothConnected: rules.bluetooth.connected)
   }
 
   /// The server's state the router last took in, as the media rules see

@@ -586,30 +586,7 @@ extension EngineLoop {
     let connected = Dictionary(
       devices.map { ($0.address.description, $0.isConnected) },
       uniquingKeysWith: { $0 || $1 })
-    // An empty list is BlueZ gone (its source ended), which says nothing
-    // of the devices: only a device BlueZ lists as not connected, or one
-    // removed while it lists others, dropped.
-    let dropped =
-      devices.isEmpty
-      ? []
-      : bluetoothConnections.filter {
-        $0.value && connected[$0.key] != true
-      }.keys.sorted()
-    let joined = connected.filter {
-      $0.value && bluetoothConnections[$0.key] != true
-    }.keys.sorted()
-    bluetoothConnections = connected
-    for address in joined {
-      logger.notice(
-        "BlueZ says the device is connected",
-        metadata: ["accessory.address": address])
-    }
-    for address in dropped {
-      logger.notice(
-        "BlueZ says the device disconnected",
-        metadata: ["accessory.address": address])
-      _ = inbox.post(.media(.input(.bluetoothDisconnected(accessory: address))))
-    }
+    carryOut(step(.bluetoothDevices(connected)))
     guard headphoneClasses.replace(from: devices) else { return false }
     // The media rules' view of the outputs depends on them.
     media.converted = (-1, nil)

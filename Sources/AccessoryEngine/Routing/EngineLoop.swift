@@ -54,10 +54,6 @@ public actor EngineLoop: Service {
   /// The Bluetooth devices BlueZ's class calls headphones: for outputs
   /// whose properties do not say.
   public nonisolated let headphoneClasses: BlueZHeadphoneClasses
-  /// BlueZ's word on whether each device it knows is connected, by
-  /// address: the media rules tell a disconnect from a profile switch by
-  /// it.
-  var bluetoothConnections: [String: Bool] = [:]
   let policies: PolicyStore
   /// This host's Bluetooth addresses: the configured ones, else those of
   /// its adapters.
@@ -678,6 +674,19 @@ public actor EngineLoop: Service {
         logger.info(
           "The person's choices were forgotten",
           metadata: ["route.devices": devices.joined(separator: ",")])
+      case .bluetoothChanged(let change):
+        for address in change.joined {
+          logger.notice(
+            "BlueZ says the device is connected",
+            metadata: ["accessory.address": address])
+        }
+        for address in change.dropped {
+          logger.notice(
+            "BlueZ says the device disconnected",
+            metadata: ["accessory.address": address])
+          _ = inbox.post(
+            .media(.input(.bluetoothDisconnected(accessory: address))))
+        }
       case .defaultsNotShown, .routeNotCarriedOut, .routeGivenUp,
         .pauseBeforeStaging,
         .deviceChosen, .choiceRefused:

@@ -16,6 +16,8 @@ public struct EngineMemory: Sendable {
   public var calls = CallMemory()
   /// What the media rules remember.
   public var media = MediaMemory()
+  /// BlueZ's word on whether each device it knows is connected.
+  public var bluetooth = BluetoothConnections()
 
   /// Creates an empty memory.
   public init() {}
@@ -30,7 +32,7 @@ public struct EngineView: Sendable {
   public var media: MediaView?
   /// The sound server's state, for the events that read it
   /// (``EngineEvent/serverState(fresh:)``, ``EngineEvent/presence``,
-  /// ``EngineEvent/decide(leavingFollowersToTheDefault:echo:)``,
+  /// ``EngineEvent/decide(leavingFollowersToTheDefault:echo:resending:)``,
   /// ``EngineEvent/confirmDue`` and
   /// ``EngineEvent/personsMovesConfirmed(_:)``).
   public var server: ServerView?
@@ -113,6 +115,8 @@ public enum EngineEvent: Sendable, Hashable {
   case choose(device: String)
   /// The person asked to forget their choices of output and input.
   case forgetChoices
+  /// BlueZ listed its devices: whether each is connected, by address.
+  case bluetoothDevices([String: Bool])
 }
 
 /// What the engine does, in the order given.
@@ -191,6 +195,9 @@ public enum EngineRules {
         RoutingRules.conclude(conclusion, &memory.routing)
       }
       return []
+    case .bluetoothDevices(let devices):
+      guard let change = memory.bluetooth.take(devices) else { return [] }
+      return [.routing(.bluetoothChanged(change))]
     case .media(let input):
       guard let view = view.media else { return [] }
       let (media, effects) = MediaRules.step(

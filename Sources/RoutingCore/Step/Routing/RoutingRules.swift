@@ -32,6 +32,9 @@ public enum RoutingNotice: Sendable, Hashable {
   /// The server did not carry out the route, sent this many times in a
   /// row: it is pending until something changes.
   case routeGivenUp(timesSent: Int)
+  /// BlueZ says devices connected or disconnected: a disconnect is told to
+  /// the media rules at once.
+  case bluetoothChanged(BluetoothChange)
   /// The update takes off the headphones that have the output: their
   /// media is paused (the media rules' `takenOff`) before it is staged.
   case pauseBeforeStaging(accessory: String, output: UInt32)
@@ -132,7 +135,7 @@ enum RoutingRules {
         policy.pauseWhenTakenOff, let output = update.outputWithTheAudio
       else { return [] }
       return [.pauseBeforeStaging(accessory: update.accessory, output: output)]
-    case .decide, .routeAnswered, .media:
+    case .decide, .routeAnswered, .media, .bluetoothDevices:
       return []
     }
   }
