@@ -193,7 +193,8 @@ struct RoutingStepTests {
     }
     #expect(
       refuseAndCheck() == [
-        .routeGivenUp(timesSent: RouteTracking.resendLimit + 1)
+        .routeGivenUp(
+          timesSent: RouteTracking.resendLimit + 1, output: Self.buds.name)
       ])
     #expect(memory.routing.resendingGaveUp)
     // Another decision that sends something ends it and counts anew.
@@ -201,6 +202,43 @@ struct RoutingStepTests {
     #expect(!memory.routing.resendingGaveUp)
     #expect(memory.routing.resendsInARow == 0)
     #expect(refuseAndCheck() == [.routeNotCarriedOut])
+  }
+
+  @Test("A re-send that routes to another output is a new route, counted anew")
+  func aResendToAnotherOutputCountsAnew() throws {
+    var memory = EngineMemory()
+    let before = Self.state(default: Self.speaker.name)
+    let send = try Self.connectAndDecide(&memory, on: before)
+    for sent in 1...3 {
+      _ = Self.take(
+        &memory,
+        Self.answer(
+          RouteConclusion(
+            send: send, defaultRefused: true, refusedMoves: send.moves)),
+        on: before, at: Double(sent) + 2)
+      let check = Self.take(
+        &memory, .confirmDue, on: before, at: Double(sent) + 2.5)
+      #expect(Self.notices(check) == [.routeNotCarriedOut])
+    }
+    #expect(memory.routing.resendsInARow == 3)
+    // Meanwhile the buds went off the head: the re-send routes to the
+    // speaker, and the server shows the buds as its default.
+    // Past the grace time that keeps the output on headphones just taken
+    // off.
+    var takenOff = Self.decidingForTheBuds(now: 100)
+    takenOff.accessories[0].placement = .offHead
+    takenOff.accessories[0].placementChangedAt = 5.9
+    takenOff.defaultOutput = Self.buds.name
+    let resent = try #require(
+      Self.sent(
+        Self.take(
+          &memory,
+          .decide(leavingFollowersToTheDefault: false, resending: true),
+          on: Self.state(default: Self.buds.name), snapshot: takenOff, at: 100))
+    )
+    #expect(resent.defaultChange == Self.speaker.name)
+    #expect(memory.routing.resendsInARow == 0)
+    #expect(memory.routing.lastSentTarget == Self.speaker.name)
   }
 
   @Test(

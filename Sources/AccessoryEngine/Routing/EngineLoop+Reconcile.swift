@@ -342,11 +342,11 @@ extension EngineLoop {
         return false
       case .routeNotCarriedOut:
         return true
-      case .routeGivenUp(let timesSent):
+      case .routeGivenUp(let timesSent, let output):
         logger.warning(
           "The sound server did not carry out the route \(timesSent) "
             + "times; it is pending until something changes",
-          metadata: ["route.output": reportedOutput ?? "none"])
+          metadata: ["route.output": output ?? "none"])
         return false
       default:
         continue

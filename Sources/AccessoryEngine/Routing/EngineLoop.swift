@@ -129,7 +129,8 @@ public actor EngineLoop: Service {
     Set(tracking.pins.filter { $0.value == .user }.keys)
       .subtracting(tracking.unconfirmedMoves)
   }
-  /// What the rules remember: routing's, the call's and the media's.
+  /// What the rules remember: routing's, the call's, the media's, and
+  /// BlueZ's word on which devices are connected.
   ///
   /// What the media rules hold is published for the queries as it
   /// changes (the memory itself is changed in place, not copied).

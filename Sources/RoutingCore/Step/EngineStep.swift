@@ -1,12 +1,12 @@
 // The engine's one step: (memory, view, event, policy, now) to (memory,
-// effects), for routing, calls and media together. Pure: the engine
+// effects), for routing, calls, media and BlueZ's connections together. Pure: the engine
 // carries the effects out in their order and feeds back what came of them
 // as later events.
 
 import SoundServerModel
 
-/// What the rules remember between events: routing's, the call's and the
-/// media's.
+/// What the rules remember between events: routing's, the call's, the
+/// media's, and BlueZ's word on which devices are connected.
 public struct EngineMemory: Sendable {
   /// What routing remembers of the sound server: the defaults used,
   /// chosen and sent, pins, the outputs that came and went, the
@@ -81,9 +81,9 @@ public enum EngineEvent: Sendable, Hashable {
   /// tells which). `echo`: nothing but the server's own changes asked for
   /// it, so it is worth explaining only if it changes something.
   /// `resending`: the server did not carry out the last route, which is
-  /// decided and sent again; another decision that sends something starts
-  /// the count of re-sends again. Any decision ends a re-sending that gave
-  /// up.
+  /// decided and sent again; another decision that sends something, or a
+  /// re-send to another output, starts the count of re-sends again. Any
+  /// decision ends a re-sending that gave up.
   case decide(
     leavingFollowersToTheDefault: Bool, echo: Bool = false,
     resending: Bool = false)
@@ -181,8 +181,11 @@ public enum EngineRules {
       let sending = RoutingRules.send(
         decision, &memory.routing, server: view.server?.mirror,
         leavingFollowers: leavingFollowers, now: now)
-      if !resending, sending.sendsSomething {
-        memory.routing.resendsInARow = 0
+      if sending.sendsSomething {
+        if !resending || decision.target != memory.routing.lastSentTarget {
+          memory.routing.resendsInARow = 0
+        }
+        memory.routing.lastSentTarget = decision.target
       }
       let explained = memory.routing.explain(
         decision, on: snapshot, changing: sending.sendsSomething, echo: echo)

@@ -322,12 +322,15 @@ public struct RouteTracking: Sendable {
   /// take streams on yet): the check sends the route again.
   public internal(set) var routeRefused = false
   /// How many times in a row the route was sent again because the server
-  /// did not carry it out; a decision sent for another reason starts the
-  /// count again.
+  /// did not carry it out; a decision that sends something for another
+  /// reason, or a re-send to another output, starts the count again.
   public internal(set) var resendsInARow = 0
   /// Whether sending the route again gave up (``resendLimit``): it is
-  /// pending until a decision for another reason.
+  /// pending until the next decision.
   public internal(set) var resendingGaveUp = false
+  /// The output of the last route that sent something, nil when it chose
+  /// none: a re-send to another output is a new route.
+  public internal(set) var lastSentTarget: String?
 
   /// How many times in a row a route the server did not carry out is
   /// sent again, before the engine waits for a change instead.
@@ -744,15 +747,13 @@ public struct RouteTracking: Sendable {
   /// restarted server's own defaults are not the person's choice, and its
   /// streams are new.
   ///
-  /// The histories, the person's choices and the accessories' presence
-  /// stay.
+  /// The histories, the person's choices, the accessories' presence and
+  /// the count of re-sends stay.
   public mutating func forgetConnection() {
     hasObserved = false
     awaitingFreshOutput = nil
     awaitingFreshInput = nil
     routeRefused = false
-    resendsInARow = 0
-    resendingGaveUp = false
     outputs.forgetConnection()
     inputs.forgetConnection()
     lastStreamSinks = [:]

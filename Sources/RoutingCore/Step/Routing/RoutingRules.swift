@@ -29,9 +29,10 @@ public enum RoutingNotice: Sendable, Hashable {
   /// The server refused the last route, or never showed its moves: it is
   /// to be decided and sent again.
   case routeNotCarriedOut
-  /// The server did not carry out the route, sent this many times in a
-  /// row: it is pending until something changes.
-  case routeGivenUp(timesSent: Int)
+  /// The server did not carry out the route to `output` (nil: the route
+  /// chose none), sent this many times in a row: it is pending until
+  /// something changes.
+  case routeGivenUp(timesSent: Int, output: String?)
   /// BlueZ says devices connected or disconnected: a disconnect is told to
   /// the media rules at once.
   case bluetoothChanged(BluetoothChange)
@@ -367,7 +368,10 @@ extension RoutingRules {
       // again; states that route alike (a cork, its own mutes) still
       // decide nothing.
       memory.resendingGaveUp = true
-      return [.routeGivenUp(timesSent: memory.resendsInARow + 1)]
+      return [
+        .routeGivenUp(
+          timesSent: memory.resendsInARow + 1, output: memory.lastSentTarget)
+      ]
     }
     memory.resendsInARow += 1
     return [.routeNotCarriedOut]
