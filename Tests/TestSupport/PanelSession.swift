@@ -56,6 +56,7 @@ public struct PanelSession: Sendable {
       toFile: "\(channels)/xfce4-panel.xml", atomically: true, encoding: .utf8)
     let environment = Self.environment(
       display: display, directory: bus.directory)
+    try writeXfconfdActivation(on: bus, environment: environment)
     try await startXfconfd(on: bus, environment: environment)
     _ = try await bus.startClient(
       "xfce4-panel", ["--disable-wm-check"], environment: environment)
@@ -67,6 +68,27 @@ public struct PanelSession: Sendable {
     }
     return PanelSession(
       bus: bus, display: display, width: width, height: height)
+  }
+
+  /// Lets the bus start Xfce's configuration daemon when a panel asks for
+  /// it, as a desktop session's bus does (Debian installs the same
+  /// activation file): xfconfd ends with its last client, and a panel
+  /// started after that must still find its configuration.
+  static func writeXfconfdActivation(
+    on bus: PrivateBus, environment: [String: String]
+  ) throws {
+    let variables = environment.merging(
+      ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+    ) { $1 }
+    .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    try """
+    [D-BUS Service]
+    Name=org.xfce.Xfconf
+    Exec=/usr/bin/env \(variables.joined(separator: " ")) \(try xfconfd())
+
+    """.write(
+      toFile: "\(bus.directory)/services/org.xfce.Xfconf.service",
+      atomically: true, encoding: .utf8)
   }
 
   /// Starts Xfce's configuration daemon unless it runs, and returns once
@@ -113,6 +135,8 @@ public struct PanelSession: Sendable {
     ) {
       try await !bus.nameHasOwner("org.kde.StatusNotifierWatcher")
     }
+    // The old panel was xfconfd's last client: it may have ended.
+    try await Self.startXfconfd(on: bus, environment: environment)
     _ = try await bus.startClient(
       "xfce4-panel", ["--disable-wm-check"], environment: environment)
     try await waitUntil(
