@@ -35,9 +35,13 @@ struct PulseConnectionBatchTests {
   /// tell an existing connection about a change); fails the test after
   /// the deadline, with what the observer shows and, given the server,
   /// the default a new client sees.
+  ///
+  /// The deadline only finds a server that stopped: with the whole suite
+  /// on two cores, a check that asks a new client (pactl) took long
+  /// enough that one wait of 10 s ended with everything in place.
   private static func waitUntil(
     _ what: String, on observer: PulseConnection,
-    server: SoundServer? = nil, within limit: Duration = .seconds(10),
+    server: SoundServer? = nil, within limit: Duration = .seconds(60),
     _ condition: @escaping @Sendable () async throws -> Bool
   ) async throws {
     let events = observer.events
